@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/* PLACEHOLDER: replaced by the module owner. */
+
+#include <errno.h>
+
+#include "fabric.h"
+
+int main(int argc, char **argv) { (void)argc; (void)argv; return 1; }
