@@ -1,0 +1,348 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""Test harness for fabric and conformance tests.
+
+A test is a plain python3 script run by meson. It opens a Harness, which
+gives it a private scratch directory and owns every process and network
+namespace the test starts. Whatever happens (assertion, exception,
+SIGTERM from meson's timeout, the harness' own timeout), teardown kills
+every process group it spawned and deletes every namespace it created.
+
+Exit codes follow meson: 0 pass, 1 fail, 77 skip.
+
+    from harness import Harness
+    with Harness('opensm_sweep', timeout=120) as h:
+        fab = h.spawn([ibfabric, net], name='ibfabric')
+        h.wait_log(fab, 'ready', timeout=10)
+        r = h.run(['smpquery', 'nodeinfo', '1'], env=sim_env)
+        h.check('NodeType' in r.stdout, 'nodeinfo printed no NodeType')
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP = 77
+
+
+class TestFailure(Exception):
+    """A check failed; the message says what and where."""
+
+
+class TestSkip(Exception):
+    """The test cannot run here (missing tool, missing package file)."""
+
+
+def _scratch_root():
+    root = os.environ.get('IPOIB_TEST_SCRATCH')
+    if root:
+        return root
+    build = os.environ.get('MESON_BUILD_ROOT')
+    if build:
+        return os.path.join(build, 'test-scratch')
+    return os.path.join(tempfile.gettempdir(), 'dpdk-ipoib-tests')
+
+
+class Proc:
+    """A process started by Harness.spawn()."""
+
+    def __init__(self, name, popen, log_path):
+        self.name = name
+        self.popen = popen
+        self.log_path = log_path
+
+    @property
+    def pid(self):
+        return self.popen.pid
+
+    def alive(self):
+        return self.popen.poll() is None
+
+    def log(self):
+        try:
+            with open(self.log_path, 'r', errors='replace') as f:
+                return f.read()
+        except OSError:
+            return ''
+
+    def write(self, text):
+        """Write to the process's stdin (spawned with stdin=True)."""
+        self.popen.stdin.write(text.encode())
+        self.popen.stdin.flush()
+
+
+class Harness:
+    """Owns a test's scratch directory, processes and namespaces."""
+
+    def __init__(self, name, timeout=120, keep=None):
+        self.name = name
+        self.timeout = timeout
+        self.keep = keep if keep is not None else bool(os.environ.get('IPOIB_TEST_KEEP'))
+        self.procs = []
+        self.namespaces = []
+        self.cleanups = []
+        self.dir = None
+        self._old_handlers = {}
+        self._failed = False
+
+    # -- lifetime ---------------------------------------------------------
+
+    def __enter__(self):
+        root = _scratch_root()
+        os.makedirs(root, exist_ok=True)
+        self.dir = tempfile.mkdtemp(prefix=self.name + '.', dir=root)
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            self._old_handlers[sig] = signal.signal(sig, self._on_signal)
+        signal.signal(signal.SIGALRM, self._on_alarm)
+        signal.alarm(int(self.timeout))
+        self.info('scratch dir %s' % self.dir)
+        return self
+
+    def __exit__(self, etype, exc, tb):
+        signal.alarm(0)
+        code = 0
+        if etype is None:
+            pass
+        elif issubclass(etype, TestSkip):
+            print('SKIP: %s' % exc)
+            code = SKIP
+        elif issubclass(etype, TestFailure):
+            print('FAIL: %s' % exc)
+            code = 1
+        elif issubclass(etype, SystemExit):
+            code = exc.code if isinstance(exc.code, int) else 1
+        else:
+            import traceback
+            traceback.print_exception(etype, exc, tb)
+            print('FAIL: unexpected %s' % etype.__name__)
+            code = 1
+        if code not in (0, SKIP):
+            self._failed = True
+            self._dump_logs()
+        self.teardown()
+        for sig, h in self._old_handlers.items():
+            signal.signal(sig, h)
+        if code == 0:
+            print('PASS: %s' % self.name)
+        sys.stdout.flush()
+        os._exit(code)
+
+    def _on_signal(self, signum, frame):
+        raise TestFailure('killed by signal %d' % signum)
+
+    def _on_alarm(self, signum, frame):
+        raise TestFailure('harness timeout after %ds' % self.timeout)
+
+    def _dump_logs(self):
+        for p in self.procs:
+            text = p.log()
+            if not text:
+                continue
+            lines = text.splitlines()[-40:]
+            print('---- last %d lines of %s (%s) ----' % (len(lines), p.name, p.log_path))
+            for line in lines:
+                print('  ' + line)
+
+    def teardown(self):
+        """Kill every spawned process group, delete namespaces, run cleanups."""
+        for fn in reversed(self.cleanups):
+            try:
+                fn()
+            except Exception as e:  # teardown must go on
+                print('cleanup failed: %s' % e)
+        for p in reversed(self.procs):
+            self._stop(p)
+        for ns in reversed(self.namespaces):
+            subprocess.run(['ip', 'netns', 'del', ns], stderr=subprocess.DEVNULL)
+        self.procs = []
+        self.namespaces = []
+        if self.dir and not self._failed and not self.keep:
+            shutil.rmtree(self.dir, ignore_errors=True)
+        elif self.dir:
+            print('kept scratch dir %s' % self.dir)
+
+    def _stop(self, p, grace=2.0):
+        if p.popen.poll() is None:
+            try:
+                os.killpg(p.popen.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline and p.popen.poll() is None:
+                time.sleep(0.02)
+        # the group may hold children even when the leader is gone
+        try:
+            os.killpg(p.popen.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            p.popen.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+        if p.popen.stdin:
+            try:
+                p.popen.stdin.close()
+            except OSError:
+                pass
+
+    def on_teardown(self, fn):
+        """Register a callable run (newest first) at teardown."""
+        self.cleanups.append(fn)
+
+    # -- messages and checks ----------------------------------------------
+
+    def info(self, msg):
+        print('[%s] %s' % (self.name, msg))
+        sys.stdout.flush()
+
+    def fail(self, msg):
+        raise TestFailure(msg)
+
+    def skip(self, msg):
+        raise TestSkip(msg)
+
+    def check(self, cond, msg):
+        if not cond:
+            raise TestFailure(msg)
+
+    def check_eq(self, got, expected, what):
+        if got != expected:
+            raise TestFailure('%s: got %r, expected %r' % (what, got, expected))
+
+    def need_program(self, prog):
+        """Skip the test when @prog is not on PATH; return its path."""
+        path = shutil.which(prog)
+        if path is None:
+            self.skip('%s not installed' % prog)
+        return path
+
+    def need_file(self, path):
+        if not os.path.exists(path):
+            self.skip('%s not present' % path)
+        return path
+
+    # -- processes --------------------------------------------------------
+
+    def _env(self, env):
+        e = dict(os.environ)
+        if env:
+            for k, v in env.items():
+                if v is None:
+                    e.pop(k, None)
+                else:
+                    e[k] = str(v)
+        return e
+
+    def spawn(self, argv, name=None, env=None, cwd=None, stdin=False, netns=None):
+        """Start @argv in its own process group, output to <dir>/<name>.log."""
+        name = name or os.path.basename(argv[0])
+        n = sum(1 for p in self.procs if p.name.split('#')[0] == name)
+        if n:
+            name = '%s#%d' % (name, n)
+        log_path = os.path.join(self.dir, name.replace('#', '.') + '.log')
+        if netns:
+            argv = ['ip', 'netns', 'exec', netns] + list(argv)
+        log = open(log_path, 'wb')
+        popen = subprocess.Popen(
+            [str(a) for a in argv], stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            cwd=cwd or self.dir, env=self._env(env), start_new_session=True)
+        log.close()
+        p = Proc(name, popen, log_path)
+        self.procs.append(p)
+        self.info('started %s (pid %d): %s' % (name, popen.pid, ' '.join(str(a) for a in argv)))
+        return p
+
+    def stop(self, p, sig=signal.SIGTERM, timeout=5):
+        """Signal @p's group and wait; return its exit code (None if it hung)."""
+        try:
+            os.killpg(p.popen.pid, sig)
+        except ProcessLookupError:
+            pass
+        try:
+            return p.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def run(self, argv, env=None, cwd=None, timeout=60, check=True, input=None, netns=None):
+        """Run a command to completion; fail the test on timeout or (check) rc != 0."""
+        if netns:
+            argv = ['ip', 'netns', 'exec', netns] + list(argv)
+        argv = [str(a) for a in argv]
+        try:
+            r = subprocess.run(argv, env=self._env(env), cwd=cwd or self.dir,
+                               timeout=timeout, capture_output=True, text=True,
+                               input=input, start_new_session=True)
+        except subprocess.TimeoutExpired as e:
+            raise TestFailure('%s: timed out after %ss\n%s' %
+                              (' '.join(argv), timeout, (e.stdout or b'')[-2000:]))
+        if check and r.returncode != 0:
+            raise TestFailure('%s: exit %d\nstdout:\n%s\nstderr:\n%s' %
+                              (' '.join(argv), r.returncode, r.stdout[-3000:], r.stderr[-3000:]))
+        return r
+
+    def wait_for(self, cond, timeout=10, what='condition', interval=0.02):
+        """Poll @cond until true; fail naming @what after @timeout seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            v = cond()
+            if v:
+                return v
+            if time.monotonic() >= deadline:
+                raise TestFailure('timed out after %ss waiting for %s' % (timeout, what))
+            time.sleep(interval)
+
+    def wait_log(self, p, text, timeout=10):
+        """Wait until @text appears in @p's output; fail if @p exits first."""
+        def seen():
+            if text in p.log():
+                return True
+            if not p.alive():
+                raise TestFailure('%s exited (rc %s) before printing %r' %
+                                  (p.name, p.popen.returncode, text))
+            return False
+        self.wait_for(seen, timeout=timeout, what='%r from %s' % (text, p.name))
+
+    # -- namespaces -------------------------------------------------------
+
+    def netns(self, name):
+        """Create a network namespace (unique per test run) with loopback up."""
+        full = 'ipoibt-%s-%d' % (name, os.getpid())
+        r = subprocess.run(['ip', 'netns', 'add', full], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise TestFailure('ip netns add %s: %s' % (full, r.stderr.strip()))
+        self.namespaces.append(full)
+        subprocess.run(['ip', '-n', full, 'link', 'set', 'lo', 'up'], check=False)
+        return full
+
+    # -- misc -------------------------------------------------------------
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def write_file(self, name, text):
+        path = self.path(name)
+        with open(path, 'w') as f:
+            f.write(text)
+        return path
+
+
+def proc_cpu_seconds(pid):
+    """utime + stime of @pid in seconds (from /proc/<pid>/stat)."""
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    ticks = os.sysconf(os.sysconf_names['SC_CLK_TCK'])
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def proc_peak_rss_kib(pid):
+    """VmHWM of @pid in KiB."""
+    with open('/proc/%d/status' % pid) as f:
+        for line in f:
+            if line.startswith('VmHWM:'):
+                return int(line.split()[1])
+    return 0
