@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+#
+# One-stop set-up for dpdk-ipoib on Debian 12:
+#   usertools/ipoib-setup.sh [build]   install what is missing, configure, build
+#   usertools/ipoib-setup.sh test      ... then run the default test suites
+#   usertools/ipoib-setup.sh demo      ... then run the demo (usertools/ipoib-demo.sh)
+#   usertools/ipoib-setup.sh bench     ... then run the benchmarks (suite bench)
+#
+# Environment: BUILD_DIR (default: build), MESON_ARGS (extra meson setup
+# arguments), CI (set: build with werror=true, as CI does).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+action=${1:-build}
+
+# Every Debian package the project needs to build, run and test.
+PACKAGES="
+build-essential
+clang
+dpdk-dev
+dpkg-dev
+fuse3
+gcc
+ibsim-utils
+infiniband-diags
+iperf3
+iproute2
+libdpdk-dev
+libfuse3-dev
+libibmad-dev
+libibumad-dev
+libnuma-dev
+libpcap-dev
+meson
+ninja-build
+opensm
+pkg-config
+python3
+python3-pyelftools
+tshark
+xz-utils
+"
+
+say() {
+	echo "ipoib-setup: $*"
+}
+
+die() {
+	echo "ipoib-setup: error: $*" >&2
+	exit 1
+}
+
+install_missing() {
+	missing=""
+	for p in $PACKAGES; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		     grep -q "install ok installed"; then
+			missing="$missing $p"
+		fi
+	done
+	if [ -z "$missing" ]; then
+		say "all required packages are installed"
+		return
+	fi
+	[ "$(id -u)" -eq 0 ] || die "packages missing ($missing); run as root or install them"
+	say "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	# tshark asks whether non-root users may capture; the default (no) is fine.
+	echo "wireshark-common wireshark-common/install-setuid boolean false" |
+		debconf-set-selections 2>/dev/null || true
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+		die "apt-get install failed for:$missing"
+}
+
+configure_build() {
+	werror=false
+	[ -n "${CI:-}" ] && werror=true
+	[ "$action" = test ] && werror=true
+	if [ ! -f "$build/build.ninja" ]; then
+		say "configuring $build"
+		# shellcheck disable=SC2086
+		meson setup "$build" "$top" -Dwerror=$werror ${MESON_ARGS:-} >/dev/null ||
+			die "meson setup failed (see $build/meson-logs/meson-log.txt)"
+	else
+		meson configure "$build" -Dwerror=$werror >/dev/null
+	fi
+	say "building"
+	ninja -C "$build"
+}
+
+# One closing line any CI reader understands: "N passed, N failed, N skipped".
+summarize() {
+	[ -f "$1" ] || return 0
+	python3 - "$1" <<'PYEOF'
+import json, sys
+res = {}
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if line:
+        r = json.loads(line)['result']
+        res[r] = res.get(r, 0) + 1
+passed = res.get('OK', 0) + res.get('EXPECTEDFAIL', 0)
+skipped = res.get('SKIP', 0)
+failed = sum(v for k, v in res.items() if k not in ('OK', 'EXPECTEDFAIL', 'SKIP'))
+print('tests: %d passed, %d failed, %d skipped' % (passed, failed, skipped))
+PYEOF
+}
+
+install_missing
+configure_build
+
+case "$action" in
+build)
+	;;
+test)
+	say "running the default test suites (unit, fabric, conformance)"
+	cd "$build"
+	rc=0
+	meson test --print-errorlogs --num-processes 2 || rc=$?
+	summarize "$build/meson-logs/testlog.json"
+	exit $rc
+	;;
+demo)
+	exec "$top/usertools/ipoib-demo.sh" "$build"
+	;;
+bench)
+	cd "$build"
+	meson test --setup bench --suite bench --print-errorlogs --num-processes 1 --verbose
+	;;
+*)
+	die "unknown action '$action' (build, test, demo, bench)"
+	;;
+esac
