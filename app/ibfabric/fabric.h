@@ -311,12 +311,24 @@ struct fab_pkt_addr {
 
 struct fab_pcap;
 
+/**
+ * A "do <command>" line of a net file (ibsim's extension): topo_parse.c
+ * appends one per line in file order; ctl.c runs them after start;
+ * fabric_free() frees them.
+ */
+struct fab_do_cmd {
+	struct fab_do_cmd *next;
+	unsigned int line;		/**< net-file line, for messages */
+	char text[];			/**< the command, "do" and outer blanks removed */
+};
+
 struct fabric {
 	struct fab_node **nodes;
 	unsigned int nnodes;
 	unsigned int nodes_cap;
 	void *name_index;		/**< fabric.c: name -> node */
 	struct fab_port *sm_port;	/**< first port in the file (ibsim's default attach) */
+	struct fab_do_cmd *do_cmds;	/**< net-file "do" lines, in order (topo_parse.c) */
 
 	/* Packet scheduling (link.c): one FIFO keeps every link in order. */
 	struct fab_pkt *q_head;
