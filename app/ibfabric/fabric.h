@@ -512,6 +512,13 @@ int port_state_set_logical(struct fabric *f, struct fab_port *p, uint8_t new_sta
 /** Send trap @p trap_num (Notice attribute) from @p p to its MasterSMLID. */
 void port_state_send_trap(struct fabric *f, struct fab_port *p, uint16_t trap_num,
 			  const uint8_t *details, size_t details_len);
+/**
+ * PortInfo CapabilityMask of CA port @p p changed (umad2sim.c: SET_ISSM
+ * toggles IsSM): send trap 144 (IBA 14.2.5.1 table 146) with the new mask
+ * to the port's MasterSMLID. Nothing is sent while MasterSMLID or the
+ * port's LID is 0.
+ */
+void port_state_cap_mask_changed(struct fabric *f, struct fab_port *p);
 
 /* ------------------------------------------------------------------ */
 /* umad2sim.c */
