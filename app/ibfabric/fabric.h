@@ -348,6 +348,9 @@ struct fabric {
 	uint64_t bad_mads;
 
 	int verbose;
+
+	/* ibsim client protocol server (umad2sim.c), or NULL */
+	struct umad2sim *u2s;
 };
 
 /* ------------------------------------------------------------------ */
@@ -534,6 +537,23 @@ int umad2sim_deliver(struct fabric *f, struct fab_port *port,
 		     const struct fab_hdrs *h, struct fab_pkt *p);
 /** Echo a client's undeliverable MAD back with status 110 (fab_pkt_drop). */
 void umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p);
+
+/* ------------------------------------------------------------------ */
+/* ctl.c: one command interpreter for console, control socket, scripts */
+
+#define CTL_QUIT	1	/**< ctl_exec: the command was "quit" */
+
+/**
+ * Run one command line (empty lines and '#' comments do nothing),
+ * writing its line-oriented output to @p out. A bad command prints one
+ * "error: ..." line, changes nothing and returns -EINVAL; "quit"
+ * returns CTL_QUIT; else 0.
+ */
+int ctl_exec(struct fabric *f, const char *line, FILE *out);
+/** Run every line of @p path; stops at the first error ("file:line: error: ..."). */
+int ctl_source(struct fabric *f, const char *path, FILE *out);
+/** Run the net file's "do" lines (f->do_cmds) in order; same return as ctl_source. */
+int ctl_run_do_cmds(struct fabric *f, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* Logging */

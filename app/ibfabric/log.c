@@ -2,12 +2,36 @@
  * Copyright(c) 2026 The dpdk-ipoib authors
  */
 
-/* PLACEHOLDER: replaced by the module owner. */
+/*
+ * ibfabric's log: one line per message on stderr, prefixed with the
+ * program name and the level, so that tests can grep it. The console
+ * and control-socket output (ctl.c) goes to stdout or the socket, never
+ * here, so the two do not interleave in a parser's view.
+ */
 
-#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 
 #include "fabric.h"
 
-#include <stdarg.h>
 int fab_log_level = 1;
-void fab_log(int level, const char *fmt, ...) { va_list ap; if (level > fab_log_level) return; va_start(ap, fmt); vfprintf(stderr, fmt, ap); va_end(ap); fputc(10, stderr); }
+
+static const char *const fab_log_names[] = { "error", "info", "debug" };
+
+void
+fab_log(int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (level > fab_log_level)
+		return;
+	if (level < 0)
+		level = 0;
+	if (level > 2)
+		level = 2;
+	fprintf(stderr, "ibfabric: %s: ", fab_log_names[level]);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

@@ -2,10 +2,645 @@
  * Copyright(c) 2026 The dpdk-ipoib authors
  */
 
-/* PLACEHOLDER: replaced by the module owner. */
+/*
+ * ibfabric: options, start-up and the event loop.
+ *
+ * One thread, one epoll set: the ibsim control socket and the client
+ * data sockets (umad2sim.c), the control socket and its connections,
+ * stdin (the console), a signalfd for SIGINT/SIGTERM and a 1 s timerfd
+ * that frees the slots of dead clients (armed only while clients are
+ * attached). epoll_wait blocks with no timeout when the fabric is quiet,
+ * so an idle simulator costs nothing; ibsim 0.10 instead spins on a
+ * console at EOF (spec umad-ibsim.md 1.x, issue 3). After each batch of
+ * input the fabric runs with a bounded budget, and while packets remain
+ * queued the loop polls without blocking, so no source starves.
+ */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/timerfd.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include "fabric.h"
+#include "umad2sim.h"
 
-int main(int argc, char **argv) { (void)argc; (void)argv; return 1; }
+#define MAIN_RUN_BUDGET		4096	/* packets moved per loop iteration */
+#define MAIN_MAX_EVENTS		64
+#define MAIN_MAX_CONNS		16	/* control-socket connections */
+#define MAIN_LINE_MAX		1024
+
+#define EXIT_TOPOLOGY		2	/* bad net file or bad usage */
+
+/* epoll tags: what kind of fd an event is for; slot/conn index in the low bits. */
+enum main_tag {
+	TAG_U2S_CTL = 1,
+	TAG_U2S_SLOT,
+	TAG_CTL_LISTEN,
+	TAG_CTL_CONN,
+	TAG_STDIN,
+	TAG_SIGNAL,
+	TAG_TIMER,
+};
+
+#define TAG(kind, idx)	(((uint64_t)(kind) << 32) | (uint32_t)(idx))
+#define TAG_KIND(t)	((unsigned int)((t) >> 32))
+#define TAG_IDX(t)	((unsigned int)(uint32_t)(t))
+
+struct main_conn {
+	int fd;
+	size_t len;
+	char buf[MAIN_LINE_MAX];
+};
+
+struct main_ctx {
+	struct fabric *f;
+	int ep;
+	int sig_fd;
+	int timer_fd;
+	bool timer_armed;
+	int listen_fd;
+	const char *ctl_path;
+	bool stdin_open;
+	size_t stdin_len;
+	char stdin_buf[MAIN_LINE_MAX];
+	struct main_conn conns[MAIN_MAX_CONNS];
+	bool quit;
+};
+
+static const char usage_text[] =
+	"usage: ibfabric [options] <netfile>\n"
+	"       ibfabric gen <shape> [options]   (write a net file; \"ibfabric gen --help\")\n"
+	"\n"
+	"Simulate the InfiniBand fabric described by <netfile> (ibsim's net\n"
+	"format) and serve ibsim's client protocol, so that OpenSM and the\n"
+	"infiniband-diags run under LD_PRELOAD=libumad2sim.so attach to it.\n"
+	"\n"
+	"  --sock-name <base>    ibsim socket base name (default $IBSIM_SOCKNAME, else \"sim\")\n"
+	"  --ctl <path>          control socket (UNIX stream) at <path>\n"
+	"  --script <file>       run console commands from <file> after start\n"
+	"  --capture <file>      pcap of every link from start (LINKTYPE_INFINIBAND)\n"
+	"  --no-console          do not read commands from stdin\n"
+	"  -v, --verbose         more log (repeat for debug)\n"
+	"  -q, --quiet           errors only\n"
+	"  -h, --help            this text\n"
+	"\n"
+	"Exit status: 0 after quit or SIGINT/SIGTERM, 1 on a run-time error\n"
+	"(socket name in use), 2 on bad usage or a bad net file.\n";
+
+static int
+main_ep_add(struct main_ctx *m, int fd, uint64_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
+
+	return epoll_ctl(m->ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* Run one command line from any source; "quit" ends the loop. */
+static int
+main_exec(struct main_ctx *m, const char *line, FILE *out)
+{
+	int ret = ctl_exec(m->f, line, out);
+
+	if (ret == CTL_QUIT)
+		m->quit = true;
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Control socket                                                      */
+
+static int
+main_ctl_listen(struct main_ctx *m, const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int fd, probe;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		FAB_ERR("--ctl %s: path longer than %zu bytes", path, sizeof(sa.sun_path) - 1);
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+
+	/* A socket left by a crashed instance is replaced; a live one is not. */
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			FAB_ERR("--ctl %s: exists and is not a socket", path);
+			return -1;
+		}
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			close(probe);
+			FAB_ERR("--ctl %s: another ibfabric is listening there", path);
+			return -1;
+		}
+		if (probe >= 0)
+			close(probe);
+		unlink(path);
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		FAB_ERR("--ctl %s: socket: %s", path, strerror(errno));
+		return -1;
+	}
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 8) < 0) {
+		FAB_ERR("--ctl %s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	m->listen_fd = fd;
+	m->ctl_path = path;
+	return 0;
+}
+
+static void
+main_conn_close(struct main_ctx *m, struct main_conn *c)
+{
+	epoll_ctl(m->ep, EPOLL_CTL_DEL, c->fd, NULL);
+	close(c->fd);
+	c->fd = -1;
+	c->len = 0;
+}
+
+static void
+main_ctl_accept(struct main_ctx *m)
+{
+	struct timeval tv = { .tv_sec = 1 };
+	unsigned int i;
+	int fd;
+
+	fd = accept4(m->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (i = 0; i < MAIN_MAX_CONNS; i++)
+		if (m->conns[i].fd < 0)
+			break;
+	if (i == MAIN_MAX_CONNS) {
+		static const char busy[] = "error: too many control connections\n";
+
+		(void)send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL);
+		close(fd);
+		return;
+	}
+	/* A client that stops reading must not stall the fabric for long. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	m->conns[i].fd = fd;
+	m->conns[i].len = 0;
+	if (main_ep_add(m, fd, TAG(TAG_CTL_CONN, i)) < 0)
+		main_conn_close(m, &m->conns[i]);
+}
+
+static bool
+main_send_all(int fd, const char *buf, size_t len)
+{
+	int flags = fcntl(fd, F_GETFL);
+	bool ok = true;
+
+	/* Blocking (bounded by SO_SNDTIMEO) so long outputs are not cut. */
+	fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	while (len > 0) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n <= 0) {
+			ok = false;
+			break;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	fcntl(fd, F_SETFL, flags);
+	return ok;
+}
+
+/*
+ * One command from a control connection. The reply is the command's
+ * output, then "ok" on success; a failure's last line is its "error: ...".
+ */
+static bool
+main_conn_command(struct main_ctx *m, struct main_conn *c, const char *line)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	bool ok;
+	int ret;
+
+	if (out == NULL)
+		return false;
+	ret = main_exec(m, line, out);
+	if (ret >= 0)
+		fputs("ok\n", out);
+	fclose(out);
+	ok = main_send_all(c->fd, text, len);
+	free(text);
+	return ok;
+}
+
+static void
+main_conn_ready(struct main_ctx *m, struct main_conn *c)
+{
+	ssize_t n;
+	char *nl;
+
+	n = recv(c->fd, c->buf + c->len, sizeof(c->buf) - 1 - c->len, 0);
+	if (n <= 0) {
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return;
+		main_conn_close(m, c);
+		return;
+	}
+	c->len += (size_t)n;
+	c->buf[c->len] = '\0';
+	while ((nl = strchr(c->buf, '\n')) != NULL) {
+		*nl = '\0';
+		if (!main_conn_command(m, c, c->buf)) {
+			main_conn_close(m, c);
+			return;
+		}
+		c->len -= (size_t)(nl + 1 - c->buf);
+		memmove(c->buf, nl + 1, c->len + 1);
+	}
+	if (c->len == sizeof(c->buf) - 1) {
+		static const char longline[] = "error: command line too long\n";
+
+		(void)main_send_all(c->fd, longline, sizeof(longline) - 1);
+		main_conn_close(m, c);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Console                                                             */
+
+static void
+main_stdin_lines(struct main_ctx *m)
+{
+	char *nl;
+
+	m->stdin_buf[m->stdin_len] = '\0';
+	while ((nl = strchr(m->stdin_buf, '\n')) != NULL) {
+		*nl = '\0';
+		main_exec(m, m->stdin_buf, stdout);
+		m->stdin_len -= (size_t)(nl + 1 - m->stdin_buf);
+		memmove(m->stdin_buf, nl + 1, m->stdin_len + 1);
+	}
+	if (m->stdin_len == sizeof(m->stdin_buf) - 1) {
+		printf("error: console line longer than %d bytes, discarded\n",
+		       MAIN_LINE_MAX - 2);
+		m->stdin_len = 0;
+	}
+}
+
+/* Returns false at EOF or error. */
+static bool
+main_stdin_read(struct main_ctx *m)
+{
+	ssize_t n = read(STDIN_FILENO, m->stdin_buf + m->stdin_len,
+			 sizeof(m->stdin_buf) - 1 - m->stdin_len);
+
+	if (n < 0 && errno == EINTR)
+		return true;
+	if (n <= 0) {
+		/* A last line without a newline still counts. */
+		if (m->stdin_len > 0) {
+			m->stdin_buf[m->stdin_len] = '\0';
+			main_exec(m, m->stdin_buf, stdout);
+			m->stdin_len = 0;
+		}
+		return false;
+	}
+	m->stdin_len += (size_t)n;
+	main_stdin_lines(m);
+	return true;
+}
+
+static void
+main_stdin_eof(struct main_ctx *m)
+{
+	/* Stop watching it: at EOF it would be readable forever. */
+	epoll_ctl(m->ep, EPOLL_CTL_DEL, STDIN_FILENO, NULL);
+	m->stdin_open = false;
+}
+
+static int
+main_console_start(struct main_ctx *m)
+{
+	if (main_ep_add(m, STDIN_FILENO, TAG(TAG_STDIN, 0)) == 0) {
+		m->stdin_open = true;
+		return 0;
+	}
+	if (errno != EPERM)
+		return -1;
+	/* A regular file (or /dev/null) cannot be polled: read it through now. */
+	while (!m->quit && main_stdin_read(m))
+		;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Timer and signals                                                   */
+
+static void
+main_timer_update(struct main_ctx *m)
+{
+	bool want = umad2sim_nclients(m->f) > 0;
+	struct itimerspec its;
+
+	if (want == m->timer_armed)
+		return;
+	memset(&its, 0, sizeof(its));
+	if (want) {
+		its.it_value.tv_sec = 1;
+		its.it_interval.tv_sec = 1;
+	}
+	timerfd_settime(m->timer_fd, 0, &its, NULL);
+	m->timer_armed = want;
+}
+
+static int
+main_signals(struct main_ctx *m)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -1;
+	m->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (m->sig_fd < 0)
+		return -1;
+	/* Control clients that hang up mid-reply must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	return main_ep_add(m, m->sig_fd, TAG(TAG_SIGNAL, 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* Loop                                                                */
+
+static void
+main_dispatch(struct main_ctx *m, uint64_t tag)
+{
+	struct signalfd_siginfo si;
+	uint64_t ticks;
+
+	switch (TAG_KIND(tag)) {
+	case TAG_U2S_CTL:
+		umad2sim_ctl_ready(m->f);
+		break;
+	case TAG_U2S_SLOT:
+		umad2sim_data_ready(m->f, TAG_IDX(tag));
+		break;
+	case TAG_CTL_LISTEN:
+		main_ctl_accept(m);
+		break;
+	case TAG_CTL_CONN:
+		if (m->conns[TAG_IDX(tag)].fd >= 0)
+			main_conn_ready(m, &m->conns[TAG_IDX(tag)]);
+		break;
+	case TAG_STDIN:
+		if (m->stdin_open && !main_stdin_read(m))
+			main_stdin_eof(m);
+		break;
+	case TAG_SIGNAL:
+		if (read(m->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+			FAB_INFO("signal %u: shutting down", si.ssi_signo);
+			m->quit = true;
+		}
+		break;
+	case TAG_TIMER:
+		if (read(m->timer_fd, &ticks, sizeof(ticks)) == (ssize_t)sizeof(ticks))
+			umad2sim_reap(m->f);
+		break;
+	default:
+		break;
+	}
+}
+
+static int
+main_loop(struct main_ctx *m)
+{
+	struct epoll_event evs[MAIN_MAX_EVENTS];
+	int i, n;
+
+	while (!m->quit) {
+		main_timer_update(m);
+		n = epoll_wait(m->ep, evs, MAIN_MAX_EVENTS, fabric_busy(m->f) ? 0 : -1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			FAB_ERR("epoll_wait: %s", strerror(errno));
+			return -1;
+		}
+		for (i = 0; i < n && !m->quit; i++)
+			main_dispatch(m, evs[i].data.u64);
+		fabric_run(m->f, MAIN_RUN_BUDGET);
+	}
+	return 0;
+}
+
+static int
+main_setup_fds(struct main_ctx *m)
+{
+	unsigned int i;
+
+	m->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (m->ep < 0)
+		return -1;
+	if (main_ep_add(m, umad2sim_ctl_fd(m->f), TAG(TAG_U2S_CTL, 0)) < 0)
+		return -1;
+	/* Unused slots too: garbage sent to them is read, counted and dropped. */
+	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++)
+		if (main_ep_add(m, umad2sim_slot_fd(m->f, i), TAG(TAG_U2S_SLOT, i)) < 0)
+			return -1;
+	if (m->listen_fd >= 0 && main_ep_add(m, m->listen_fd, TAG(TAG_CTL_LISTEN, 0)) < 0)
+		return -1;
+	m->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (m->timer_fd < 0 || main_ep_add(m, m->timer_fd, TAG(TAG_TIMER, 0)) < 0)
+		return -1;
+	return main_signals(m);
+}
+
+static void
+main_teardown(struct main_ctx *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAIN_MAX_CONNS; i++)
+		if (m->conns[i].fd >= 0)
+			close(m->conns[i].fd);
+	if (m->listen_fd >= 0) {
+		close(m->listen_fd);
+		unlink(m->ctl_path);
+	}
+	if (m->timer_fd >= 0)
+		close(m->timer_fd);
+	if (m->sig_fd >= 0)
+		close(m->sig_fd);
+	if (m->ep >= 0)
+		close(m->ep);
+	if (m->f != NULL) {
+		fab_capture_stop(m->f, NULL);
+		umad2sim_close(m->f);
+		fabric_free(m->f);
+	}
+}
+
+enum {
+	OPT_SOCK_NAME = 256,
+	OPT_CTL,
+	OPT_SCRIPT,
+	OPT_CAPTURE,
+	OPT_NO_CONSOLE,
+};
+
+static const struct option main_opts[] = {
+	{ "sock-name", required_argument, NULL, OPT_SOCK_NAME },
+	{ "ctl", required_argument, NULL, OPT_CTL },
+	{ "script", required_argument, NULL, OPT_SCRIPT },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
+	{ "no-console", no_argument, NULL, OPT_NO_CONSOLE },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int
+main(int argc, char **argv)
+{
+	const char *sock_name = NULL, *ctl_path = NULL, *script = NULL;
+	const char *capture = NULL, *netfile;
+	struct main_ctx m;
+	bool console = true;
+	char err[512];
+	unsigned int i;
+	int opt, ret, rc = 1;
+
+	if (argc > 1 && strcmp(argv[1], "gen") == 0)
+		return topo_gen_main(argc - 1, argv + 1);
+
+	while ((opt = getopt_long(argc, argv, "vqh", main_opts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SOCK_NAME:
+			sock_name = optarg;
+			break;
+		case OPT_CTL:
+			ctl_path = optarg;
+			break;
+		case OPT_SCRIPT:
+			script = optarg;
+			break;
+		case OPT_CAPTURE:
+			capture = optarg;
+			break;
+		case OPT_NO_CONSOLE:
+			console = false;
+			break;
+		case 'v':
+			fab_log_level++;
+			break;
+		case 'q':
+			fab_log_level = 0;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			fputs(usage_text, stderr);
+			return EXIT_TOPOLOGY;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(usage_text, stderr);
+		return EXIT_TOPOLOGY;
+	}
+	netfile = argv[optind];
+	/* Tests read stdout through a pipe: one line at a time, please. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	memset(&m, 0, sizeof(m));
+	m.ep = m.sig_fd = m.timer_fd = m.listen_fd = -1;
+	for (i = 0; i < MAIN_MAX_CONNS; i++)
+		m.conns[i].fd = -1;
+
+	m.f = fabric_new();
+	if (m.f == NULL) {
+		FAB_ERR("out of memory");
+		return 1;
+	}
+	m.f->verbose = fab_log_level;
+	err[0] = '\0';
+	if (topo_parse_file(m.f, netfile, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err[0] != '\0' ? err : netfile);
+		rc = EXIT_TOPOLOGY;
+		goto out;
+	}
+
+	ret = umad2sim_open(m.f, sock_name);
+	if (ret < 0) {
+		const char *base = sock_name != NULL ? sock_name : getenv("IBSIM_SOCKNAME");
+
+		if (base == NULL || base[0] == '\0')
+			base = U2S_DEFAULT_BASENAME;
+		if (ret == -EADDRINUSE)
+			FAB_ERR("socket name \"%s\" is in use (abstract socket @%s:ctl):"
+				" another ibfabric or ibsim is running; pick another with --sock-name",
+				base, base);
+		else
+			FAB_ERR("socket name \"%s\": %s", base, strerror(-ret));
+		goto out;
+	}
+	if (capture != NULL) {
+		ret = fab_capture_start(m.f, NULL, capture);
+		if (ret < 0) {
+			FAB_ERR("--capture %s: %s", capture, strerror(-ret));
+			goto out;
+		}
+	}
+	if (ctl_path != NULL && main_ctl_listen(&m, ctl_path) < 0)
+		goto out;
+	if (main_setup_fds(&m) < 0) {
+		FAB_ERR("event loop set-up: %s", strerror(errno));
+		goto out;
+	}
+
+	/* The net file's "do" lines, then --script, then the console. */
+	ret = ctl_run_do_cmds(m.f, stdout);
+	if (ret < 0) {
+		rc = EXIT_TOPOLOGY;
+		goto out;
+	}
+	if (ret == CTL_QUIT)
+		m.quit = true;
+	if (!m.quit && script != NULL) {
+		ret = ctl_source(m.f, script, stdout);
+		if (ret < 0) {
+			rc = EXIT_TOPOLOGY;
+			goto out;
+		}
+		if (ret == CTL_QUIT)
+			m.quit = true;
+	}
+	fabric_run(m.f, MAIN_RUN_BUDGET);
+	FAB_INFO("ready: %u nodes, socket name \"%s\"%s%s", m.f->nnodes,
+		 umad2sim_basename(m.f), ctl_path != NULL ? ", control socket " : "",
+		 ctl_path != NULL ? ctl_path : "");
+	if (!m.quit && console && main_console_start(&m) < 0) {
+		FAB_ERR("console: %s", strerror(errno));
+		goto out;
+	}
+	rc = main_loop(&m) < 0 ? 1 : 0;
+out:
+	main_teardown(&m);
+	return rc;
+}
