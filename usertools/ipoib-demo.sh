@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+#
+# The demo: ibfabric on the default fabric, the real OpenSM attached to it
+# through ibsim's libumad2sim.so, then what the real infiniband-diags see.
+#
+# usage: ipoib-demo.sh [BUILD_DIR] [NETFILE]
+#
+# Everything it starts runs in a scratch directory and is stopped on exit,
+# also on Ctrl-C or an error.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+net=${2:-$top/config/fabrics/default.net}
+ibfabric=$build/app/ibfabric/ibfabric
+umad2sim=${UMAD2SIM:-$(dpkg -L libumad2sim0 2>/dev/null | grep '/libumad2sim\.so$' | head -n 1)}
+
+die() {
+	echo "ipoib-demo: error: $*" >&2
+	exit 1
+}
+
+[ -x "$ibfabric" ] || die "$ibfabric not built (run usertools/ipoib-setup.sh)"
+[ -f "$net" ] || die "no fabric file $net"
+[ -n "$umad2sim" ] && [ -f "$umad2sim" ] || die "libumad2sim.so not found (apt-get install libumad2sim0)"
+command -v opensm >/dev/null || die "opensm not installed"
+
+work=$(mktemp -d /tmp/ipoib-demo.XXXXXX)
+sock=demo$$
+fab_pid=
+sm_pid=
+cleanup() {
+	[ -n "$sm_pid" ] && kill "$sm_pid" 2>/dev/null && wait "$sm_pid" 2>/dev/null
+	[ -n "$fab_pid" ] && kill "$fab_pid" 2>/dev/null && wait "$fab_pid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# The first CA of the fabric hosts the SM and the diagnostics.
+sm_host=$(awk '/^[ \t]*(Hca|Ca)[ \t]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$net")
+[ -n "$sm_host" ] || die "no CA in $net"
+
+echo "== ibfabric on $(basename "$net") (socket name $sock)"
+"$ibfabric" --no-console --sock-name "$sock" "$net" >"$work/ibfabric.log" 2>&1 &
+fab_pid=$!
+sleep 0.3
+kill -0 "$fab_pid" 2>/dev/null || { cat "$work/ibfabric.log"; die "ibfabric did not start"; }
+
+sim() {
+	(cd "$work" && env IBSIM_SOCKNAME="$sock" SIM_HOST="$sm_host" \
+		LD_PRELOAD="$umad2sim" "$@")
+}
+
+echo "== OpenSM on $sm_host"
+mkdir -p "$work/osm"
+(cd "$work" && exec env IBSIM_SOCKNAME="$sock" SIM_HOST="$sm_host" \
+	LD_PRELOAD="$umad2sim" OSM_CACHE_DIR="$work/osm" OSM_TMP_DIR="$work/osm" \
+	opensm -f "$work/opensm.log" -d2 -s 0 -F /dev/null) >"$work/opensm.out" 2>&1 &
+sm_pid=$!
+i=0
+until grep -q "SUBNET UP" "$work/opensm.log" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 300 ] || { tail -20 "$work/opensm.log" 2>/dev/null; die "no SUBNET UP within 30 s"; }
+	kill -0 "$sm_pid" 2>/dev/null || { cat "$work/opensm.out"; die "opensm exited"; }
+	sleep 0.1
+done
+echo "   $(grep -m1 'SUBNET UP' "$work/opensm.log")"
+
+echo "== ibstat (the SM's port)"
+sim ibstat 2>/dev/null | sed -n '/Port 1/,$p'
+echo "== ibnetdiscover"
+sim ibnetdiscover 2>/dev/null
+lids=$(sim ibnetdiscover -H 2>/dev/null | sed -n 's/.*lid \([0-9]*\).*/\1/p' | tr '\n' ' ')
+first=$(echo "$lids" | awk '{print $1}')
+last=$(echo "$lids" | awk '{print $NF}')
+if [ -n "$first" ] && [ "$first" != "$last" ]; then
+	echo "== ibtracert $first $last"
+	sim ibtracert "$first" "$last" 2>/dev/null || true
+fi
+echo "== perfquery (the SM's port)"
+sim perfquery 2>/dev/null || true
+echo "== done; stopping OpenSM and ibfabric"
