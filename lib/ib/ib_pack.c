@@ -142,7 +142,7 @@ field_check(const struct rte_ib_record_layout *layout, unsigned int idx)
 {
 	const struct rte_ib_field *f = &layout->fields[idx];
 	const char *name = f->name;
-	size_t end = field_pos(f) + f->width;
+	const size_t end = field_pos(f) + f->width;
 
 	if (name == NULL) {
 		IB_LOG(ERR, "%s row %u: name=NULL", layout->name, idx);
@@ -259,7 +259,7 @@ rte_ib_pack(const struct rte_ib_record_layout *layout, const void *host,
 	}
 	for (i = 0; i < layout->nb_fields; i++) {
 		const struct rte_ib_field *f = &layout->fields[i];
-		size_t pos = field_pos(f);
+		const size_t pos = field_pos(f);
 		unsigned int b;
 
 		switch (f->kind) {
@@ -314,7 +314,7 @@ rte_ib_unpack(const struct rte_ib_record_layout *layout, const void *buf,
 	}
 	for (i = 0; i < layout->nb_fields; i++) {
 		const struct rte_ib_field *f = &layout->fields[i];
-		size_t pos = field_pos(f);
+		const size_t pos = field_pos(f);
 		unsigned int b;
 
 		switch (f->kind) {
@@ -361,7 +361,8 @@ rte_ib_layout_check(const struct rte_ib_record_layout *layout)
 			return -1;
 		}
 		if (field_pos(f) != next) {
-			IB_LOG(ERR, "%s row %u (%s): starts at word %u bit %u (bit %zu of the record), previous row ended at bit %zu: %s",
+			IB_LOG(ERR, "%s row %u (%s): starts at word %u bit %u "
+			       "(bit %zu of the record), previous row ended at bit %zu: %s",
 			       layout->name, i, f->name, f->word, f->bit,
 			       field_pos(f), next,
 			       field_pos(f) > next ? "gap" : "overlap or out of order");

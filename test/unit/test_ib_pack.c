@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -528,18 +529,17 @@ test_round_trip(void)
 }
 
 /*
- * A PathRecord as OpenSM answers `saquery -p` between two HCA ports on
- * one switch, as saquery prints it:
- *   service_id 0x0000000000000000
- *   dgid fe80::2:c903:0:2  sgid fe80::2:c903:0:1
- *   dlid 0x2  slid 0x1  hop_flow_raw 0x0  tclass 0x0
- *   num_path_revers 0x80  pkey 0xFFFF  qos_class 0x0  sl 0x0
- *   mtu 0x84  rate 0x83  pkt_life 0x92  preference 0x0
+ * A PathRecord as OpenSM 3.3.23 answered `saquery PR --slid 2 --dlid 4`
+ * on ibsim's net.2sw2path4hca (run by hand while writing this test):
+ *   service_id 0x0000000000000000  dgid fe80::10:4  sgid fe80::10:1
+ *   dlid 4  slid 2  hop_flow_raw 0x0  tclass 0x0  num_path_revers 0x80
+ *   pkey 0xFFFF  qos_class 0x0  sl 0x0  mtu 0x84  rate 0x83
+ *   pkt_life 0x92  preference 0x0  resv2 0x000000000000
  * Wire (IBA 15.2.5.16):
  *   bytes 0-7   ServiceID 0
- *   bytes 8-23  DGID fe 80 00 00 00 00 00 00 00 02 c9 03 00 00 00 02
- *   bytes 24-39 SGID, same with last byte 01
- *   bytes 40-43 word 10: DLID 00 02, SLID 00 01
+ *   bytes 8-23  DGID fe 80 00 00 00 00 00 00 00 00 00 00 00 10 00 04
+ *   bytes 24-39 SGID fe 80 00 00 00 00 00 00 00 00 00 00 00 10 00 01
+ *   bytes 40-43 word 10: DLID 00 04, SLID 00 02
  *   bytes 44-47 word 11: RawTraffic 0, FlowLabel 0, HopLimit 0
  *   bytes 48-51 word 12: TClass 00 | Reversible 1, NumbPath 0 = 80 | ff ff
  *   bytes 52-55 word 13: QoSClass 0 + SL 0 = 00 00 |
@@ -548,14 +548,16 @@ test_round_trip(void)
  *   bytes 56-59 word 14: PLTSelector 2 (10), PLT 18 (010010) = 92 |
  *               Preference 00 | Reserved 00 00
  *   bytes 60-63 word 15: Reserved
+ * saquery prints the packed bytes (num_path_revers, mtu, rate, pkt_life)
+ * that the table splits into fields, so the vector checks the split.
  */
 static const uint8_t pr_opensm_wire[64] = {
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x02, 0xc9, 0x03, 0x00, 0x00, 0x00, 0x02,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x04,
 	0xfe, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-	0x00, 0x02, 0xc9, 0x03, 0x00, 0x00, 0x00, 0x01,
-	0x00, 0x02, 0x00, 0x01,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x01,
+	0x00, 0x04, 0x00, 0x02,
 	0x00, 0x00, 0x00, 0x00,
 	0x00, 0x80, 0xff, 0xff,
 	0x00, 0x00, 0x84, 0x83,
@@ -600,11 +602,11 @@ test_path_rec_vectors(void)
 
 	memset(&pr, 0, sizeof(pr));
 	rte_ib_gid_set(&pr.dgid, RTE_IB_GID_DEFAULT_PREFIX,
-		       UINT64_C(0x0002c90300000002));
+		       UINT64_C(0x0000000000100004));
 	rte_ib_gid_set(&pr.sgid, RTE_IB_GID_DEFAULT_PREFIX,
-		       UINT64_C(0x0002c90300000001));
-	pr.dlid = 2;
-	pr.slid = 1;
+		       UINT64_C(0x0000000000100001));
+	pr.dlid = 4;
+	pr.slid = 2;
 	pr.reversible = 1;
 	pr.pkey = RTE_IB_PKEY_DEFAULT;
 	pr.mtu_selector = RTE_IB_SA_SELECTOR_EQ;
@@ -760,12 +762,76 @@ test_mcmember_rec_vector(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The IPoIB broadcast group as OpenSM 3.3.23 reported it to `saquery
+ * MCMR` on ibsim (same run as pr_opensm_wire):
+ *   MGID ff12:401b:ffff::ffff:ffff  PortGid ::  qkey 0xb1b  mlid 0xc000
+ *   mtu 0x84  TClass 0x0  pkey 0xffff  rate 0x83  pkt_life 0x92  SL 0x0
+ *   FlowLabel 0x0  HopLimit 0x0  Scope 0x2  JoinState 0x0  ProxyJoin 0x0
+ * Wire (IBA 15.2.5.17):
+ *   bytes 0-15  MGID; bytes 16-31 PortGID 0
+ *   bytes 32-35 Q_Key 00 00 0b 1b
+ *   bytes 36-39 MLID c0 00 | MTUSelector 10, MTU 000100 = 84 | TClass 00
+ *   bytes 40-43 P_Key ff ff | 10 000011 = 83 | 10 010010 = 92
+ *   bytes 44-47 SL, FlowLabel, HopLimit 0
+ *   bytes 48-51 Scope 0010, JoinState 0000 = 20 | ProxyJoin 0 | 00 00
+ */
+static const uint8_t mc_opensm_wire[52] = {
+	0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x0b, 0x1b,
+	0xc0, 0x00, 0x84, 0x00,
+	0xff, 0xff, 0x83, 0x92,
+	0x00, 0x00, 0x00, 0x00,
+	0x20, 0x00, 0x00, 0x00,
+};
+
+static int
+test_mcmember_rec_opensm(void)
+{
+	struct rte_ib_sa_mcmember_rec mc;
+	struct rte_ib_gid zero;
+	uint8_t buf[52];
+
+	memset(&zero, 0, sizeof(zero));
+	memset(&mc, 0xcc, sizeof(mc));
+	TEST_ASSERT_SUCCESS(rte_ib_sa_mcmember_rec_unpack(mc_opensm_wire,
+			sizeof(mc_opensm_wire), &mc), "");
+	TEST_ASSERT_BUFFERS_EQUAL(mc.mgid.raw, mc_opensm_wire, 16, "MGID");
+	TEST_ASSERT(rte_ib_gid_equal(&mc.port_gid, &zero), "PortGID ::");
+	TEST_ASSERT_EQUAL(mc.qkey, 0xb1b, "qkey");
+	TEST_ASSERT_EQUAL(mc.mlid, 0xc000, "mlid");
+	TEST_ASSERT_EQUAL(mc.mtu_selector, RTE_IB_SA_SELECTOR_EQ, "mtu 0x84");
+	TEST_ASSERT_EQUAL(mc.mtu, RTE_IB_MTU_2048, "mtu 0x84");
+	TEST_ASSERT_EQUAL(mc.traffic_class, 0, "TClass");
+	TEST_ASSERT_EQUAL(mc.pkey, 0xffff, "pkey");
+	TEST_ASSERT_EQUAL(mc.rate_selector, RTE_IB_SA_SELECTOR_EQ, "rate 0x83");
+	TEST_ASSERT_EQUAL(mc.rate, RTE_IB_RATE_10_GBPS, "rate 0x83");
+	TEST_ASSERT_EQUAL(mc.packet_life_time_selector, RTE_IB_SA_SELECTOR_EQ,
+			  "pkt_life 0x92");
+	TEST_ASSERT_EQUAL(mc.packet_life_time, 0x12, "pkt_life 0x92");
+	TEST_ASSERT_EQUAL(mc.sl, 0, "SL");
+	TEST_ASSERT_EQUAL(mc.flow_label, 0, "FlowLabel");
+	TEST_ASSERT_EQUAL(mc.hop_limit, 0, "HopLimit");
+	TEST_ASSERT_EQUAL(mc.scope, RTE_IB_MC_SCOPE_LINK_LOCAL, "Scope");
+	TEST_ASSERT_EQUAL(mc.join_state, 0, "JoinState");
+	TEST_ASSERT_EQUAL(mc.proxy_join, 0, "ProxyJoin");
+	memset(buf, 0xee, sizeof(buf));
+	TEST_ASSERT_SUCCESS(rte_ib_sa_mcmember_rec_pack(&mc, buf, sizeof(buf)),
+			    "");
+	TEST_ASSERT_BUFFERS_EQUAL(buf, mc_opensm_wire, sizeof(buf), "repack");
+	return TEST_SUCCESS;
+}
+
 static int
 test_record_dump(void)
 {
 	struct rte_ib_sa_path_rec pr;
 	char *text = NULL;
 	size_t len = 0;
+	bool ok;
 	FILE *f;
 	int rc;
 
@@ -775,16 +841,17 @@ test_record_dump(void)
 	TEST_ASSERT(f != NULL, "open_memstream");
 	rc = rte_ib_record_dump(f, rte_ib_sa_path_rec_layout(), &pr);
 	fclose(f);
-	TEST_ASSERT(rc == 0, "dump");
-	rc = strstr(text, "PathRecord.DLID: 0x2\n") != NULL &&
+	ok = rc == 0 &&
+		strstr(text, "PathRecord.DLID: 0x4\n") != NULL &&
 		strstr(text, "PathRecord.P_Key: 0xffff\n") != NULL &&
 		strstr(text, "PathRecord.MTU: 0x4\n") != NULL &&
-		strstr(text, "PathRecord.DGID: fe80:0000:0000:0000:0002:c903:0000:0002\n") != NULL &&
+		strstr(text, "PathRecord.DGID: "
+		       "fe80:0000:0000:0000:0000:0000:0010:0004\n") != NULL &&
 		strstr(text, "Reserved") == NULL;
-	if (!rc)
-		printf("%s", text);
+	if (!ok)
+		printf("rc=%d text:\n%s", rc, text);
 	free(text);
-	TEST_ASSERT(rc, "dump text");
+	TEST_ASSERT(ok, "dump text");
 	return TEST_SUCCESS;
 }
 
@@ -800,6 +867,7 @@ static struct unit_test_suite ib_pack_suite = {
 		TEST_CASE(test_round_trip),
 		TEST_CASE(test_path_rec_vectors),
 		TEST_CASE(test_mcmember_rec_vector),
+		TEST_CASE(test_mcmember_rec_opensm),
 		TEST_CASE(test_record_dump),
 		TEST_CASES_END(),
 	},
