@@ -41,6 +41,11 @@ SECTION_OF_BLOCK = {
 SYM_RE = re.compile(r'^([0-9a-fA-F]+) (.{7}) (\S+)\s+([0-9a-fA-F]+)\s+(.*)$')
 
 
+def is_global(flags):
+    """objdump flags: column 1 l/g/u (local/global/unique), column 2 w (weak)."""
+    return flags[0] in 'gu' or flags[1] == 'w'
+
+
 def parse_map(path):
     """Return {block: [symbols]} of the global symbols of a version map."""
     with open(path, encoding='utf-8') as f:
@@ -79,7 +84,7 @@ def exported_symbols(so):
         if m is None:
             continue
         flags, section, rest = m.group(2), m.group(3), m.group(5).split()
-        if section == '*UND*' or not rest or flags[0] not in 'gwu':
+        if section == '*UND*' or not rest or not is_global(flags):
             continue
         name = rest[-1]
         version = rest[0].strip('()') if len(rest) > 1 else ''
@@ -98,7 +103,7 @@ def object_symbols(objs):
             if m is None:
                 continue
             flags, section, rest = m.group(2), m.group(3), m.group(5).split()
-            if section == '*UND*' or not rest or flags[0] not in 'gu':
+            if section == '*UND*' or not rest or not is_global(flags):
                 continue
             syms[rest[-1]] = (section, flags[6] == 'F')
     return syms
