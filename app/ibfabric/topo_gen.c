@@ -325,7 +325,8 @@ topo_gen_main(int argc, char **argv)
 		fprintf(stderr, "ibfabric gen: unknown fabric kind \"%s\" (fattree, switch)\n", kind);
 		return 2;
 	}
-	optind = 1;
+	/* glibc re-initialises getopt fully, permutation included, on optind 0. */
+	optind = 0;
 	opterr = 1;
 	while ((c = getopt_long(argc - 1, argv + 1, "o:h", opts, NULL)) != -1) {
 		unsigned int *dst = NULL;
