@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * libFuzzer target for the net-file parser (topo_parse_buf). Any input
+ * must be accepted or rejected with a message, never crash, hang or
+ * leak; a rejected input must leave a "name:line: what" message. The
+ * fabric is freed after each input, partial or not.
+ */
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fabric *f;
+	char err[256];
+	int rc;
+
+	f = fabric_new();
+	if (f == NULL)
+		return 0;
+	err[0] = '\0';
+	rc = topo_parse_buf(f, "fuzz.net", (const char *)data, size, err, sizeof(err));
+	/* A failure always says where: the message starts with the name. */
+	if (rc != 0 && strncmp(err, "fuzz.net", 8) != 0 && strstr(err, "memory") == NULL)
+		abort();
+	fabric_free(f);
+	return 0;
+}
