@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""Helpers shared by the conformance tests: start ibfabric (or ibsim) and
+OpenSM under libumad2sim, talk to ibfabric's control socket, and parse
+what the infiniband-diags print.
+
+Facts used here are from shared/spec umad-ibsim.md: the environment a
+libumad2sim client needs (section 1.2: SIM_HOST, IBSIM_SOCKNAME, a
+writable cwd), OpenSM's sandbox options (4.3: -f -, -d2 flushes the log,
+OSM_CACHE_DIR, OSM_TMP_DIR) and the diags' output formats (5.2).
+"""
+
+import glob
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+
+from harness import Harness, TestFailure, proc_cpu_seconds, proc_peak_rss_kib  # noqa: E402,F401
+
+NET_EXAMPLES = '/usr/share/doc/ibsim-utils/net-examples'
+UMAD2SIM_GLOBS = [
+    '/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so*',
+    '/usr/lib/*/umad2sim/libumad2sim.so*',
+    '/usr/lib*/umad2sim/libumad2sim.so*',
+]
+
+
+def find_umad2sim(h):
+    """Path of libumad2sim.so, or skip the test."""
+    for pattern in UMAD2SIM_GLOBS:
+        hits = sorted(glob.glob(pattern))
+        if hits:
+            return hits[0]
+    try:
+        out = subprocess.run(['dpkg', '-L', 'libumad2sim0'], capture_output=True,
+                             text=True).stdout
+        for line in out.splitlines():
+            if line.endswith('.so') or '.so.' in line:
+                if os.path.isfile(line):
+                    return line
+    except OSError:
+        pass
+    h.skip('libumad2sim.so not installed (package libumad2sim0)')
+    return None
+
+
+def parse_record(line):
+    """'kind k=v k="v w"' -> (kind, {k: v})."""
+    words = shlex.split(line)
+    rec = {}
+    for w in words[1:]:
+        if '=' in w:
+            k, v = w.split('=', 1)
+            rec[k] = v
+    return words[0], rec
+
+
+def sock_name(tag):
+    return 'cf%d%s' % (os.getpid(), tag)
+
+
+class Ctl:
+    """A connection to ibfabric's --ctl socket."""
+
+    def __init__(self, path, timeout=30):
+        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.s.settimeout(timeout)
+        self.s.connect(path)
+        self.buf = b''
+
+    def close(self):
+        self.s.close()
+
+    def _line(self):
+        while b'\n' not in self.buf:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise TestFailure('control socket closed')
+            self.buf += chunk
+        line, self.buf = self.buf.split(b'\n', 1)
+        return line.decode()
+
+    def cmd(self, line, ok=True):
+        """Send one command; return its output lines. ok: fail on 'error:'."""
+        self.s.sendall((line + '\n').encode())
+        out = []
+        while True:
+            ln = self._line()
+            if ln == 'ok':
+                return out
+            if ln.startswith('error: '):
+                if ok:
+                    raise TestFailure('ibfabric: %r: %s' % (line, ln))
+                out.append(ln)
+                return out
+            out.append(ln)
+
+    def records(self, line, kind):
+        return [r for k, r in (parse_record(x) for x in self.cmd(line)) if k == kind]
+
+
+class Fabric:
+    """One ibfabric process with a control socket."""
+
+    def __init__(self, h, ibfabric, netfile, tag='a', extra=(), wait=True):
+        self.h = h
+        self.sock = sock_name(tag)
+        self.ctl_path = h.path(self.sock + '.ctl')
+        self.proc = h.spawn([ibfabric, '--sock-name', self.sock, '--ctl', self.ctl_path,
+                             '--no-console'] + list(extra) + [netfile], name='ibfabric')
+        self.ctl = None
+        if wait:
+            h.wait_for(lambda: self._ready(), timeout=30, what='ibfabric control socket')
+            self.ctl = Ctl(self.ctl_path)
+
+    def _ready(self):
+        if not self.proc.alive():
+            raise TestFailure('ibfabric exited (rc %s)' % self.proc.popen.returncode)
+        return os.path.exists(self.ctl_path)
+
+    def env(self, lib, host=None, issm=False):
+        e = {'LD_PRELOAD': lib, 'IBSIM_SOCKNAME': self.sock, 'SIM_HOST': host,
+             'IBSIM_SERVER_NAME': None, 'SIM_SET_ISSM': '1' if issm else None}
+        return e
+
+    def nodes(self):
+        return self.ctl.records('show nodes', 'node')
+
+    def ports(self, node):
+        return self.ctl.records('show ports "%s"' % node, 'port')
+
+    def all_ports(self):
+        out = []
+        for n in self.nodes():
+            out += [(n, p) for p in self.ports(n['name'])]
+        return out
+
+
+class IbSim:
+    """The real ibsim on the same net file, for comparisons."""
+
+    def __init__(self, h, netfile, tag='ibsim', extra=()):
+        self.h = h
+        self.sock = sock_name(tag)
+        # -s starts the fabric, -n drops the console (its 100 % spin at EOF).
+        self.proc = h.spawn(['ibsim', '-s', '-n'] + list(extra) + [netfile], name='ibsim',
+                            env={'IBSIM_SOCKNAME': self.sock})
+        h.wait_log(self.proc, 'Network simulator ready', timeout=60)
+
+    def env(self, lib, host=None, issm=False):
+        return {'LD_PRELOAD': lib, 'IBSIM_SOCKNAME': self.sock, 'SIM_HOST': host,
+                'IBSIM_SERVER_NAME': None, 'SIM_SET_ISSM': '1' if issm else None}
+
+
+def start_opensm(h, sim, lib, host, name='opensm', timeout=60, sweep=0, extra=()):
+    """OpenSM attached to @host of @sim; returns (proc, seconds to SUBNET UP)."""
+    h.need_program('opensm')
+    cache = h.path('%s-cache' % name)
+    os.makedirs(cache, exist_ok=True)
+    env = sim.env(lib, host)
+    env['OSM_CACHE_DIR'] = cache
+    env['OSM_TMP_DIR'] = h.dir
+    t0 = time.monotonic()
+    p = h.spawn(['opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', str(sweep)] + list(extra),
+                name=name, env=env, cwd=h.dir)
+    h.wait_log(p, 'SUBNET UP', timeout=timeout)
+    return p, time.monotonic() - t0
+
+
+def first_ca(sim_nodes):
+    for n in sim_nodes:
+        if n['type'] == 'ca':
+            return n['name']
+    return None
+
+
+def net_file_nodes(path):
+    """(type, name, nports) of each node header in a net file, in order."""
+    out = []
+    rx = re.compile(r'^\s*(Switch|Hca|Ca|Rt)\s+(\d+)\s+"([^"]+)"')
+    with open(path) as f:
+        for line in f:
+            m = rx.match(line)
+            if m:
+                t = 'switch' if m.group(1) == 'Switch' else ('router' if m.group(1) == 'Rt' else 'ca')
+                out.append((t, m.group(3), int(m.group(2))))
+    return out
+
+
+def parse_ibnetdiscover(text):
+    """Nodes {(type, desc, nports)} and links {(desc, port, peer desc, peer port)}."""
+    head = re.compile(r'^(Switch|Ca|Rt)\s+(\d+)\s+"([^"]+)"\s*#\s*"([^"]*)"')
+    link = re.compile(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"\[(\d+)\]')
+    id2desc = {}
+    raw_links = []
+    nodes = set()
+    cur = None
+    for line in text.splitlines():
+        m = head.match(line)
+        if m:
+            t = {'Switch': 'switch', 'Ca': 'ca', 'Rt': 'router'}[m.group(1)]
+            cur = m.group(3)
+            id2desc[cur] = m.group(4)
+            nodes.add((t, m.group(4), int(m.group(2))))
+            continue
+        m = link.match(line)
+        if m and cur is not None:
+            raw_links.append((cur, int(m.group(1)), m.group(2), int(m.group(3))))
+    links = set()
+    for a, pa, b, pb in raw_links:
+        links.add((id2desc.get(a, a), pa, id2desc.get(b, b), pb))
+    return nodes, links

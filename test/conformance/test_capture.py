@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""A pcap of a whole OpenSM sweep decodes in tshark with zero malformed
+packets, and every packet's ICRC and VCRC are right (issue 3, "Show").
+
+usage: test_capture.py <ibfabric> <netfile>
+
+tshark's InfiniBand dissector does not verify CRCs, so this test checks
+them with its own CRC engines, written from IBA 7.8 as the project's
+packet code documents it (app/ibfabric/pkt.c header comment):
+- ICRC: CRC-32 of IEEE 802.3 (zlib.crc32: reflected 0x04C11DB7, seed and
+  final XOR all ones) over LRH..pad with LRH VL, GRH TClass, FlowLabel,
+  HopLmt and BTH resv8a replaced by ones, sent least significant byte
+  first;
+- VCRC: CRC-16, polynomial 0x100B reflected (0xD008), seed all ones,
+  result complemented, over LRH..ICRC, least significant byte first.
+The capture must be LINKTYPE_INFINIBAND (247).
+"""
+
+import signal
+import struct
+import sys
+import zlib
+
+from simlib import Fabric, Harness, find_umad2sim, first_ca, start_opensm
+
+LINKTYPE_INFINIBAND = 247
+
+
+def crc16_vcrc(data):
+    c = 0xffff
+    for b in data:
+        c ^= b
+        for _ in range(8):
+            c = (c >> 1) ^ 0xd008 if c & 1 else c >> 1
+    return (~c) & 0xffff
+
+
+def icrc(pkt, icrc_off):
+    hdr = bytearray(pkt[:icrc_off])
+    hdr[0] |= 0xf0                      # LRH VL
+    bth = 8
+    if (pkt[1] & 3) == 3:               # LNH: GRH follows
+        hdr[8] |= 0x0f
+        hdr[9] = hdr[10] = hdr[11] = 0xff
+        hdr[15] = 0xff
+        bth = 48
+    if len(hdr) > bth + 4:
+        hdr[bth + 4] = 0xff             # BTH resv8a
+    return zlib.crc32(bytes(hdr)) & 0xffffffff
+
+
+def read_pcap(path):
+    with open(path, 'rb') as f:
+        data = f.read()
+    magic = struct.unpack('<I', data[:4])[0]
+    if magic in (0xa1b2c3d4, 0xa1b23c4d):
+        endian = '<'
+    elif magic in (0xd4c3b2a1, 0x4d3cb2a1):
+        endian = '>'
+    else:
+        raise ValueError('%s: not a pcap file (magic 0x%08x)' % (path, magic))
+    linktype = struct.unpack(endian + 'I', data[20:24])[0]
+    pkts = []
+    off = 24
+    while off + 16 <= len(data):
+        _, _, incl, orig = struct.unpack(endian + 'IIII', data[off:off + 16])
+        pkts.append((data[off + 16:off + 16 + incl], orig))
+        off += 16 + incl
+    return linktype, pkts
+
+
+def check_pcap(h, path, min_pkts):
+    linktype, pkts = read_pcap(path)
+    h.check_eq(linktype, LINKTYPE_INFINIBAND, '%s link type' % path)
+    h.check(len(pkts) >= min_pkts, '%s: %d packets, expected >= %d' % (path, len(pkts), min_pkts))
+    bad = []
+    for i, (p, orig) in enumerate(pkts, 1):
+        if len(p) != orig or len(p) < 8 + 12 + 6:
+            bad.append('#%d: truncated (%d of %d bytes)' % (i, len(p), orig))
+            continue
+        pktlen = (struct.unpack('>H', p[4:6])[0] & 0x7ff) * 4
+        if pktlen + 2 != len(p):
+            bad.append('#%d: LRH PktLen %d + VCRC != %d bytes' % (i, pktlen, len(p)))
+            continue
+        want_i = icrc(p, len(p) - 6)
+        got_i = struct.unpack('<I', p[-6:-2])[0]
+        want_v = crc16_vcrc(p[:-2])
+        got_v = struct.unpack('<H', p[-2:])[0]
+        if want_i != got_i:
+            bad.append('#%d: ICRC 0x%08x, expected 0x%08x' % (i, got_i, want_i))
+        if want_v != got_v:
+            bad.append('#%d: VCRC 0x%04x, expected 0x%04x' % (i, got_v, want_v))
+    h.check(not bad, '%s: %d bad packets: %s' % (path, len(bad), '; '.join(bad[:5])))
+
+    r = h.run(['tshark', '-n', '-r', path, '-Y', '_ws.malformed || _ws.expert.severity >= error'],
+              timeout=60)
+    h.check(r.stdout.strip() == '', '%s: tshark malformed/error packets:\n%s' %
+            (path, r.stdout[:2000]))
+    r = h.run(['tshark', '-n', '-r', path, '-T', 'fields', '-e', 'frame.protocols'], timeout=60)
+    lines = r.stdout.splitlines()
+    h.check_eq(len(lines), len(pkts), 'tshark frame count')
+    h.check(all('infiniband' in ln for ln in lines), 'frames not decoded as InfiniBand')
+    return len(pkts)
+
+
+def main():
+    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    with Harness('capture', timeout=150) as h:
+        lib = find_umad2sim(h)
+        h.need_program('tshark')
+        h.need_file(netfile)
+        whole = h.path('sweep.pcap')
+        fab = Fabric(h, ibfabric, netfile, extra=['--capture', whole])
+        host = first_ca(fab.nodes())
+        osm, _ = start_opensm(h, fab, lib, host)
+
+        # One port, both directions, from the control socket.
+        one = h.path('port.pcap')
+        fab.ctl.cmd('capture start "%s" 1 %s' % (host, one))
+        # Ask the switch at the other end of the cable, so the MADs cross it.
+        peer = fab.ports(host)[0]['peer']
+        lid = int([p for p in fab.ports(peer) if p['num'] == '0'][0]['lid'])
+        h.run(['smpquery', 'nodeinfo', str(lid)], env=fab.env(lib, host), timeout=30)
+        h.run(['perfquery', str(lid), '1'], env=fab.env(lib, host), timeout=30)
+        fab.ctl.cmd('capture stop "%s" 1' % host)
+
+        h.stop(osm)
+        fab.ctl.close()
+        h.check_eq(h.stop(fab.proc, signal.SIGTERM, timeout=10), 0, 'ibfabric exit code')
+
+        n = check_pcap(h, whole, 50)
+        m = check_pcap(h, one, 2)
+        h.info('sweep capture: %d packets, port capture: %d packets, all clean' % (n, m))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""infiniband-diags against ibfabric under OpenSM (issue 3, "Show" item 3):
+smpquery nodeinfo|portinfo|nodedesc|pkeys, ibroute against the LFTs
+ibfabric holds, ibtracert between two CAs, perfquery counters growing
+with traffic, saquery NodeRecord and PathRecord (answered by OpenSM's
+SA through an issm client), and ibportstate disable/enable of a switch
+port with OpenSM sweeping the port back to ACTIVE.
+
+usage: test_diags.py <ibfabric> <netfile>   (net.2sw2path4hca or alike)
+
+Expected values come from ibfabric's control socket, not from the tool
+under test, and the output formats from shared/spec umad-ibsim.md 5.2.
+"""
+
+import re
+import sys
+
+from simlib import Fabric, Harness, find_umad2sim, start_opensm
+
+
+def field(text, name):
+    """Value of 'Name:.....value' in smpquery/perfquery output."""
+    m = re.search(r'^%s:\.*(.*)$' % re.escape(name), text, re.M)
+    return m.group(1).strip() if m else None
+
+
+def main():
+    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    with Harness('diags', timeout=170) as h:
+        lib = find_umad2sim(h)
+        h.need_file(netfile)
+        for prog in ('smpquery', 'ibroute', 'ibtracert', 'perfquery', 'saquery', 'ibportstate'):
+            h.need_program(prog)
+        fab = Fabric(h, ibfabric, netfile)
+        nodes = {n['name']: n for n in fab.nodes()}
+        cas = [n for n in nodes.values() if n['type'] == 'ca']
+        h.check(len(cas) >= 2, 'need two CAs in %s' % netfile)
+        sm_host = cas[0]['name']
+        # -s 1: sweep every second, so a re-enabled port is brought back soon.
+        osm, _ = start_opensm(h, fab, lib, sm_host, sweep=1)
+        env = fab.env(lib, sm_host)
+
+        ports = {name: fab.ports(name) for name in nodes}
+
+        def lid_of(name):
+            n = nodes[name]
+            num = '0' if n['type'] == 'switch' else '1'
+            return int([p for p in ports[name] if p['num'] == num][0]['lid'])
+
+        a, b = cas[0]['name'], cas[1]['name']
+        lid_a, lid_b = lid_of(a), lid_of(b)
+
+        # smpquery
+        r = h.run(['smpquery', 'nodeinfo', str(lid_b)], env=env)
+        h.check_eq(field(r.stdout, 'NodeType'), 'Channel Adapter', 'NodeType')
+        h.check_eq(int(field(r.stdout, 'NumPorts')), int(nodes[b]['nports']), 'NumPorts')
+        h.check_eq(int(field(r.stdout, 'Guid'), 16), int(nodes[b]['guid'], 16), 'node GUID')
+        r = h.run(['smpquery', 'portinfo', str(lid_b), '1'], env=env)
+        h.check_eq(int(field(r.stdout, 'Lid')), lid_b, 'PortInfo LID')
+        h.check_eq(field(r.stdout, 'LinkState'), 'Active', 'LinkState')
+        h.check_eq(field(r.stdout, 'PhysLinkState'), 'LinkUp', 'PhysLinkState')
+        sm_lid = int(field(r.stdout, 'SMLid'))
+        h.check_eq(sm_lid, lid_a, 'SMLid is the OpenSM port')
+        r = h.run(['smpquery', 'nodedesc', str(lid_b)], env=env)
+        h.check(nodes[b]['desc'] in r.stdout, 'nodedesc: %r' % r.stdout)
+        r = h.run(['smpquery', 'pkeys', str(lid_b), '1'], env=env)
+        h.check('0xffff' in r.stdout, 'default P_Key 0xffff: %r' % r.stdout)
+
+        # ibroute on every switch: the LFT OpenSM programmed, as ibfabric holds it.
+        for sw in [n for n in nodes.values() if n['type'] == 'switch']:
+            lines = fab.ctl.cmd('show routes "%s"' % sw['name'])
+            want = {}
+            for ln in lines[1:]:
+                m = re.match(r'route lid=(\d+) port=(\d+)', ln)
+                want[int(m.group(1))] = int(m.group(2))
+            r = h.run(['ibroute', str(lid_of(sw['name']))], env=env)
+            got = {int(m.group(1), 16): int(m.group(2))
+                   for m in re.finditer(r'^(0x[0-9a-fA-F]+) (\d+) :', r.stdout, re.M)}
+            h.check(got and got == want, 'ibroute %s: %s, ibfabric: %s' % (sw['name'], got, want))
+
+        # ibtracert between two CAs
+        r = h.run(['ibtracert', str(lid_a), str(lid_b)], env=env)
+        h.check('From ca' in r.stdout and 'To ca' in r.stdout and b in r.stdout,
+                'ibtracert: %r' % r.stdout)
+
+        # perfquery: counters grow with traffic
+        def xmit_pkts():
+            r = h.run(['perfquery', str(lid_b), '1'], env=env)
+            return int(field(r.stdout, 'PortXmitPkts')), int(field(r.stdout, 'PortRcvPkts'))
+        x0, r0 = xmit_pkts()
+        for _ in range(5):
+            h.run(['smpquery', 'nodedesc', str(lid_b)], env=env)
+        x1, r1 = xmit_pkts()
+        h.check(x1 >= x0 + 5 and r1 >= r0 + 5, 'perfquery: xmit %d -> %d, rcv %d -> %d' %
+                (x0, x1, r0, r1))
+
+        # saquery: records from OpenSM's SA
+        r = h.run(['saquery', 'NR', str(lid_b)], env=env)
+        h.check(nodes[b]['desc'] in r.stdout and 'NodeRecord' in r.stdout, 'saquery NR: %r' % r.stdout)
+        r = h.run(['saquery', 'PR', '--slid', str(lid_a), '--dlid', str(lid_b)], env=env)
+        h.check('PathRecord' in r.stdout and re.search(r'dlid\.+%d\b' % lid_b, r.stdout),
+                'saquery PR: %r' % r.stdout)
+
+        # ibportstate disable/enable of the switch port facing CA b
+        pb = [p for p in ports[b] if p['num'] == '1'][0]
+        sw, swport = pb['peer'], pb['peer_port']
+        sw_lid = lid_of(sw)
+        h.run(['ibportstate', str(sw_lid), swport, 'disable'], env=env, timeout=60)
+
+        def state(node, num):
+            return [p for p in fab.ports(node) if p['num'] == str(num)][0]
+        h.wait_for(lambda: state(b, 1)['state'] == 'DOWN', timeout=15, what='%s port 1 DOWN' % b)
+        h.check_eq(state(sw, swport)['phys'], 'DISABLED', 'switch port physical state')
+        h.run(['ibportstate', str(sw_lid), swport, 'enable'], env=env, timeout=60)
+        h.wait_for(lambda: state(b, 1)['state'] == 'ACTIVE', timeout=30,
+                   what='%s port 1 ACTIVE again after enable' % b)
+        r = h.run(['smpquery', 'nodedesc', str(lid_of(b))], env=env)
+        h.check(nodes[b]['desc'] in r.stdout, 'reachable after enable: %r' % r.stdout)
+
+
+if __name__ == '__main__':
+    main()
