@@ -351,6 +351,14 @@ struct fabric {
 
 	/* ibsim client protocol server (umad2sim.c), or NULL */
 	struct umad2sim *u2s;
+
+	/*
+	 * Physical port the SMP now being passed to sma_process() arrived
+	 * on (a switch's NodeInfo LocalPortNum, IBA 14.2.5.3; for a CA it
+	 * equals in->num). Written by ca.c/switch.c right before each
+	 * sma_process() call; 0 for an SMP a switch's own port 0 sent.
+	 */
+	uint8_t smp_in_port;
 };
 
 /* ------------------------------------------------------------------ */
@@ -442,6 +450,26 @@ void fab_capture_stop(struct fabric *f, struct fab_port *port);
  * (ETIMEDOUT), as ibsim does.
  */
 void fab_pkt_drop(struct fabric *f, struct fab_pkt *p, const char *why);
+/**
+ * Queue @p p for @p dst without a cable (a node's loop-back to itself):
+ * it keeps its place in the fabric's single FIFO. Takes ownership.
+ */
+void fab_pkt_enqueue(struct fabric *f, struct fab_port *dst, struct fab_pkt *p);
+/** Free the per-link state of @p p (faults, port capture); fabric_free calls it per port. */
+void fab_link_free(struct fab_port *p);
+/** Free queued and pooled packets and the whole-fabric capture; fabric_free calls it. */
+void fab_pkt_pool_free(struct fabric *f);
+
+/* capture.c (used by link.c) */
+
+/** Write @p p, sent out of @p out, to every capture that covers that link. */
+void fab_capture_pkt(struct fabric *f, const struct fab_port *out, const struct fab_pkt *p);
+
+/* switch.c (called by ca.c's fab_port_recv) */
+
+/** Switch receive path for the parsed packet @p p (headers @p h) arriving at @p in. */
+void switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
+		 const struct fab_hdrs *h);
 
 /* ------------------------------------------------------------------ */
 /* switch.c / ca.c: receive and send paths */
@@ -469,6 +497,30 @@ struct fab_mad_addr {
 void fab_node_send_mad(struct fabric *f, struct fab_port *port,
 		       const struct fab_mad_addr *a, const uint8_t *mad,
 		       uint32_t mad_len, int origin, uint32_t origin_gen);
+
+/**
+ * Send @p p, built at the node of @p port (a CA port, or switch port 0),
+ * LID-routed by its LRH DLID: loop-back to the node itself, out the CA
+ * port, or through the switch's LFT (ca.c; used by switch.c).
+ */
+void fab_node_output(struct fabric *f, struct fab_port *port, struct fab_pkt *p);
+/**
+ * Firmware answered the request in @p p (headers @p h) with @p mad
+ * (now a response): turn @p p into the reply and send it back, directed
+ * route per IBA 14.2.2 for class 0x81, else LID-routed with LIDs and QPs
+ * swapped (ca.c; used by switch.c). @p port: CA port or switch port 0.
+ */
+void fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
+		    const struct fab_hdrs *h, const uint8_t *mad);
+/**
+ * @p p (headers @p h) is addressed to the node of @p port (CA port or
+ * switch port 0), any directed-route step already done; it arrived on
+ * the physical port @p in. QP0: the SMA, or the local SM for a returning
+ * DR SMP; QP1: P_Key and Q_Key checks, the PMA for PerfMgt requests,
+ * else the local clients (ca.c; used by switch.c).
+ */
+void fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
+		    struct fab_pkt *p, const struct fab_hdrs *h);
 
 /* ------------------------------------------------------------------ */
 /* sma.c / pma.c: firmware agents. They work in place on a 256-byte MAD. */

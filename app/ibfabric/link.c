@@ -2,18 +2,247 @@
  * Copyright(c) 2026 The dpdk-ipoib authors
  */
 
-/* PLACEHOLDER: replaced by the module owner. */
+/*
+ * Cables. Every packet in flight waits in one fabric-wide FIFO: a link's
+ * packets are queued in transmit order and taken out in the same order,
+ * so each link (and each port pair) delivers in order, as IBA 7.1 needs
+ * within a VL. The packet pool is a free list that only grows: after the
+ * first sweep no packet is allocated again.
+ */
 
 #include <errno.h>
+#include <stdlib.h>
 
 #include "fabric.h"
 
-struct fab_pkt *fab_pkt_alloc(struct fabric *f) { (void)f; return NULL; }
-void fab_pkt_free(struct fabric *f, struct fab_pkt *p) { (void)f; (void)p; }
-void fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p) { (void)f; (void)out; (void)p; }
-unsigned int fabric_run(struct fabric *f, unsigned int budget) { (void)f; (void)budget; return 0; }
-bool fabric_busy(const struct fabric *f) { (void)f; return false; }
-int fab_link_set_faults(struct fab_port *p, uint32_t drop_ppm, uint32_t corrupt_ppm) { (void)p; (void)drop_ppm; (void)corrupt_ppm; return -ENOSYS; }
-int fab_capture_start(struct fabric *f, struct fab_port *port, const char *path) { (void)f; (void)port; (void)path; return -ENOSYS; }
-void fab_capture_stop(struct fabric *f, struct fab_port *port) { (void)f; (void)port; }
-void fab_pkt_drop(struct fabric *f, struct fab_pkt *p, const char *why) { (void)f; (void)p; (void)why; }
+/* Per-direction link state, created when a fault is first set. */
+struct fab_link {
+	uint32_t drop_ppm;	/* packets per million lost on the wire */
+	uint32_t corrupt_ppm;	/* packets per million with one byte flipped */
+};
+
+#define LRH_VL(d)	((d)[0] >> 4)
+#define VL15		15
+
+static inline uint16_t
+pkt_dlid(const struct fab_pkt *p)
+{
+	return (uint16_t)(p->data[2] << 8 | p->data[3]);
+}
+
+/* xorshift64*: deterministic per fabric, so a fault run can be repeated. */
+static uint64_t
+rng_next(struct fabric *f)
+{
+	uint64_t x = f->rng;
+
+	if (x == 0)
+		x = 0x9e3779b97f4a7c15ull;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	f->rng = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+/* Whether an event of @p ppm per million happens now. */
+static bool
+rng_hit(struct fabric *f, uint32_t ppm)
+{
+	return ppm != 0 && (uint32_t)((rng_next(f) >> 32) % 1000000u) < ppm;
+}
+
+struct fab_pkt *
+fab_pkt_alloc(struct fabric *f)
+{
+	struct fab_pkt *p = f->free_pkts;
+
+	if (p != NULL)
+		f->free_pkts = p->next;
+	else if ((p = malloc(sizeof(*p))) == NULL)
+		return NULL;
+	p->next = NULL;
+	p->dst = NULL;
+	p->len = 0;
+	p->origin = -1;
+	p->origin_gen = 0;
+	p->mad_len = 0;
+	return p;
+}
+
+void
+fab_pkt_free(struct fabric *f, struct fab_pkt *p)
+{
+	if (p == NULL)
+		return;
+	p->next = f->free_pkts;
+	f->free_pkts = p;
+}
+
+void
+fab_pkt_drop(struct fabric *f, struct fab_pkt *p, const char *why)
+{
+	f->pkts_dropped++;
+	FAB_DBG("drop: %s (len %u, origin %d)", why, p->len, p->origin);
+	if (p->origin >= 0)
+		umad2sim_report_drop(f, p);
+	fab_pkt_free(f, p);
+}
+
+void
+fab_pkt_enqueue(struct fabric *f, struct fab_port *dst, struct fab_pkt *p)
+{
+	p->dst = dst;
+	p->next = NULL;
+	if (f->q_tail != NULL)
+		f->q_tail->next = p;
+	else
+		f->q_head = p;
+	f->q_tail = p;
+}
+
+static bool
+is_mcast(uint16_t lid)
+{
+	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
+}
+
+void
+fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
+{
+	struct fab_port *peer = out->peer;
+	bool smp = LRH_VL(p->data) == VL15;
+	struct fab_link *l = out->link;
+	uint32_t words;
+
+	if (peer == NULL || out->phys_state != FAB_PHYS_LINKUP ||
+	    peer->phys_state != FAB_PHYS_LINKUP) {
+		out->cnt.xmit_discards++;
+		fab_pkt_drop(f, p, "xmit: link not up");
+		return;
+	}
+	/*
+	 * IBA 7.2 (link states): a port in Init or Armed passes only
+	 * SMPs (VL15); Armed may receive data but not send it. So data
+	 * needs the sender Active and the receiver Armed or Active.
+	 */
+	if (!smp && (out->state != FAB_PORT_ACTIVE || peer->state < FAB_PORT_ARMED)) {
+		out->cnt.xmit_discards++;
+		fab_pkt_drop(f, p, "xmit: port not active for data");
+		return;
+	}
+
+	/*
+	 * IBA 16.1.3.5: PortXmitData counts the octets from the first
+	 * byte of the LRH up to, not including, the VCRC, divided by 4:
+	 * that is LRH PktLen.
+	 */
+	words = (p->len - 2) / 4;
+	out->cnt.xmit_pkts++;
+	out->cnt.xmit_data += words;
+	if (is_mcast(pkt_dlid(p)))
+		out->cnt.multicast_xmit_pkts++;
+	else
+		out->cnt.unicast_xmit_pkts++;
+
+	/* the capture sees what the transmitter sent, before any fault */
+	if (f->pcap_all != NULL || out->pcap != NULL || peer->pcap != NULL)
+		fab_capture_pkt(f, out, p);
+
+	if (l != NULL) {
+		if (rng_hit(f, l->drop_ppm)) {
+			fab_pkt_drop(f, p, "fault: dropped on the wire");
+			return;
+		}
+		if (rng_hit(f, l->corrupt_ppm) && p->len != 0) {
+			uint32_t at = (uint32_t)((rng_next(f) >> 32) % p->len);
+
+			p->data[at] ^= (uint8_t)(1u << (rng_next(f) >> 61));
+		}
+	}
+	fab_pkt_enqueue(f, peer, p);
+}
+
+unsigned int
+fabric_run(struct fabric *f, unsigned int budget)
+{
+	unsigned int n = 0;
+	struct fab_pkt *p;
+
+	while ((p = f->q_head) != NULL && (budget == 0 || n < budget)) {
+		struct fab_port *in = p->dst;
+
+		f->q_head = p->next;
+		if (f->q_head == NULL)
+			f->q_tail = NULL;
+		p->next = NULL;
+		n++;
+		f->pkts_moved++;
+		/* a loop-back (no cable) is not link traffic: not counted */
+		if (in->peer != NULL) {
+			uint32_t words = (p->len - 2) / 4;
+
+			in->cnt.rcv_pkts++;
+			in->cnt.rcv_data += words;
+			if (is_mcast(pkt_dlid(p)))
+				in->cnt.multicast_rcv_pkts++;
+			else
+				in->cnt.unicast_rcv_pkts++;
+		}
+		fab_port_recv(f, in, p);
+	}
+	return n;
+}
+
+bool
+fabric_busy(const struct fabric *f)
+{
+	return f->q_head != NULL;
+}
+
+int
+fab_link_set_faults(struct fab_port *p, uint32_t drop_ppm, uint32_t corrupt_ppm)
+{
+	if (p == NULL || drop_ppm > 1000000u || corrupt_ppm > 1000000u)
+		return -EINVAL;
+	if (p->link == NULL) {
+		if (drop_ppm == 0 && corrupt_ppm == 0)
+			return 0;
+		p->link = calloc(1, sizeof(*p->link));
+		if (p->link == NULL)
+			return -ENOMEM;
+	}
+	p->link->drop_ppm = drop_ppm;
+	p->link->corrupt_ppm = corrupt_ppm;
+	return 0;
+}
+
+void
+fab_link_free(struct fab_port *p)
+{
+	if (p == NULL)
+		return;
+	free(p->link);
+	p->link = NULL;
+	if (p->pcap != NULL)
+		fab_capture_stop(NULL, p);	/* a port capture needs no fabric */
+}
+
+void
+fab_pkt_pool_free(struct fabric *f)
+{
+	struct fab_pkt *p, *next;
+
+	for (p = f->q_head; p != NULL; p = next) {
+		next = p->next;
+		free(p);
+	}
+	f->q_head = f->q_tail = NULL;
+	for (p = f->free_pkts; p != NULL; p = next) {
+		next = p->next;
+		free(p);
+	}
+	f->free_pkts = NULL;
+	if (f->pcap_all != NULL)
+		fab_capture_stop(f, NULL);
+}
