@@ -140,8 +140,14 @@ err_free_fabric:
 static void
 node_free(struct fab_node *n)
 {
+	unsigned int i;
+
 	if (n == NULL)
 		return;
+	/* link.c's per-port state: fault settings and port captures. */
+	if (n->ports != NULL)
+		for (i = 0; i <= n->nports; i++)
+			fab_link_free(&n->ports[i]);
 	if (n->sw != NULL) {
 		free(n->sw->mft);
 		free(n->sw);
@@ -159,6 +165,8 @@ fabric_free(struct fabric *f)
 
 	if (f == NULL)
 		return;
+	/* Queued and pooled packets and the whole-fabric capture (link.c). */
+	fab_pkt_pool_free(f);
 	for (i = 0; i < f->nnodes; i++)
 		node_free(f->nodes[i]);
 	free(f->nodes);
