@@ -197,7 +197,7 @@ fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
  * leave the packet as it came), else the local clients.
  */
 static void
-node_firmware(struct fabric *f, struct fab_port *port, uint8_t in_num,
+node_firmware(struct fabric *f, struct fab_port *port, struct fab_port *in,
 	      struct fab_pkt *p, const struct fab_hdrs *h, const uint8_t *mad,
 	      bool pma)
 {
@@ -205,12 +205,11 @@ node_firmware(struct fabric *f, struct fab_port *port, uint8_t in_num,
 	enum fab_mad_result res;
 
 	memcpy(buf, mad, sizeof(buf));
-	if (pma) {
-		res = pma_process(f, port->node, port, buf);
-	} else {
-		f->smp_in_port = in_num;
-		res = sma_process(f, port->node, port, buf);
-	}
+	/* the agents take the arrival port (switch: 1..N, or 0 from itself) */
+	if (pma)
+		res = pma_process(f, port->node, in, buf);
+	else
+		res = sma_process(f, port->node, in, buf);
 	switch (res) {
 	case FAB_MAD_REPLY:
 		fab_node_reply(f, port, p, h, buf);
@@ -253,7 +252,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 			fab_pkt_drop(f, p, "QP0: not a subnet management class");
 			return;
 		}
-		node_firmware(f, port, in->num, p, h, mad, false);
+		node_firmware(f, port, in, p, h, mad, false);
 		return;
 	case 1:
 		/* IBA 10.9.3: the BTH P_Key must be in the port's table */
@@ -269,7 +268,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 			return;
 		}
 		if (mad[MAD_MGMT_CLASS] == MAD_CLASS_PERF && !mad_is_response(mad))
-			node_firmware(f, port, in->num, p, h, mad, true);
+			node_firmware(f, port, in, p, h, mad, true);
 		else
 			deliver(f, port, p, h);
 		return;
@@ -418,5 +417,5 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 		deliver(f, mp, p, &h);
 		return;
 	}
-	node_firmware(f, mp, is_sw ? 0 : port->num, p, &h, p->data + h.payload_off, false);
+	node_firmware(f, mp, mp, p, &h, p->data + h.payload_off, false);
 }

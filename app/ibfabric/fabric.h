@@ -351,14 +351,6 @@ struct fabric {
 
 	/* ibsim client protocol server (umad2sim.c), or NULL */
 	struct umad2sim *u2s;
-
-	/*
-	 * Physical port the SMP now being passed to sma_process() arrived
-	 * on (a switch's NodeInfo LocalPortNum, IBA 14.2.5.3; for a CA it
-	 * equals in->num). Written by ca.c/switch.c right before each
-	 * sma_process() call; 0 for an SMP a switch's own port 0 sent.
-	 */
-	uint8_t smp_in_port;
 };
 
 /* ------------------------------------------------------------------ */
