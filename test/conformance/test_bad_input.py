@@ -12,6 +12,7 @@
 usage: test_bad_input.py <ibfabric> <netfile>
 """
 
+import os
 import socket
 import struct
 import sys
@@ -37,7 +38,7 @@ def abstract_addr(name):
 
 
 def main():
-    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('bad_input', timeout=90) as h:
         for what, text, line in CASES:
             path = h.write_file('bad-%s.net' % what.replace(' ', '-'), text)

@@ -18,6 +18,7 @@ packet code documents it (app/ibfabric/pkt.c header comment):
 The capture must be LINKTYPE_INFINIBAND (247).
 """
 
+import os
 import signal
 import struct
 import sys
@@ -106,7 +107,7 @@ def check_pcap(h, path, min_pkts):
 
 
 def main():
-    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('capture', timeout=150) as h:
         lib = find_umad2sim(h)
         h.need_program('tshark')

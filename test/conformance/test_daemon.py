@@ -31,7 +31,7 @@ def abstract_names(prefix):
 
 
 def main():
-    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('daemon', timeout=100) as h:
         lib = find_umad2sim(h)
         h.need_file(netfile)

@@ -14,6 +14,7 @@ Expected values come from ibfabric's control socket, not from the tool
 under test, and the output formats from shared/spec umad-ibsim.md 5.2.
 """
 
+import os
 import re
 import sys
 
@@ -27,7 +28,7 @@ def field(text, name):
 
 
 def main():
-    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('diags', timeout=170) as h:
         lib = find_umad2sim(h)
         h.need_file(netfile)

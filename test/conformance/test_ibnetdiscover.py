@@ -13,6 +13,7 @@ nodes compare as (type, NodeDescription, number of ports) and links as
 them from node names, ibsim counts them up).
 """
 
+import os
 import sys
 
 from simlib import (Fabric, Harness, IbSim, find_umad2sim, first_ca,
@@ -20,7 +21,7 @@ from simlib import (Fabric, Harness, IbSim, find_umad2sim, first_ca,
 
 
 def main():
-    ibfabric, netfile = sys.argv[1], sys.argv[2]
+    ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('ibnetdiscover', timeout=150) as h:
         lib = find_umad2sim(h)
         h.need_file(netfile)

@@ -18,7 +18,7 @@ from simlib import Fabric, Harness, find_umad2sim, first_ca, start_opensm
 
 
 def main():
-    ibfabric, spec = sys.argv[1], sys.argv[2]
+    ibfabric, spec = os.path.abspath(sys.argv[1]), sys.argv[2]
     name = 'sweep-' + os.path.basename(spec).replace(':', '-')
     with Harness(name, timeout=170) as h:
         lib = find_umad2sim(h)
