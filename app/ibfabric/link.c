@@ -160,6 +160,17 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 			p->data[at] ^= (uint8_t)(1u << (rng_next(f) >> 61));
 		}
 	}
+	/*
+	 * The receiver counts what reached it, errors included (IBA
+	 * 16.1.3.5 PortRcvData/PortRcvPkts); counting here keeps a
+	 * node's loop-back to itself, which has no cable, out of them.
+	 */
+	peer->cnt.rcv_pkts++;
+	peer->cnt.rcv_data += words;
+	if (is_mcast(pkt_dlid(p)))
+		peer->cnt.multicast_rcv_pkts++;
+	else
+		peer->cnt.unicast_rcv_pkts++;
 	fab_pkt_enqueue(f, peer, p);
 }
 
@@ -178,17 +189,6 @@ fabric_run(struct fabric *f, unsigned int budget)
 		p->next = NULL;
 		n++;
 		f->pkts_moved++;
-		/* a loop-back (no cable) is not link traffic: not counted */
-		if (in->peer != NULL) {
-			uint32_t words = (p->len - 2) / 4;
-
-			in->cnt.rcv_pkts++;
-			in->cnt.rcv_data += words;
-			if (is_mcast(pkt_dlid(p)))
-				in->cnt.multicast_rcv_pkts++;
-			else
-				in->cnt.unicast_rcv_pkts++;
-		}
 		fab_port_recv(f, in, p);
 	}
 	return n;
