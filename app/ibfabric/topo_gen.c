@@ -381,9 +381,14 @@ topo_gen_main(int argc, char **argv)
 			return 2;
 		}
 	} else {
-		if (!have_hosts || lps != 0 || ports != 0) {
+		if (!have_hosts) {
 			fprintf(stderr,
 				"ibfabric gen fattree: give --hosts N, or the shape (--leaves, --hosts-per-leaf, --spines)\n");
+			return 2;
+		}
+		if (lps != 0 || ports != 0) {
+			fprintf(stderr,
+				"ibfabric gen fattree: --links-per-spine and --ports need the shape (--leaves, --hosts-per-leaf, --spines); --hosts N picks 36-port switches\n");
 			return 2;
 		}
 		if (topo_fattree_for_hosts(&t, hosts, err, sizeof(err)) != 0) {
