@@ -69,9 +69,19 @@ class Ctl:
     """A connection to ibfabric's --ctl socket."""
 
     def __init__(self, path, timeout=30):
-        self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.s.settimeout(timeout)
-        self.s.connect(path)
+        # The socket file appears at bind(), a moment before listen().
+        deadline = time.monotonic() + 10
+        while True:
+            self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self.s.settimeout(timeout)
+            try:
+                self.s.connect(path)
+                break
+            except ConnectionRefusedError:
+                self.s.close()
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
         self.buf = b''
 
     def close(self):

@@ -11,6 +11,7 @@ stay under 2 % over 3 s with OpenSM attached and the console at EOF.
 """
 
 import os
+import re
 import signal
 import sys
 import time
@@ -19,13 +20,15 @@ from simlib import (Fabric, Harness, find_umad2sim, first_ca, proc_cpu_seconds,
                     start_opensm)
 
 
-def abstract_names(prefix):
-    """Abstract UNIX socket names starting with @prefix (from /proc/net/unix)."""
+def server_names(base):
+    """ibfabric's abstract names "<base>:ctl" and "<base>:out<i>" bound now
+    (/proc/net/unix shows the NULs as '@'); clients' ctl<pid>/in<pid> are not ours."""
+    rx = re.compile(r'^@%s:(ctl|out\d+)@$' % re.escape(base))
     out = []
     with open('/proc/net/unix') as f:
         for line in f:
             parts = line.split()
-            if len(parts) >= 8 and parts[7].startswith('@' + prefix):
+            if len(parts) >= 8 and rx.match(parts[7]):
                 out.append(parts[7])
     return out
 
@@ -57,12 +60,12 @@ def main():
         h.check(fab.proc.alive(), 'first instance died')
 
         # 3. SIGTERM: exit 0, control socket file gone, abstract names gone.
-        h.check(len(abstract_names(fab.sock + ':')) > 0, 'no abstract sockets seen')
+        h.check(len(server_names(fab.sock)) > 1, 'ibfabric abstract sockets not seen')
         fab.ctl.close()
         rc = h.stop(fab.proc, signal.SIGTERM, timeout=10)
         h.check_eq(rc, 0, 'exit code after SIGTERM')
         h.check(not os.path.exists(fab.ctl_path), 'control socket %s left behind' % fab.ctl_path)
-        left = abstract_names(fab.sock + ':ctl') + abstract_names(fab.sock + ':out')
+        left = server_names(fab.sock)
         h.check(not left, 'abstract sockets left: %s' % left)
         h.stop(osm)
 
