@@ -13,15 +13,23 @@
  *
  * argv[1], when given, is the source tree's config/fabrics directory:
  * every sample fabric there must parse.
+ *
+ * When ibsim (ibsim-utils) is installed, it loads the generator's files
+ * and the samples too, and must find the same nodes and cables: the
+ * format is meant for both simulators.
  */
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -934,6 +942,171 @@ test_gen_switch_and_cli(void)
 	return TEST_SUCCESS;
 }
 
+/* ------------------------------------------------------------------ */
+/* The real ibsim 0.10 as a second reader of the generator's files */
+
+#define IBSIM_NOT_FOUND	-2
+
+/*
+ * Load @p path into ibsim (console on a pipe, so that it does not spin at
+ * EOF), ask for its "Dump" and count the nodes it reports ("#  dumped N
+ * nodes") and the port lines that name a peer (one per cable end; the
+ * switch management port's "Sma Port" line is not a cable). Returns 0,
+ * IBSIM_NOT_FOUND when ibsim is not installed, or -1 when ibsim did not
+ * load the file.
+ */
+static int
+ibsim_load(const char *path, unsigned int *nodes, unsigned int *ends)
+{
+	char sock[64], buf[65536], *line, *nl;
+	int in[2], out[2], devnull, status;
+	size_t used = 0;
+	struct pollfd pfd;
+	struct timespec t0, now;
+	bool done = false;
+	ssize_t r;
+	pid_t pid;
+
+	*nodes = *ends = 0;
+	if (pipe(in) != 0)
+		return -1;
+	if (pipe(out) != 0) {
+		close(in[0]);
+		close(in[1]);
+		return -1;
+	}
+	snprintf(sock, sizeof(sock), "test_topo.%ld", (long)getpid());
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		devnull = open("/dev/null", O_WRONLY);
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		if (devnull >= 0)
+			dup2(devnull, 2);
+		close(in[1]);
+		close(out[0]);
+		setenv("IBSIM_SOCKNAME", sock, 1);
+		execlp("ibsim", "ibsim", "-s", "-N", "8192", "-S", "512", "-P", "200000",
+		       "-L", "49152", path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	if (write(in[1], "Dump\n", 5) != 5)
+		done = true;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pfd.fd = out[0];
+	pfd.events = POLLIN;
+	while (!done) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - t0.tv_sec > 15)
+			break;
+		if (poll(&pfd, 1, 1000) <= 0)
+			continue;
+		r = read(out[0], buf + used, sizeof(buf) - 1 - used);
+		if (r <= 0)
+			break;
+		used += (size_t)r;
+		buf[used] = '\0';
+		/* Count complete lines, keep the partial one. */
+		line = buf;
+		while ((nl = strchr(line, '\n')) != NULL) {
+			*nl = '\0';
+			if (strstr(line, "#  dumped ") != NULL) {
+				*nodes = (unsigned int)strtoul(strstr(line, "dumped ") + 7, NULL, 10);
+				done = true;
+			} else if (strstr(line, "]\t\"") != NULL && strstr(line, "\"Sma Port\"") == NULL) {
+				(*ends)++;
+			}
+			line = nl + 1;
+		}
+		used = strlen(line);
+		memmove(buf, line, used + 1);
+		if (used == sizeof(buf) - 1)
+			used = 0;
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(in[1]);
+	close(out[0]);
+	if (!done && WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return IBSIM_NOT_FOUND;
+	return done ? 0 : -1;
+}
+
+static int
+check_with_ibsim(const char *path, unsigned int want_nodes, unsigned int want_links)
+{
+	unsigned int nodes, ends;
+	int rc = ibsim_load(path, &nodes, &ends);
+
+	if (rc == IBSIM_NOT_FOUND)
+		return TEST_SKIPPED;
+	TEST_ASSERT_EQUAL(rc, 0, "ibsim did not load %s", path);
+	TEST_ASSERT_EQUAL(nodes, want_nodes, "ibsim nodes for %s", path);
+	TEST_ASSERT_EQUAL(ends, want_links * 2, "ibsim cable ends for %s", path);
+	return TEST_SUCCESS;
+}
+
+static int
+test_gen_ibsim_reads(void)
+{
+	struct topo_fattree t;
+	char path[256];
+	FILE *fp;
+	int rc;
+
+	/* 100 hosts: 109 nodes, 208 cables (see test_gen_fattree_for_hosts). */
+	TEST_ASSERT_EQUAL(topo_fattree_for_hosts(&t, 100, err, sizeof(err)), 0, "%s", err);
+	t.active = 2;
+	snprintf(path, sizeof(path), "%s/ft100.net", scratch);
+	fp = fopen(path, "w");
+	TEST_ASSERT(fp != NULL, "fopen");
+	rc = topo_gen_fattree(fp, &t);
+	TEST_ASSERT(fclose(fp) == 0 && rc == 0, "write");
+	rc = check_with_ibsim(path, 109, 208);
+	if (rc != TEST_SUCCESS)
+		return rc;
+
+	/* One switch, 12 hosts: 13 nodes, 12 cables. */
+	snprintf(path, sizeof(path), "%s/sw12.net", scratch);
+	fp = fopen(path, "w");
+	TEST_ASSERT(fp != NULL, "fopen");
+	rc = topo_gen_switch(fp, 12, 0, 0, err, sizeof(err));
+	TEST_ASSERT(fclose(fp) == 0 && rc == 0, "write");
+	rc = check_with_ibsim(path, 13, 12);
+	if (rc != TEST_SUCCESS)
+		return rc;
+
+	/*
+	 * A cable listed at one end only: ibfabric accepts it, ibsim 0.10
+	 * does not ("remote port 1 in node "H2" is not connected to node
+	 * "S1" port 2"), which is why the generator lists both ends.
+	 */
+	TEST_ASSERT(write_file(scratch, "onesided.net",
+			       "Switch 8 \"S1\"\n[1] \"H1\"[1]\n[2] \"H2\"[1]\n\n"
+			       "Hca 1 \"H1\"\n[1] \"S1\"[1]\n\nHca 1 \"H2\"\n") == 0, "write");
+	snprintf(path, sizeof(path), "%s/onesided.net", scratch);
+	{
+		unsigned int nodes, ends;
+
+		TEST_ASSERT_EQUAL(ibsim_load(path, &nodes, &ends), -1, "ibsim took a one-sided cable");
+	}
+
+	/* The demo fabric: 6 nodes, 6 cables. */
+	if (fabrics_dir == NULL)
+		return TEST_SUCCESS;
+	snprintf(path, sizeof(path), "%s/default.net", fabrics_dir);
+	rc = check_with_ibsim(path, 6, 6);
+	if (rc != TEST_SUCCESS)
+		return rc;
+	/* The ibnetdiscover-shaped sample: 5 nodes, 5 cables. */
+	snprintf(path, sizeof(path), "%s/ibnetdiscover-sample.net", fabrics_dir);
+	return check_with_ibsim(path, 5, 5);
+}
+
 /* 5,000 hosts + 250 leaves + 10 spines, parsed in O(n); no timing assert. */
 static int
 test_perf_5000(void)
@@ -1065,6 +1238,7 @@ static struct unit_test_suite topo_suite = {
 		TEST_CASE(test_gen_fattree_for_hosts),
 		TEST_CASE(test_gen_shape_errors),
 		TEST_CASE_ST(scratch_setup, scratch_teardown, test_gen_switch_and_cli),
+		TEST_CASE_ST(scratch_setup, scratch_teardown, test_gen_ibsim_reads),
 		TEST_CASE(test_perf_5000),
 		TEST_CASE(test_sample_fabrics),
 		TEST_CASE(test_ibsim_examples),
