@@ -302,7 +302,7 @@ fabric_set_node_guid(struct fab_node *n, uint64_t guid)
 	for (i = 0; i <= n->nports; i++) {
 		p = &n->ports[i];
 		if (n->type == FAB_NODE_SWITCH) {
-			/* A switch's ports share port 0's GUID (NodeInfo PortGUID, IBA 14.2.5.3). */
+			/* Switch ports share port 0's GUID (NodeInfo PortGUID, IBA 14.2.5.3). */
 			p->guid = guid;
 		} else {
 			if (i == 0)

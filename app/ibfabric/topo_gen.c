@@ -200,8 +200,8 @@ topo_gen_fattree(FILE *out, const struct topo_fattree *t)
 		/* Uplinks after the host ports: spine s, cable k on port H + s*K + k + 1. */
 		for (s = 0; s < t->spines; s++)
 			for (k = 0; k < K; k++)
-				fprintf(out, "[%u]\t\"S%0*u\"[%u]\n", H + s * K + k + 1, (int)sw, s + 1,
-					l * K + k + 1);
+				fprintf(out, "[%u]\t\"S%0*u\"[%u]\n", H + s * K + k + 1,
+					(int)sw, s + 1, l * K + k + 1);
 		fputc('\n', out);
 	}
 	for (s = 0; s < t->spines; s++) {

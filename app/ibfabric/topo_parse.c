@@ -69,7 +69,7 @@ struct tp_frame {
 
 /* Attributes that a statement line sets for the next node(s), as in ibsim. */
 struct tp_pending {
-	bool guid_base_set[4];		/* by node type: "switchguid=", "caguid=", "rtguid=" */
+	bool guid_base_set[4];		/* by type: "switchguid=", "caguid=", "rtguid=" */
 	uint64_t guid_base[4];		/* absolute base of the last "=" */
 	uint64_t guid_next[4];		/* next GUID of that type (ibsim's counter) */
 	bool sw_port_guid_set;		/* "switchguid=X(Y)": Y for the next switch */
@@ -78,8 +78,8 @@ struct tp_pending {
 	uint32_t vendid;
 	uint16_t devid;
 	uint64_t sysguid;
-	uint8_t width;			/* "width=": LinkWidthEnabled of later nodes, 0 = default */
-	uint8_t speed;			/* "speed=": LinkSpeedEnabled of later nodes, 0 = default */
+	uint8_t width;			/* "width=": later nodes' LinkWidthEnabled, 0 = default */
+	uint8_t speed;			/* "speed=": later nodes' LinkSpeedEnabled, 0 = default */
 };
 
 struct tp {
