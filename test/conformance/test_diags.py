@@ -17,6 +17,7 @@ under test, and the output formats from shared/spec umad-ibsim.md 5.2.
 import os
 import re
 import sys
+import time
 
 from simlib import Fabric, Harness, find_umad2sim, start_opensm
 
@@ -103,6 +104,19 @@ def main():
         r = h.run(['saquery', 'PR', '--slid', str(lid_a), '--dlid', str(lid_b)], env=env)
         h.check('PathRecord' in r.stdout and re.search(r'dlid\.+%d\b' % lid_b, r.stdout),
                 'saquery PR: %r' % r.stdout)
+
+        # sminfo: SMInfo is not answered by firmware; it reaches OpenSM (issm client).
+        r = h.run(['sminfo'], env=fab.env(lib, b))
+        h.check('sm lid %d' % lid_a in r.stdout and 'SMINFO_MASTER' in r.stdout, 'sminfo: %r' % r.stdout)
+
+        # An undeliverable MAD is echoed at once with status 110 (spec 1.6
+        # step 6): three libibmad attempts fail in well under their 3 x 1 s.
+        for argv in (['smpquery', 'nodeinfo', '999'], ['smpquery', '-D', 'nodeinfo', '0,7,7']):
+            t0 = time.monotonic()
+            r = h.run(argv, env=env, check=False, timeout=30)
+            secs = time.monotonic() - t0
+            h.check(r.returncode != 0, '%s: succeeded' % ' '.join(argv))
+            h.check(secs < 1.5, '%s: failed after %.2f s, not at once' % (' '.join(argv), secs))
 
         # ibportstate disable/enable of the switch port facing CA b
         pb = [p for p in ports[b] if p['num'] == '1'][0]

@@ -608,6 +608,60 @@ test_deliver(void)
 	return TEST_SUCCESS;
 }
 
+static int
+test_slots_and_sma_queries(void)
+{
+	static struct client cl[UMAD2SIM_MAX_CLIENTS + 1];
+	uint8_t reply[CTL_SIZE + 16];
+	unsigned int i;
+	int ret = TEST_SUCCESS;
+
+	/* More than ibsim's 10: every slot, then one too many. */
+	for (i = 0; i <= UMAD2SIM_MAX_CLIENTS; i++)
+		TEST_ASSERT_SUCCESS(client_open(&cl[i], 20000 + i), "client %u", i);
+	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++) {
+		if (client_connect(&cl[i], "Hca2", 0, reply) != 1 || get32(reply, 16) != i) {
+			printf("  client %u: not attached to slot %u\n", i, i);
+			ret = TEST_FAILED;
+			goto out;
+		}
+	}
+	if (client_connect(&cl[i], "Hca2", 0, reply) != 0) {
+		printf("  client %u attached with every slot taken\n", i);
+		ret = TEST_FAILED;
+		goto out;
+	}
+
+	/*
+	 * GET_NODEINFO: the 64-byte NodeInfo the SMA would send (IBA 14.2.5.3):
+	 * BaseVersion 1 @0, NodeType 1 (CA) @2, NumPorts @3, NodeGUID @12.
+	 */
+	if (ctl_msg(&cl[0], 0, 7, 64, NULL, 0, reply) != CTL_SIZE || get32(reply, 8) != 7 ||
+	    reply[16 + 0] != 1 || reply[16 + 2] != 1 || reply[16 + 3] != hca2->nports ||
+	    memcmp(reply + 16 + 12, (uint8_t[8]){
+		    (uint8_t)(hca2->node_guid >> 56), (uint8_t)(hca2->node_guid >> 48),
+		    (uint8_t)(hca2->node_guid >> 40), (uint8_t)(hca2->node_guid >> 32),
+		    (uint8_t)(hca2->node_guid >> 24), (uint8_t)(hca2->node_guid >> 16),
+		    (uint8_t)(hca2->node_guid >> 8), (uint8_t)hca2->node_guid }, 8) != 0) {
+		printf("  GET_NODEINFO: wrong NodeInfo\n");
+		test_hexdump("  got", reply + 16, 64);
+		ret = TEST_FAILED;
+		goto out;
+	}
+	/* GET_PORTINFO port 0 = own port: LID @16 (BE16), LocalPortNum @28. */
+	memset(reply, 0, sizeof(reply));
+	if (ctl_msg(&cl[0], 0, 8, 64, (uint8_t[1]){ 0 }, 1, reply) != CTL_SIZE ||
+	    get32(reply, 8) != 8 || reply[16 + 16] != 0x00 || reply[16 + 17] != 0x03) {
+		printf("  GET_PORTINFO: LID of Hca2 port 1 not 0x0003\n");
+		test_hexdump("  got", reply + 16, 64);
+		ret = TEST_FAILED;
+	}
+out:
+	for (i = 0; i <= UMAD2SIM_MAX_CLIENTS; i++)
+		client_close(&cl[i]);
+	return ret;
+}
+
 static struct unit_test_suite umad2sim_suite = {
 	.suite_name = "umad2sim",
 	.setup = suite_setup,
@@ -622,6 +676,7 @@ static struct unit_test_suite umad2sim_suite = {
 		TEST_CASE_ST(NULL, case_teardown, test_garbage),
 		TEST_CASE_ST(NULL, case_teardown, test_disconnect_and_reap),
 		TEST_CASE_ST(NULL, case_teardown, test_deliver),
+		TEST_CASE_ST(NULL, case_teardown, test_slots_and_sma_queries),
 		TEST_CASES_END(),
 	},
 };
