@@ -500,6 +500,73 @@ test_parse_constructs(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The statements the other cases do not use, and ibnetdiscover -g lines:
+ * - hcaguids=0x1000 then a 2-port CA: 0x1000, next CA 0x1000 + 2 + 1;
+ *   "caguid+0x100": base 0x1000 + 0x100 = 0x1100 for the CA after it;
+ * - rtguid=0x5000 for the router; "extspeed=", "pdebug=", "e=" accepted;
+ * - "base port 0 lid 7 lmc 1" on a switch: EnhancedPort0 0, LID 7, LMC 1;
+ * - "Chassis ..." and "Hostname: ..." lines are ignored (and end a record).
+ */
+static const char more_text[] =
+	"pdebug=0\n"
+	"extspeed=0\n"
+	"hcaguids=0x1000\n"
+	"Hca 2 \"c1\"\n"
+	"[1] \"sw\"[1] e=1\n"
+	"\n"
+	"Ca 2 \"c2\"\n"
+	"[1] \"sw\"[2]\n"
+	"\n"
+	"caguid+0x100\n"
+	"Ca 1 \"c3\"\n"
+	"[1] \"sw\"[3]\n"
+	"\n"
+	"Chassis 1 (guid 0x2c9000001)\n"
+	"Hostname: node01\n"
+	"rtguid=0x5000\n"
+	"Rt 1 \"r\"\n"
+	"[1] \"sw\"[4]\n"
+	"\n"
+	"switchguid=0x7000\t\t# Chassis 1 spine\n"
+	"Switch 4 \"sw\" # \"big switch\" base port 0 lid 7 lmc 1\n"
+	"[1] \"c1\"[1]\n"
+	"[2] \"c2\"[1]\n"
+	"[3] \"c3\"[1]\n"
+	"[4] \"r\"[1]\n";
+
+static int
+test_parse_more_statements(void)
+{
+	struct fab_node *c1, *c2, *c3, *r, *sw;
+	struct fabric *f;
+	int rc;
+
+	f = parse(more_text, &rc);
+	TEST_ASSERT(f != NULL, "fabric_new");
+	TEST_ASSERT_EQUAL(rc, 0, "%s", err);
+	c1 = fabric_find_node(f, "c1");
+	c2 = fabric_find_node(f, "c2");
+	c3 = fabric_find_node(f, "c3");
+	r = fabric_find_node(f, "r");
+	sw = fabric_find_node(f, "sw");
+	TEST_ASSERT(c1 && c2 && c3 && r && sw, "nodes");
+	TEST_ASSERT_EQUAL(c1->node_guid, 0x1000, "hcaguids base");
+	TEST_ASSERT_EQUAL(c2->node_guid, 0x1003, "base + NumPorts + 1");
+	TEST_ASSERT_EQUAL(c3->node_guid, 0x1100, "caguid+0x100");
+	TEST_ASSERT_EQUAL(r->node_guid, 0x5000, "rtguid");
+	TEST_ASSERT_EQUAL(r->ports[1].guid, 0x5001, "router port GUID = node + 1");
+	TEST_ASSERT_EQUAL(sw->node_guid, 0x7000, "switchguid with a trailing comment");
+	TEST_ASSERT(strcmp(sw->desc, "big switch") == 0, "desc");
+	TEST_ASSERT_EQUAL(sw->sw->enhanced_port0, 0, "base port 0");
+	TEST_ASSERT_EQUAL(sw->ports[0].lid, 7, "switch LID");
+	TEST_ASSERT_EQUAL(sw->ports[0].lmc, 1, "switch LMC");
+	TEST_ASSERT(fabric_find_port_by_lid(f, 6) == &sw->ports[0], "LMC 1: LIDs 6..7");
+	TEST_ASSERT_EQUAL(count_links(f), 4, "links");
+	fabric_free(f);
+	return TEST_SUCCESS;
+}
+
 static int
 test_parse_sm_port_ca_first(void)
 {
@@ -1228,6 +1295,7 @@ static struct unit_test_suite topo_suite = {
 		TEST_CASE(test_parse_ibsim_example),
 		TEST_CASE(test_parse_ibnetdiscover),
 		TEST_CASE(test_parse_constructs),
+		TEST_CASE(test_parse_more_statements),
 		TEST_CASE(test_parse_sm_port_ca_first),
 		TEST_CASE_ST(scratch_setup, scratch_teardown, test_include),
 		TEST_CASE_ST(scratch_setup, scratch_teardown, test_include_errors),
