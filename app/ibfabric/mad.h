@@ -228,7 +228,8 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define SI_PORT_STATE_CHANGE_SHIFT 2
 #define SI_LIDS_PER_PORT	12	/**< 16 */
 #define SI_PARTITION_ENF_CAP	14	/**< 16 */
-#define SI_FLAGS_16		16	/**< InEnfCap 7, OutEnfCap 6, FilterRawIn 5, FilterRawOut 4, EnhancedPort0 3 */
+/** InboundEnfCap 7, OutboundEnfCap 6, FilterRawIn 5, FilterRawOut 4, EnhancedPort0 3 */
+#define SI_FLAGS_16		16
 #define SI_ENHANCED_PORT0_SHIFT	3
 #define SI_MFT_TOP		18	/**< MulticastFDBTop, 16 (1.2.1) */
 
@@ -258,7 +259,8 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define PI_VLARB_LOW_CAP	40
 #define PI_B41			41	/**< InitTypeReply 7:4, MTUCap 3:0 */
 #define PI_B42			42	/**< VLStallCount 7:5, HOQLife 4:0 */
-#define PI_B43			43	/**< OperationalVLs 7:4, PartEnfIn 3, PartEnfOut 2, FilterRawIn 1, FilterRawOut 0 */
+/** OperationalVLs 7:4, PartEnfIn 3, PartEnfOut 2, FilterRawIn 1, FilterRawOut 0 */
+#define PI_B43			43
 #define PI_MKEY_VIOLATIONS	44	/**< 16 */
 #define PI_PKEY_VIOLATIONS	46	/**< 16 */
 #define PI_QKEY_VIOLATIONS	48	/**< 16 */

@@ -53,7 +53,7 @@ struct sma_attr {
 #define SMA_WIDTH_SET_SUPPORTED	0xff	/* LinkWidthEnabled: use LinkWidthSupported */
 #define SMA_SPEED_SET_SUPPORTED	0x0f	/* LinkSpeedEnabled: use LinkSpeedSupported */
 
-/* Defaults, documented in doc/guides/tools/ibfabric.rst */
+/* Defaults (sma_init_node/sma_init_port say why each is what it is) */
 #define SMA_VENDOR_MELLANOX	0x0002c9
 #define SMA_DEVID_MT25208	0x6278	/* 25208: InfiniHost III Ex (NodeInfo, not PCI) */
 #define SMA_DEVID_MT47396	0xb924	/* 47396: InfiniScale III */
