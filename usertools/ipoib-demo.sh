@@ -73,7 +73,8 @@ echo "== ibstat (the SM's port)"
 sim ibstat 2>/dev/null | sed -n '/Port 1/,$p'
 echo "== ibnetdiscover"
 sim ibnetdiscover 2>/dev/null
-lids=$(sim ibnetdiscover -H 2>/dev/null | sed -n 's/.*lid \([0-9]*\).*/\1/p' | tr '\n' ' ')
+# CA port lines of ibnetdiscover end in "# lid N lmc M ...".
+lids=$(sim ibnetdiscover 2>/dev/null | sed -n 's/^\[[0-9]*\](.*# lid \([0-9]*\) lmc.*/\1/p' | sort -n | tr '\n' ' ')
 first=$(echo "$lids" | awk '{print $1}')
 last=$(echo "$lids" | awk '{print $NF}')
 if [ -n "$first" ] && [ "$first" != "$last" ]; then
