@@ -66,6 +66,48 @@ ps_phys_target(const struct fab_port *p)
 }
 
 /*
+ * LinkWidthActive / LinkSpeedActive of a link that trained: the widest
+ * and fastest both ends have enabled (PortInfo LinkWidthEnabled /
+ * LinkSpeedEnabled, 14.2.5.6). Every port can run 1x at 2.5 Gb/s (IBA
+ * vol. 2 physical layer), so training falls back to that when the
+ * enabled sets share nothing.
+ */
+static uint8_t
+ps_best_width(uint8_t common)
+{
+	/* LinkWidth bits (14.2.5.6): 1 = 1x, 2 = 4x, 4 = 8x, 8 = 12x, 16 = 2x */
+	static const uint8_t order[] = { 8, 4, 2, 16, 1 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(order); i++)
+		if (common & order[i])
+			return order[i];
+	return 1;
+}
+
+static uint8_t
+ps_best_speed(uint8_t common)
+{
+	/* LinkSpeed bits (14.2.5.6): 1 = 2.5, 2 = 5.0, 4 = 10.0 Gb/s */
+	if (common & 4)
+		return 4;
+	if (common & 2)
+		return 2;
+	return 1;
+}
+
+static void
+ps_train(struct fab_port *p)
+{
+	const struct fab_port *q = p->peer;
+
+	p->link_width_active = ps_best_width(p->link_width_enabled &
+					     q->link_width_enabled);
+	p->link_speed_active = ps_best_speed(p->link_speed_enabled &
+					     q->link_speed_enabled);
+}
+
+/*
  * Bring @p p's physical and logical state in line with its cable.
  * Returns true if the logical state changed (a link event).
  */
@@ -84,6 +126,7 @@ ps_eval(struct fab_port *p)
 		p->state = FAB_PORT_DOWN;
 	} else if (!was_up && phys == FAB_PHYS_LINKUP) {
 		/* 7.2: LinkUp takes Down to Init; the SM does the rest. */
+		ps_train(p);
 		changed = p->state != FAB_PORT_INIT;
 		p->state = FAB_PORT_INIT;
 	}

@@ -303,6 +303,42 @@ test_link_downed_saturates(void)
 }
 
 static int
+test_link_training(void)
+{
+	/* Defaults: both ends 1x|4x and SDR|DDR enabled -> 4x DDR. */
+	TEST_ASSERT_EQUAL(ca_ports[1].link_width_active, 2, "4x");
+	TEST_ASSERT_EQUAL(sw_ports[1].link_speed_active, 2, "DDR");
+	/* One end 1x/SDR only (a net file's "1xSDR"): both train down. */
+	port_state_admin(&fab, &ca_ports[1], false);
+	ca_ports[1].link_width_enabled = 1;
+	ca_ports[1].link_speed_enabled = 1;
+	port_state_admin(&fab, &ca_ports[1], true);
+	TEST_ASSERT_EQUAL(ca_ports[1].link_width_active, 1, "1x");
+	TEST_ASSERT_EQUAL(sw_ports[1].link_width_active, 1, "peer 1x");
+	TEST_ASSERT_EQUAL(sw_ports[1].link_speed_active, 1, "peer SDR");
+	/* Nothing in common (12x vs 4x, QDR vs DDR): 1x SDR, still LinkUp. */
+	port_state_admin(&fab, &ca_ports[1], false);
+	ca_ports[1].link_width_enabled = 8;
+	ca_ports[1].link_speed_enabled = 4;
+	sw_ports[1].link_width_enabled = 2;
+	sw_ports[1].link_speed_enabled = 2;
+	port_state_admin(&fab, &ca_ports[1], true);
+	TEST_ASSERT_EQUAL(ca_ports[1].phys_state, FAB_PHYS_LINKUP, "LinkUp");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_width_active, 1, "fallback 1x");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_active, 1, "fallback SDR");
+	/* Both 12x|4x and QDR|DDR: 12x QDR. */
+	port_state_admin(&fab, &ca_ports[1], false);
+	ca_ports[1].link_width_enabled = 8 | 2;
+	sw_ports[1].link_width_enabled = 8 | 2;
+	ca_ports[1].link_speed_enabled = 4 | 2;
+	sw_ports[1].link_speed_enabled = 4 | 2;
+	port_state_admin(&fab, &ca_ports[1], true);
+	TEST_ASSERT_EQUAL(sw_ports[1].link_width_active, 8, "12x");
+	TEST_ASSERT_EQUAL(sw_ports[1].link_speed_active, 4, "QDR");
+	return TEST_SUCCESS;
+}
+
+static int
 test_trap144(void)
 {
 	struct fab_port *p = &ca_ports[1];
@@ -360,6 +396,7 @@ static struct unit_test_suite ps_suite = {
 		TEST_CASE_ST(fixture_setup, NULL, test_set_down_traps),
 		TEST_CASE_ST(fixture_setup, NULL, test_loopback_one_trap),
 		TEST_CASE_ST(fixture_setup, NULL, test_link_downed_saturates),
+		TEST_CASE_ST(fixture_setup, NULL, test_link_training),
 		TEST_CASE_ST(fixture_setup, NULL, test_trap144),
 		TEST_CASES_END(),
 	},
