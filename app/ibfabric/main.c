@@ -123,6 +123,7 @@ static int
 main_ctl_listen(struct main_ctx *m, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un tmp = { .sun_family = AF_UNIX };
 	struct stat st;
 	int fd, probe;
 
@@ -148,13 +149,25 @@ main_ctl_listen(struct main_ctx *m, const char *path)
 			close(probe);
 		unlink(path);
 	}
+	/*
+	 * Bind a temporary name, listen, then rename it into place: the path
+	 * never names a socket that refuses connections.
+	 */
+	if ((size_t)snprintf(tmp.sun_path, sizeof(tmp.sun_path), "%s.%d", path,
+			     (int)getpid()) >= sizeof(tmp.sun_path)) {
+		FAB_ERR("--ctl %s: path too long", path);
+		return -1;
+	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		FAB_ERR("--ctl %s: socket: %s", path, strerror(errno));
 		return -1;
 	}
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, 8) < 0) {
+	unlink(tmp.sun_path);
+	if (bind(fd, (struct sockaddr *)&tmp, sizeof(tmp)) < 0 || listen(fd, 8) < 0 ||
+	    rename(tmp.sun_path, path) < 0) {
 		FAB_ERR("--ctl %s: %s", path, strerror(errno));
+		unlink(tmp.sun_path);
 		close(fd);
 		return -1;
 	}
