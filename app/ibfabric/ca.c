@@ -319,7 +319,11 @@ fab_port_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p)
 	struct fab_hdrs h;
 	int rc;
 
-	rc = pkt_parse(p, &h);
+	/* a CA is where a packet ends: VCRC and ICRC; a switch checks the VCRC */
+	if (in->node->type == FAB_NODE_SWITCH)
+		rc = pkt_parse_link(p, &h);
+	else
+		rc = pkt_parse(p, &h);
 	if (rc != 0) {
 		in->cnt.rcv_errors++;
 		fab_pkt_drop(f, p, rc == -EILSEQ ? "recv: bad ICRC/VCRC" : "recv: malformed packet");

@@ -410,6 +410,14 @@ int pkt_build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
  * VCRC. Returns 0, -EBADMSG (malformed) or -EILSEQ (bad CRC).
  */
 int pkt_parse(const struct fab_pkt *p, struct fab_hdrs *h);
+/**
+ * pkt_parse() without the ICRC check: what a switch verifies on every hop
+ * (the VCRC, IBA 7.8.2); the ICRC is end to end (IBA 7.8.1) and checked
+ * with pkt_check_icrc() where a packet ends or is rewritten.
+ */
+int pkt_parse_link(const struct fab_pkt *p, struct fab_hdrs *h);
+/** Check the ICRC of a packet that pkt_parse_link() accepted: 0 or -EILSEQ. */
+int pkt_check_icrc(const struct fab_pkt *p);
 /** Recompute ICRC and VCRC after the payload or a variant field changed. */
 void pkt_update_crcs(struct fab_pkt *p);
 /** Rewrite the LRH DLID/SLID (for DR SMPs turned around), CRCs included. */

@@ -123,6 +123,21 @@ switch_mcast(struct fabric *f, struct fab_port *in, struct fab_pkt *p, uint16_t 
 	fab_port_xmit(f, &node->ports[out[nout - 1]], p);
 }
 
+/*
+ * The switch itself is the end of this packet (its agents, or a DR step
+ * that rewrites it): the ICRC must hold, IBA 7.8.1. Relayed packets are
+ * left to the end node, as the VCRC already covered this hop.
+ */
+static bool
+icrc_ok(struct fabric *f, struct fab_port *in, struct fab_pkt *p)
+{
+	if (pkt_check_icrc(p) == 0)
+		return true;
+	in->cnt.rcv_errors++;
+	fab_pkt_drop(f, p, "recv: bad ICRC");
+	return false;
+}
+
 void
 switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	    const struct fab_hdrs *h)
@@ -137,19 +152,21 @@ switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 
 	if (cls == MAD_CLASS_SMI_DR &&
 	    (dlid == FAB_LID_PERMISSIVE || lid_is_switch(p0, dlid))) {
-		switch_dr(f, in, p, h);
+		if (icrc_ok(f, in, p))
+			switch_dr(f, in, p, h);
 		return;
 	}
 	if (dlid == FAB_LID_PERMISSIVE) {
 		/* IBA 7.11.1: only a LID-routed SMP may use it: for this switch */
-		if (cls == MAD_CLASS_SMI)
-			fab_node_local(f, p0, in, p, h);
-		else
+		if (cls != MAD_CLASS_SMI)
 			fab_pkt_drop(f, p, "permissive DLID on a non-SMP");
+		else if (icrc_ok(f, in, p))
+			fab_node_local(f, p0, in, p, h);
 		return;
 	}
 	if (lid_is_switch(p0, dlid)) {
-		fab_node_local(f, p0, in, p, h);
+		if (icrc_ok(f, in, p))
+			fab_node_local(f, p0, in, p, h);
 		return;
 	}
 	if (lid_is_mcast(dlid)) {
@@ -163,7 +180,8 @@ switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	egress = sw->lft[dlid];
 	if (egress == 0 && in->num != 0) {
 		/* IBA 18.2.4.3.1: LFT port 0 is the switch's own management port */
-		fab_node_local(f, p0, in, p, h);
+		if (icrc_ok(f, in, p))
+			fab_node_local(f, p0, in, p, h);
 		return;
 	}
 	if (egress == FAB_NO_PORT || egress > node->nports || egress == in->num) {

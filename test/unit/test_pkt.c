@@ -422,6 +422,32 @@ test_build_in_place(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * pkt_parse_link() is the per-hop check (VCRC only, IBA 7.8.2); the ICRC
+ * is end to end (IBA 7.8.1) and checked by pkt_check_icrc().
+ */
+static int
+test_link_vs_end_checks(void)
+{
+	struct fab_pkt_addr a;
+	struct fab_hdrs h;
+	uint8_t mad[256];
+
+	v1_mad(mad);
+	v1_addr(&a);
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, mad, sizeof(mad)), "build");
+	TEST_ASSERT_SUCCESS(pkt_check_icrc(&pkt), "fresh ICRC");
+	pkt.data[100] ^= 0x10;
+	fix_vcrc(&pkt);
+	TEST_ASSERT_SUCCESS(pkt_parse_link(&pkt, &h), "a hop sees a good VCRC");
+	TEST_ASSERT_EQUAL(h.payload_len, 256, "headers parsed");
+	TEST_ASSERT_EQUAL(pkt_check_icrc(&pkt), -EILSEQ, "the end node sees the bad ICRC");
+	TEST_ASSERT_EQUAL(pkt_parse(&pkt, &h), -EILSEQ, "full parse too");
+	pkt.data[pkt.len - 1] ^= 1;
+	TEST_ASSERT_EQUAL(pkt_parse_link(&pkt, &h), -EILSEQ, "bad VCRC on a hop");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite pkt_suite = {
 	.suite_name = "ibfabric packets (pkt.c)",
 	.unit_test_cases = {
@@ -432,6 +458,7 @@ static struct unit_test_suite pkt_suite = {
 		TEST_CASE(test_parse_truncated),
 		TEST_CASE(test_build_limits),
 		TEST_CASE(test_build_in_place),
+		TEST_CASE(test_link_vs_end_checks),
 		TEST_CASES_END(),
 	},
 };
