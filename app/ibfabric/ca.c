@@ -28,7 +28,7 @@ lid_is_mcast(uint16_t lid)
 	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
 }
 
-/* IBA 7.11.1: a port answers to its base LID and the 2^LMC LIDs above it. */
+/* IBA 4.1.3 (LMC): a port answers to its base LID and the 2^LMC LIDs above it. */
 static inline bool
 lid_is_mine(const struct fab_port *port, uint16_t lid)
 {
@@ -237,7 +237,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 	}
 	switch (h->dest_qp) {
 	case 0:
-		/* IBA 9.6.1.5 (C9-?): QP0 traffic travels on VL15 only */
+		/* QP0 traffic travels on VL15 only, the management VL (IBA ch. 7.6) */
 		if (h->vl != VL15) {
 			fab_pkt_drop(f, p, "QP0 packet not on VL15");
 			return;
@@ -261,7 +261,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 			fab_pkt_drop(f, p, "QP1: P_Key not in the table");
 			return;
 		}
-		/* IBA 13.5.1: GSI datagrams carry the well-known Q_Key */
+		/* GSI datagrams carry the well-known QP1 Q_Key (IBA 13.5) */
 		if (h->qkey != FAB_QP1_QKEY) {
 			port->qkey_violations++;
 			fab_pkt_drop(f, p, "QP1: wrong Q_Key");
@@ -286,7 +286,7 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	uint8_t *mad;
 
 	if (h->dlid == FAB_LID_PERMISSIVE) {
-		/* IBA 7.11.1: the permissive DLID is for QP0 only */
+		/* the permissive DLID is for SMPs, on QP0, only (IBA 4.1.3) */
 		if (h->dest_qp != 0) {
 			fab_pkt_drop(f, p, "permissive DLID on a QP other than 0");
 			return;
@@ -365,7 +365,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	pa.vl = qp0 ? VL15 : 0;
 	pa.sl = a->sl;
 	if (qp0)
-		pa.pkey = PKEY_DEFAULT;		/* SMPs ignore the P_Key, IBA 10.9.1 */
+		pa.pkey = PKEY_DEFAULT;		/* QP0 does not check P_Keys (IBA 10.9) */
 	else if (a->pkey_index < FAB_PKEY_TABLE_SIZE && mp->pkeys[a->pkey_index] != 0)
 		pa.pkey = mp->pkeys[a->pkey_index];
 	else

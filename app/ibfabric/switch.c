@@ -157,7 +157,7 @@ switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 		return;
 	}
 	if (dlid == FAB_LID_PERMISSIVE) {
-		/* IBA 7.11.1: only a LID-routed SMP may use it: for this switch */
+		/* only an SMP may use the permissive DLID (IBA 4.1.3): for this switch */
 		if (cls != MAD_CLASS_SMI)
 			fab_pkt_drop(f, p, "permissive DLID on a non-SMP");
 		else if (icrc_ok(f, in, p))
