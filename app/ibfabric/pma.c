@@ -270,6 +270,7 @@ pma_process(struct fabric *f, struct fab_node *node, struct fab_port *in,
 	uint16_t attr;
 
 	if (node == NULL || mad == NULL || node->ports == NULL ||
+	    (node->nports == 0 && node->type != FAB_NODE_SWITCH) ||
 	    mad[MAD_MGMT_CLASS] != MAD_CLASS_PERF)
 		return FAB_MAD_IGNORE;
 	method = mad[MAD_METHOD];

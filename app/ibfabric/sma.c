@@ -470,7 +470,8 @@ sma_pkey_table(struct sma_req *r)
 			return MAD_STATUS_INVALID_FIELD;
 		/* External ports hold PartitionEnforcementCap entries (14.2.5.4). */
 		if (p->num != 0)
-			size = r->node->sw->partition_enforcement_cap;
+			size = r->node->sw != NULL ?
+			       r->node->sw->partition_enforcement_cap : 0;
 		if (size > FAB_PKEY_TABLE_SIZE)
 			size = FAB_PKEY_TABLE_SIZE;
 	}
@@ -660,7 +661,8 @@ sma_process(struct fabric *f, struct fab_node *node, struct fab_port *in,
 	uint8_t cls, method;
 	uint16_t attr;
 
-	if (node == NULL || mad == NULL || node->ports == NULL)
+	if (node == NULL || mad == NULL || node->ports == NULL ||
+	    (node->nports == 0 && node->type != FAB_NODE_SWITCH))
 		return FAB_MAD_IGNORE;
 	cls = mad[MAD_MGMT_CLASS];
 	if (cls != MAD_CLASS_SMI && cls != MAD_CLASS_SMI_DR)
