@@ -12,8 +12,10 @@
  * the model between Polling and LinkUp.
  *
  * Logical state: the link coming up puts both ends in Init; only an SM's
- * PortInfo Set moves Init -> Armed -> Active; the link going down puts
- * both ends in Down and counts LinkDowned. A switch whose external port
+ * PortInfo Set moves Init -> Armed -> Active; the link going down (cable
+ * pulled, an end disabled) puts both ends in Down and counts LinkDowned;
+ * an SM's PortState Down retrains the link at once, back to Init, without
+ * counting. A switch whose external port
  * changed state through the link (not through a Set) raises SwitchInfo
  * PortStateChange and sends trap 128 from port 0 to its MasterSMLID.
  *
@@ -203,15 +205,16 @@ port_state_set_logical(struct fabric *f, struct fab_port *p, uint8_t new_state)
 		 */
 		if (sp0 || p->phys_state != FAB_PHYS_LINKUP)
 			return 0;
+		/*
+		 * No LinkDowned count: that counter is for links the error
+		 * recovery gave up on (16.1.3.5); an SM's Down is not one,
+		 * and OpenSM sends it to every CA port it gives a new LID.
+		 */
 		p->phys_state = FAB_PHYS_POLLING;
 		p->state = FAB_PORT_DOWN;
-		if (p->cnt.link_downed < PS_LINK_DOWNED_MAX)
-			p->cnt.link_downed++;
 		if (p->peer != NULL && p->peer->phys_state == FAB_PHYS_LINKUP) {
 			p->peer->phys_state = FAB_PHYS_POLLING;
 			p->peer->state = FAB_PORT_DOWN;
-			if (p->peer->cnt.link_downed < PS_LINK_DOWNED_MAX)
-				p->peer->cnt.link_downed++;
 		}
 		/*
 		 * 14.2.5.4: PortStateChange is not set by changes a SubnSet
