@@ -413,6 +413,7 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 	c->issm = ci.issm != 0;
 	c->port = port;
 	c->mads_in = c->mads_out = c->mads_lost = 0;
+	memset(c->classes_sent, 0, sizeof(c->classes_sent));
 	c->next_on_port = port->clients;
 	port->clients = c;
 	u->nclients++;
@@ -672,6 +673,7 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	a.sqp = ntohl(r->sqp);
 	a.qkey = a.dqp != 0 ? FAB_QP1_QKEY : 0;
 	c->mads_in++;
+	c->classes_sent[r->mad[MAD_MGMT_CLASS] >> 5] |= 1u << (r->mad[MAD_MGMT_CLASS] & 31);
 	fab_node_send_mad(f, c->port, &a, r->mad, (uint32_t)len,
 			  (int)c->slot, c->gen);
 }
@@ -707,33 +709,64 @@ umad2sim_data_ready(struct fabric *f, unsigned int slot)
 	}
 }
 
+static bool
+u2s_has_sent(const struct fab_client *c, uint8_t mgmt_class)
+{
+	return (c->classes_sent[mgmt_class >> 5] & (1u << (mgmt_class & 31))) != 0;
+}
+
+/* An SM sends SMPs of either form; OpenSM's sweep is all directed route. */
+static bool
+u2s_is_sm(const struct fab_client *c)
+{
+	return u2s_has_sent(c, MAD_CLASS_SMI) || u2s_has_sent(c, MAD_CLASS_SMI_DR);
+}
+
 /*
  * Which client gets a MAD that reached @p port (spec 1.6 step 5):
  * responses go to the slot in TID bits 63..48 if it is attached here;
- * requests to QP0/QP1 only to an issm client; requests to another QP to
- * the client that registered that QP.
+ * requests to another QP than 0/1 to the client that registered that QP;
+ * requests to QP0/QP1 only to an issm client: the first (lowest slot), as
+ * ibsim does, unless another issm client has itself sent MADs of that
+ * class, which makes it the better guess for the agent.
+ *
+ * Beyond ibsim: SMP requests (SMInfo, traps) go only to an issm client
+ * that has sent SMPs, i.e. an SM. libumad2sim crashes on a MAD of a class
+ * it has no agent for (spec 1.8, bug 2), and an "ibping -S" server, which
+ * must be issm to get its pings, would otherwise be sent OpenSM's SMInfo
+ * polls. Without a taker the request is dropped and its sender told at
+ * once (status 110), where a kernel would answer "unsupported" (spec 3.4).
  */
 static struct fab_client *
-u2s_find_client(struct umad2sim *u, struct fab_port *port, bool response,
-		uint32_t dqp, uint64_t tid)
+u2s_find_client(struct umad2sim *u, struct fab_port *port, const uint8_t *mad,
+		uint32_t dqp)
 {
-	struct fab_client *c;
-	unsigned int slot = (unsigned int)(tid >> 48);
+	bool response = mad_is_response(mad) != 0;
+	uint8_t mclass = mad[MAD_MGMT_CLASS];
+	bool smp = mclass == MAD_CLASS_SMI || mclass == MAD_CLASS_SMI_DR;
+	unsigned int slot = (unsigned int)(mad_tid(mad) >> 48);
+	struct fab_client *c, *first = NULL;
 
 	if (response) {
 		if (slot < UMAD2SIM_MAX_CLIENTS && u->clients[slot].attached &&
 		    u->clients[slot].port == port)
 			return &u->clients[slot];
+		return NULL;
 	}
 	for (c = port->clients; c != NULL; c = c->next_on_port) {
 		if (dqp > 1) {
 			if (c->qp == dqp)
 				return c;
-		} else if (!response && c->issm) {
-			return c;
+			continue;
 		}
+		if (!c->issm || (smp && !u2s_is_sm(c)))
+			continue;
+		if (u2s_has_sent(c, mclass))
+			return c;
+		if (first == NULL || c->slot < first->slot)
+			first = c;
 	}
-	return NULL;
+	return first;
 }
 
 static void
@@ -769,8 +802,7 @@ umad2sim_deliver(struct fabric *f, struct fab_port *port,
 	    h->payload_off + h->payload_len > p->len)
 		return -ENOENT;
 	mad = p->data + h->payload_off;
-	c = u2s_find_client(u, port, mad_is_response(mad) != 0, h->dest_qp,
-			    mad_tid(mad));
+	c = u2s_find_client(u, port, mad, h->dest_qp);
 	if (c == NULL)
 		return -ENOENT;
 	u2s_fill_request(&r, h, p, 0);
@@ -795,12 +827,21 @@ umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p)
 	/* The slot changed hands since the MAD was sent: nobody to tell. */
 	if (!c->attached || c->gen != p->origin_gen)
 		return;
-	/*
-	 * A corrupted packet still has its headers where they were; only
-	 * the CRCs disagree, which does not matter for the echo.
-	 */
 	ret = pkt_parse(p, &h);
-	if ((ret != 0 && ret != -EILSEQ) || h.payload_len < MAD_HDR_SIZE ||
+	if (ret == -EILSEQ) {
+		/*
+		 * Bad CRCs: a corrupted packet, or a DR SMP its last node
+		 * already updated for local delivery. The headers are still
+		 * where they were; re-seal a copy to read them.
+		 */
+		static struct fab_pkt copy;
+
+		memcpy(&copy, p, offsetof(struct fab_pkt, data) + p->len);
+		pkt_update_crcs(&copy);
+		ret = pkt_parse(&copy, &h);
+		p = &copy;
+	}
+	if (ret != 0 || h.payload_len < MAD_HDR_SIZE ||
 	    h.payload_off + h.payload_len > p->len)
 		return;
 	/* The original request, dlid/slid not swapped, status 110 (spec 1.6). */

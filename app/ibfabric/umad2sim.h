@@ -139,6 +139,8 @@ struct fab_client {
 	uint64_t mads_in;		/**< MADs the client wrote */
 	uint64_t mads_out;		/**< MADs delivered to it (drop echoes included) */
 	uint64_t mads_lost;		/**< deliveries that failed */
+	/** Management classes the client has sent MADs of (bit per class). */
+	uint32_t classes_sent[8];
 };
 
 struct umad2sim;

@@ -43,6 +43,14 @@ def main():
         host = first_ca(fab.nodes())
         osm, _ = start_opensm(h, fab, lib, host)
 
+        # 0. An SM killed with SIGKILL never sends DISCONNECT: its slot is
+        # freed within the 1 s liveness check, and a new OpenSM on the same
+        # node reaches SUBNET UP (and so do the diags).
+        h.stop(osm, signal.SIGKILL)
+        h.wait_for(lambda: not fab.ctl.records('show clients', 'client'), timeout=5,
+                   what='dead OpenSM reaped')
+        osm, _ = start_opensm(h, fab, lib, host, name='opensm-again')
+
         # 1. Idle CPU, after the sweep settled.
         time.sleep(1.0)
         c0 = proc_cpu_seconds(fab.proc.pid)

@@ -105,6 +105,22 @@ def main():
         h.check('PathRecord' in r.stdout and re.search(r'dlid\.+%d\b' % lid_b, r.stdout),
                 'saquery PR: %r' % r.stdout)
 
+        # ibping: vendor class 0x32 to a server that must be issm to get
+        # unsolicited requests (spec 1.7); OpenSM keeps sweeping meanwhile
+        # and must not knock it over with SMInfo polls (spec 1.8 bug 2).
+        if len(cas) >= 3 and h.need_program('ibping'):
+            srv = cas[2]['name']
+            ping_srv = h.spawn(['ibping', '-S'], name='ibping-server',
+                               env=fab.env(lib, srv, issm=True), cwd=h.dir)
+            h.wait_for(lambda: any(r['node'] == srv for r in
+                                   fab.ctl.records('show clients', 'client')),
+                       timeout=10, what='ibping server attached')
+            time.sleep(1.5)
+            r = h.run(['ibping', '-c', '3', str(lid_of(srv))], env=fab.env(lib, b), timeout=30)
+            h.check('3 received' in r.stdout, 'ibping: %r' % r.stdout)
+            h.check(ping_srv.alive(), 'ibping server died')
+            h.stop(ping_srv)
+
         # sminfo: SMInfo is not answered by firmware; it reaches OpenSM (issm client).
         r = h.run(['sminfo'], env=fab.env(lib, b))
         h.check('sm lid %d' % lid_a in r.stdout and 'SMINFO_MASTER' in r.stdout, 'sminfo: %r' % r.stdout)

@@ -572,11 +572,60 @@ test_deliver(void)
 	TEST_ASSERT_BUFFERS_EQUAL(got + 32, mad, 256, "MAD unchanged");
 	TEST_ASSERT(recv(a.data, got, sizeof(got), MSG_DONTWAIT) < 0, "not to a");
 
+	/*
+	 * An SMP request (SMInfo Get) goes only to an issm client that has
+	 * sent SMPs itself: this one has not (it could be an "ibping -S").
+	 */
+	mad[1] = 0x81;
+	mad[2] = 1;
+	mad[17] = 0x20;
+	p = mk_pkt(&h, mad, 0xffff, 0xffff, 0, 0);
+	TEST_ASSERT_EQUAL(umad2sim_deliver(fab, &hca2->ports[1], &h, p), -ENOENT,
+			  "SMInfo to an issm client that is no SM");
+	fab_pkt_free(fab, p);
+	mad[1] = 0x03;
+	mad[2] = 2;
+	mad[17] = 0;
+
 	/* A request at a port without an issm client is not delivered. */
 	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
 	TEST_ASSERT_EQUAL(umad2sim_deliver(fab, &hca1->ports[1], &h, p), -ENOENT,
 			  "request without an SM on the port");
 	fab_pkt_free(fab, p);
+
+	/*
+	 * The drop echo (spec 1.6 step 6): the MAD back to its sender with
+	 * status 110 = BE32 00 00 00 6e at offset 16, also when the packet's
+	 * CRCs no longer match (a DR SMP its last node updated in place).
+	 */
+	{
+		struct fab_pkt_addr pa;
+
+		memset(&pa, 0, sizeof(pa));
+		pa.vl = 15;
+		pa.dlid = 0xffff;
+		pa.slid = 0xffff;
+		pa.pkey = 0xffff;
+		p = fab_pkt_alloc(fab);
+		TEST_ASSERT(p != NULL, "alloc");
+		mad[1] = 0x81;
+		mad[3] = 0x01;
+		TEST_ASSERT_SUCCESS(pkt_build_ud(p, &pa, mad, 256), "pkt_build_ud");
+		p->origin = 0;
+		p->origin_gen = umad2sim_client(fab, 0)->gen;
+		p->data[28 + 6] ^= 1;	/* hop pointer changed, CRCs stale */
+		umad2sim_report_drop(fab, p);
+		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "echo");
+		TEST_ASSERT(got[16] == 0 && got[17] == 0 && got[18] == 0 && got[19] == 110,
+			    "status 110");
+		TEST_ASSERT_EQUAL(got[32 + 1], 0x81, "the MAD came back");
+		/* A packet from an earlier owner of the slot is not reported. */
+		p->origin_gen--;
+		umad2sim_report_drop(fab, p);
+		TEST_ASSERT(recv(a.data, got, sizeof(got), MSG_DONTWAIT) < 0, "stale echo");
+		fab_pkt_free(fab, p);
+		mad[1] = 0x03;
+	}
 
 	/* Data from a client reaches the fabric side: counted per client. */
 	{
