@@ -23,6 +23,12 @@
 #include <errno.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <emmintrin.h>
+#include <wmmintrin.h>
+#define PKT_HAVE_CLMUL 1
+#endif
+
 #include "fabric.h"
 
 #define LRH_LEN		8
@@ -46,6 +52,75 @@
 static uint32_t crc32_tab[8][256];
 static uint16_t crc16_tab[8][256];
 static int crc_ready;
+
+#ifdef PKT_HAVE_CLMUL
+/*
+ * Carry-less multiply folding (x86 PCLMULQDQ), for either CRC: the data
+ * is read as 16-byte blocks; the first block B, split into halves H, L
+ * (B = H x^64 + L), is replaced by H (x^192 mod P) + L (x^128 mod P)
+ * xored into the next block. That keeps the message congruent modulo P,
+ * so its CRC is unchanged; the last block and the tail then go through
+ * the table engine. In the bit-reflected order the CRCs use, a 64x64
+ * product comes out one bit short, so the constants are x^191 and
+ * x^127 mod P. They are computed at start from the polynomials.
+ */
+static uint64_t fold32_k[2], fold16_k[2];
+static int use_clmul;
+
+/* x^e mod P (P of degree w with its x^w term), in normal bit order */
+static uint64_t
+xpow_mod(unsigned int e, uint64_t p, unsigned int w)
+{
+	uint64_t r = 1;
+
+	while (e-- > 0) {
+		r <<= 1;
+		if ((r >> w) & 1)
+			r ^= p;
+	}
+	return r;
+}
+
+/* degree-d coefficient to bit 63 - d: the reflected 64-bit operand */
+static uint64_t
+reflect64(uint64_t r, unsigned int w)
+{
+	uint64_t k = 0;
+	unsigned int d;
+
+	for (d = 0; d < w; d++)
+		if ((r >> d) & 1)
+			k |= 1ull << (63 - d);
+	return k;
+}
+
+/*
+ * Fold @p n >= 32 bytes at @p d, register value @p init xored into the
+ * first bytes (a reflected CRC register is the same as that xor and a
+ * zero register). Leaves the last folded block in @p out and returns
+ * the number of bytes it stands for (a multiple of 16).
+ */
+__attribute__((target("pclmul,sse2")))
+static size_t
+clmul_fold(const uint8_t *d, size_t n, const uint64_t k[2], uint32_t init,
+	   uint8_t out[16])
+{
+	__m128i kk = _mm_set_epi64x((long long)k[1], (long long)k[0]);
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)d);
+	size_t off = 16;
+
+	x = _mm_xor_si128(x, _mm_cvtsi32_si128((int)init));
+	while (off + 16 <= n) {
+		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(d + off));
+
+		x = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, kk, 0x00),
+						_mm_clmulepi64_si128(x, kk, 0x11)), y);
+		off += 16;
+	}
+	_mm_storeu_si128((__m128i *)(void *)out, x);
+	return off;
+}
+#endif
 
 /* Reflect the low @p bits bits of @p v. */
 static uint32_t
@@ -86,11 +161,19 @@ crc_init(void)
 			crc32_tab[k][i] = (c >> 8) ^ crc32_tab[0][c & 0xff];
 			crc16_tab[k][i] = (uint16_t)((d >> 8) ^ crc16_tab[0][d & 0xff]);
 		}
+#ifdef PKT_HAVE_CLMUL
+	fold32_k[0] = reflect64(xpow_mod(191, 0x104C11DB7ull, 32), 32);
+	fold32_k[1] = reflect64(xpow_mod(127, 0x104C11DB7ull, 32), 32);
+	fold16_k[0] = reflect64(xpow_mod(191, 0x1100Bull, 16), 16);
+	fold16_k[1] = reflect64(xpow_mod(127, 0x1100Bull, 16), 16);
+	__builtin_cpu_init();
+	use_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
+#endif
 	crc_ready = 1;
 }
 
 static uint32_t
-crc32_run(uint32_t c, const uint8_t *d, size_t n)
+crc32_table(uint32_t c, const uint8_t *d, size_t n)
 {
 	while (n >= 8) {
 		uint32_t lo = c ^ ((uint32_t)d[0] | (uint32_t)d[1] << 8 |
@@ -109,7 +192,7 @@ crc32_run(uint32_t c, const uint8_t *d, size_t n)
 }
 
 static uint16_t
-crc16_run(uint16_t c, const uint8_t *d, size_t n)
+crc16_table(uint16_t c, const uint8_t *d, size_t n)
 {
 	while (n >= 8) {
 		unsigned int lo = c ^ ((unsigned int)d[0] | (unsigned int)d[1] << 8);
@@ -166,6 +249,34 @@ wr32(uint8_t *b, uint32_t v)
 	b[1] = (uint8_t)(v >> 16);
 	b[2] = (uint8_t)(v >> 8);
 	b[3] = (uint8_t)v;
+}
+
+static uint32_t
+crc32_run(uint32_t c, const uint8_t *d, size_t n)
+{
+#ifdef PKT_HAVE_CLMUL
+	if (use_clmul && n >= 32) {
+		uint8_t f[16];
+		size_t used = clmul_fold(d, n, fold32_k, c, f);
+
+		return crc32_table(crc32_table(0, f, 16), d + used, n - used);
+	}
+#endif
+	return crc32_table(c, d, n);
+}
+
+static uint16_t
+crc16_run(uint16_t c, const uint8_t *d, size_t n)
+{
+#ifdef PKT_HAVE_CLMUL
+	if (use_clmul && n >= 32) {
+		uint8_t f[16];
+		size_t used = clmul_fold(d, n, fold16_k, c, f);
+
+		return crc16_table(crc16_table(0, f, 16), d + used, n - used);
+	}
+#endif
+	return crc16_table(c, d, n);
 }
 
 /*
