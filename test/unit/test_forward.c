@@ -535,6 +535,46 @@ test_dr_mixed_path(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * LID-routed tail (IBA 14.2.2.2 C14-9:3 / 14.2.2.4 C14-13:1): hop count
+ * 1 from A to S1, DrDLID = B's LID 11. S1 ends the directed part and
+ * LID-routes it (S1 -> S2 -> B by the LFTs); B's reply is LID-routed back
+ * to S1 (LID 1), which walks ReturnPath[1] = 1 to A.
+ */
+static int
+test_dr_lid_tail(void)
+{
+	struct fab_mad_addr a;
+	uint8_t mad[256];
+
+	memset(mad, 0, sizeof(mad));
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI_DR;
+	mad[MAD_CLASS_VERSION] = 1;
+	mad[MAD_METHOD] = MAD_METHOD_GET;
+	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	mad[MAD_DR_HOP_CNT] = 1;
+	mad_set16(mad, MAD_DR_SLID, 0xffff);
+	mad_set16(mad, MAD_DR_DLID, 11);
+	mad[MAD_DR_INITIAL_PATH + 1] = 1;
+	memset(&a, 0, sizeof(a));
+	a.dlid = 0xffff;
+	a.slid = 0xffff;
+
+	fab_node_send_mad(fab, &A->ports[1], &a, mad, sizeof(mad), -1, 0);
+	run();
+	TEST_ASSERT_EQUAL(S1->ports[3].cnt.xmit_pkts, 1, "S1 LID-routed the tail");
+	TEST_ASSERT_EQUAL(B->ports[1].cnt.rcv_pkts, 1, "request at B");
+	if (B->ports[1].cnt.xmit_pkts == 0)
+		return TEST_SKIPPED;		/* sma.c does not answer yet */
+	TEST_ASSERT_EQUAL(S2->ports[5].cnt.xmit_pkts, 1, "reply LID-routed to S1");
+	TEST_ASSERT_EQUAL(S1->ports[1].cnt.xmit_pkts, 1, "S1 walked RP[1]");
+	TEST_ASSERT_EQUAL(A->ports[1].cnt.rcv_pkts, 1, "reply at A");
+	TEST_ASSERT_EQUAL(S1->ports[3].cnt.rcv_switch_relay_errors +
+			  S2->ports[2].cnt.rcv_switch_relay_errors, 0, "no relay error");
+	return TEST_SUCCESS;
+}
+
 /* QP1: a P_Key not in the table is dropped and counted (IBA 10.9.3). */
 static int
 test_qp1_pkey_check(void)
@@ -608,6 +648,7 @@ static struct unit_test_suite forward_suite = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_lid_routed_smp),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_hop_count_zero),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_mixed_path),
+		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_lid_tail),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_qp1_pkey_check),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_ca_loopback),
 		TEST_CASES_END(),
