@@ -66,6 +66,10 @@ switch_dr(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 		return;
 	case DR_SEND:
 		/* end of the directed part: LID-routed on, from this switch */
+		if (r.lid == 0 || r.lid >= FAB_LID_MCAST_FIRST) {
+			fab_pkt_drop(f, p, "DR: DrDLID/DrSLID is not a unicast LID");
+			return;
+		}
 		pkt_set_lids(p, r.lid, p0->lid);
 		fab_node_output(f, p0, p);
 		return;

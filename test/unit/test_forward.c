@@ -243,6 +243,24 @@ test_drop_counters(void)
 	run();
 	TEST_ASSERT_EQUAL(A->ports[1].cnt.xmit_discards, 1, "data from Init");
 	TEST_ASSERT_EQUAL(A->ports[1].cnt.xmit_pkts, 4, "only the four before");
+	{
+		/* a VL15 packet (an SMP's VL) does leave a port in Init */
+		static const uint8_t smp[256] = { 1, 0x81, 1, 1 };
+		struct fab_pkt_addr va;
+		struct fab_pkt *vp = fab_pkt_alloc(fab);
+
+		TEST_ASSERT(vp != NULL, "packet");
+		memset(&va, 0, sizeof(va));
+		va.vl = 15;
+		va.dlid = 0xffff;
+		va.slid = 0xffff;
+		va.pkey = 0xffff;
+		TEST_ASSERT_SUCCESS(pkt_build_ud(vp, &va, smp, sizeof(smp)), "build");
+		fab_port_xmit(fab, &A->ports[1], vp);
+		run();
+		TEST_ASSERT_EQUAL(A->ports[1].cnt.xmit_pkts, 5, "VL15 passes Init");
+		TEST_ASSERT_EQUAL(S1->ports[1].cnt.rcv_pkts, 5, "and arrives");
+	}
 	A->ports[1].state = FAB_PORT_ACTIVE;
 	/* data into a port in Init: the sender discards it */
 	S1->ports[1].state = FAB_PORT_INIT;
@@ -268,7 +286,7 @@ test_drop_counters(void)
 	TEST_ASSERT_SUCCESS(fab_link_set_faults(&A->ports[1], 1000000, 0), "drop");
 	TEST_ASSERT_SUCCESS(send_ud(&A->ports[1], 11, 5, 0, 8), "send");
 	run();
-	TEST_ASSERT_EQUAL(S1->ports[1].cnt.rcv_pkts, 5, "lost on the wire");
+	TEST_ASSERT_EQUAL(S1->ports[1].cnt.rcv_pkts, 6, "lost on the wire");
 	TEST_ASSERT_SUCCESS(fab_link_set_faults(&A->ports[1], 0, 0), "clear");
 	TEST_ASSERT(fab_link_set_faults(&A->ports[1], 1000001, 0) != 0, "rate > 1e6");
 	return TEST_SUCCESS;
