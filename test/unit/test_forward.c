@@ -655,6 +655,44 @@ test_ca_loopback(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A capture holds what the transmitter sent: with a link corrupting
+ * every packet, the pcap record still has good CRCs while the receiver
+ * counts a PortRcvErrors.
+ */
+static int
+test_capture_before_fault(void)
+{
+	char path[128], err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *ph;
+	const u_char *d;
+	struct fab_pkt pk;
+	struct fab_hdrs h;
+	pcap_t *pd;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/all.pcap", tmpdir);
+	TEST_ASSERT_SUCCESS(fab_capture_start(fab, &A->ports[1], path), "capture");
+	TEST_ASSERT_SUCCESS(fab_link_set_faults(&A->ports[1], 0, 1000000), "corrupt all");
+	TEST_ASSERT_SUCCESS(send_ud(&A->ports[1], 11, 5, 77, 100), "send");
+	run();
+	fab_capture_stop(fab, &A->ports[1]);
+	TEST_ASSERT_EQUAL(S1->ports[1].cnt.rcv_errors, 1, "receiver saw the damage");
+
+	pd = pcap_open_offline(path, err);
+	TEST_ASSERT(pd != NULL, "open: %s", err);
+	rc = pcap_next_ex(pd, &ph, &d);
+	if (rc == 1) {
+		pk.len = ph->caplen;
+		memcpy(pk.data, d, ph->caplen);
+	}
+	pcap_close(pd);
+	TEST_ASSERT_EQUAL(rc, 1, "one record");
+	TEST_ASSERT_SUCCESS(pkt_parse(&pk, &h), "captured packet has good CRCs");
+	TEST_ASSERT_EQUAL(h.psn, 77, "it is ours");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite forward_suite = {
 	.suite_name = "ibfabric forwarding (link.c, switch.c, ca.c, capture.c)",
 	.unit_test_cases = {
@@ -669,6 +707,7 @@ static struct unit_test_suite forward_suite = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_lid_tail),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_qp1_pkey_check),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_ca_loopback),
+		TEST_CASE_ST(fabric_setup, fabric_teardown, test_capture_before_fault),
 		TEST_CASES_END(),
 	},
 };
