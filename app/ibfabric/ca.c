@@ -331,6 +331,8 @@ fab_port_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p)
 	}
 	if (in->node->type == FAB_NODE_SWITCH)
 		switch_recv(f, in, p, &h);
+	else if (in->node->active_hca && f->hca_recv != NULL)
+		f->hca_recv(f, in, p, &h);	/* the MT25208 model is the CA */
 	else
 		ca_recv(f, in, p, &h);
 }

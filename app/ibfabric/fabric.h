@@ -351,6 +351,15 @@ struct fabric {
 
 	/* ibsim client protocol server (umad2sim.c), or NULL */
 	struct umad2sim *u2s;
+
+	/*
+	 * Receive hook of the MT25208 device model, or NULL: set by the
+	 * model when it exists. ca.c gives it every packet that reaches a
+	 * port of an active HCA (node->active_hca), QP0/QP1 included, after
+	 * pkt_parse() (headers @p h, both CRCs checked). Takes ownership.
+	 */
+	void (*hca_recv)(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
+			 const struct fab_hdrs *h);
 };
 
 /* ------------------------------------------------------------------ */

@@ -693,6 +693,36 @@ test_capture_before_fault(void)
 	return TEST_SUCCESS;
 }
 
+static unsigned int hook_calls;
+static uint32_t hook_qp;
+
+static void
+hook_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const struct fab_hdrs *h)
+{
+	(void)in;
+	hook_calls++;
+	hook_qp = h->dest_qp;
+	fab_pkt_free(f, p);
+}
+
+/* An active HCA's packets go to the device model's hook, not ca.c's firmware. */
+static int
+test_active_hca_hook(void)
+{
+	B->active_hca = true;
+	fab->hca_recv = hook_recv;
+	hook_calls = 0;
+	TEST_ASSERT_SUCCESS(send_ud(&A->ports[1], 11, 0x42, 0, 16), "send");
+	run();
+	TEST_ASSERT_EQUAL(hook_calls, 1, "hook got it");
+	TEST_ASSERT_EQUAL(hook_qp, 0x42, "parsed headers passed on");
+	B->active_hca = false;
+	TEST_ASSERT_SUCCESS(send_ud(&A->ports[1], 11, 0x42, 0, 16), "send");
+	run();
+	TEST_ASSERT_EQUAL(hook_calls, 1, "passive again");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite forward_suite = {
 	.suite_name = "ibfabric forwarding (link.c, switch.c, ca.c, capture.c)",
 	.unit_test_cases = {
@@ -708,6 +738,7 @@ static struct unit_test_suite forward_suite = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_qp1_pkey_check),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_ca_loopback),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_capture_before_fault),
+		TEST_CASE_ST(fabric_setup, fabric_teardown, test_active_hca_hook),
 		TEST_CASES_END(),
 	},
 };
