@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -681,31 +682,37 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 void
 umad2sim_data_ready(struct fabric *f, unsigned int slot)
 {
+	/* One byte more than a sim_request, to see oversized datagrams. */
+	static uint8_t bufs[U2S_BATCH][sizeof(struct u2s_request) + 1]
+		__attribute__((aligned(8)));
+	struct mmsghdr msgs[U2S_BATCH];
+	struct iovec iov[U2S_BATCH];
 	struct umad2sim *u = f->u2s;
 	struct fab_client *c;
-	union {
-		struct u2s_request r;
-		uint8_t raw[sizeof(struct u2s_request) + 1];
-	} buf;
-	unsigned int i;
-	ssize_t n;
+	int i, n;
 
 	if (u == NULL || slot >= UMAD2SIM_MAX_CLIENTS)
 		return;
 	c = &u->clients[slot];
+	/* All pending MADs in one system call: a sweep is thousands of them. */
+	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < U2S_BATCH; i++) {
-		n = recv(c->fd, buf.raw, sizeof(buf.raw), MSG_DONTWAIT);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return;
-		}
+		iov[i].iov_base = bufs[i];
+		iov[i].iov_len = sizeof(bufs[i]);
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	do {
+		n = recvmmsg(c->fd, msgs, U2S_BATCH, MSG_DONTWAIT, NULL);
+	} while (n < 0 && errno == EINTR);
+	for (i = 0; i < n; i++) {
 		/* Exactly one sim_request per datagram (spec 1.3); else drop and count. */
-		if (n != (ssize_t)sizeof(buf.r) || !c->attached) {
+		if (msgs[i].msg_len != sizeof(struct u2s_request) ||
+		    (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) || !c->attached) {
 			f->bad_mads++;
 			continue;
 		}
-		u2s_handle_request(u, c, &buf.r);
+		u2s_handle_request(u, c, (struct u2s_request *)bufs[i]);
 	}
 }
 
