@@ -222,6 +222,7 @@ struct fab_node {
 	struct fab_port *ports;		/**< [0..nports]; CAs leave [0] unused */
 	struct fab_switch *sw;		/**< switches only, else NULL */
 	bool active_hca;		/**< an MT25208 a host may attach to */
+	void *hca;			/**< its device model (struct mt25208), or NULL */
 	unsigned int index;		/**< position in fabric.nodes */
 	unsigned int line;		/**< net-file line of its header, for messages */
 };
