@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * MT25208 model: memory protection and translation (hw-cmd 11).
+ *
+ * MPT entries live in ICM (SW2HW_MPT copies the mailbox there and flips
+ * the status nibble to hardware ownership). An access with an L_Key is
+ * checked the way hw-cmd 11.2 reads Arbel: slot = rotr8(lkey) masked with
+ * the table size; the slot must be hardware-owned and its key field must
+ * equal rotr8(lkey); then PD, access rights (local read / local write)
+ * and bounds. Translation uses the MTT entries that the driver wrote
+ * straight into ICM (hw-cmd 11.3), read at access time; a PHYSICAL region
+ * takes the address as a bus address.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "mt25208.h"
+
+/* ------------------------------------------------------------------ */
+/* Translation                                                         */
+
+/* Checked MPT for @p lkey, or NULL (protection error). */
+static const uint8_t *
+mr_lookup(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va, uint64_t len,
+	  bool write)
+{
+	uint32_t ix = mt_key_to_index(lkey);
+	const uint8_t *m;
+	uint64_t start, length;
+	uint32_t need;
+
+	if (dev->fw_state != MT25208_FW_HCA ||
+	    (ix & ((1u << dev->cfg.log_mpt) - 1)) < (1u << MT25208_LOG_RSVD_MPT))
+		return NULL;
+	m = mt25208_mpt(dev, ix);
+	if (m == NULL || mt_mpt_status(m) != MT_MPT_STATUS_HW || mt_mpt_key(m) != ix)
+		return NULL;
+	if (pd != MT25208_PD_ANY && mt_mpt_pd(m) != pd)
+		return NULL;
+	need = write ? MT_MPT_FLAG_LOCAL_WRITE : MT_MPT_FLAG_LOCAL_READ;
+	if (!(mt_mpt_flags(m) & need))
+		return NULL;
+	start = mt_mpt_start(m);
+	length = mt_mpt_length(m);
+	if (va < start || va - start > length || len > length - (va - start))
+		return NULL;
+	return m;
+}
+
+/* Bus address of @p va inside region @p m, and bytes until its page ends. */
+static int
+mr_bus_addr(struct mt25208 *dev, const uint8_t *m, uint64_t va, uint64_t *pa,
+	    uint64_t *room)
+{
+	unsigned int lg;
+	uint64_t idx, pgsz, e;
+	const uint8_t *ep;
+
+	if (mt_mpt_flags(m) & MT_MPT_FLAG_PHYSICAL) {
+		*pa = va;
+		*room = UINT64_MAX - va;
+		return 0;
+	}
+	lg = mt_mpt_log_page(m);
+	pgsz = 1ull << lg;
+	idx = (va >> lg) - (mt_mpt_start(m) >> lg);
+	ep = mt25208_icm_ptr(dev, mt_mpt_mtt_addr(m) + idx * MT_MTT_ENTRY_SIZE,
+			     MT_MTT_ENTRY_SIZE);
+	if (ep == NULL)
+		return -EFAULT;
+	e = mt_get64(ep, 0);
+	if (!mt_mtt_present(e))
+		return -EFAULT;
+	*pa = mt_mtt_addr(e) + (va & (pgsz - 1));
+	*room = pgsz - (va & (pgsz - 1));
+	return 0;
+}
+
+void *
+mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint64_t va, uint32_t len,
+		     bool write)
+{
+	const uint8_t *m = mr_lookup(dev, lkey, MT25208_PD_ANY, va, len, write);
+	uint64_t pa, room;
+
+	if (m == NULL || mr_bus_addr(dev, m, va, &pa, &room) != 0 || room < len)
+		return NULL;
+	return mt25208_dma_ptr(dev, pa, len, write);
+}
+
+int
+mt25208_mr_access(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
+		  void *buf, uint32_t len, bool write)
+{
+	const uint8_t *m = mr_lookup(dev, lkey, pd, va, len, write);
+	uint8_t *b = buf;
+	uint64_t pa, room;
+	uint8_t *h;
+	uint32_t n;
+
+	if (m == NULL)
+		return -EACCES;
+	while (len > 0) {
+		if (mr_bus_addr(dev, m, va, &pa, &room) != 0)
+			return -EFAULT;
+		n = room < len ? (uint32_t)room : len;
+		h = mt25208_dma_ptr(dev, pa, n, write);
+		if (h == NULL)
+			return -EFAULT;
+		if (write)
+			memcpy(h, b, n);
+		else
+			memcpy(b, h, n);
+		b += n;
+		va += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Commands                                                            */
+
+static uint8_t
+mpt_check(struct mt25208 *dev, uint32_t ix, const char *cmd)
+{
+	if (ix >= (1u << dev->cfg.log_mpt)) {
+		FAB_ERR("%s: %s: MPT index 0x%x out of range (%u MPTs)", dev->node->name,
+			cmd, ix, 1u << dev->cfg.log_mpt);
+		return MT_STAT_BAD_INDEX;
+	}
+	if (ix < (1u << MT25208_LOG_RSVD_MPT)) {
+		FAB_ERR("%s: %s: MPT index 0x%x is reserved", dev->node->name, cmd, ix);
+		return MT_STAT_BAD_RESOURCE;
+	}
+	return MT_STAT_OK;
+}
+
+uint8_t
+mt25208_cmd_sw2hw_mpt(struct mt25208 *dev, struct mt25208_cmd *c)
+{
+	const uint8_t *mb;
+	uint8_t *m, st;
+	uint64_t mtt, mtt_end;
+
+	st = mpt_check(dev, c->in_mod, "SW2HW_MPT");
+	if (st != MT_STAT_OK)
+		return st;
+	m = mt25208_mpt(dev, c->in_mod);
+	if (m == NULL) {
+		FAB_ERR("%s: SW2HW_MPT: MPT 0x%x ICM not mapped", dev->node->name, c->in_mod);
+		return MT_STAT_BAD_RESOURCE;
+	}
+	/*
+	 * ICM comes zeroed, and a zero status nibble reads "hardware": a live
+	 * entry is one whose key is non-zero, which every valid key is (its
+	 * low bits are the slot, and slots below the reserved count are never
+	 * handed out).
+	 */
+	if (mt_mpt_status(m) == MT_MPT_STATUS_HW && mt_mpt_key(m) != 0)
+		return MT_STAT_BAD_RES_STATE;
+	mb = mt25208_mbox_in(dev, c, MT_MPT_SIZE);
+	if (mb == NULL)
+		return MT_STAT_INTERNAL_ERR;
+	if ((mt_mpt_key(mb) & ((1u << dev->cfg.log_mpt) - 1)) != c->in_mod) {
+		FAB_ERR("%s: SW2HW_MPT: key 0x%08x does not name MPT index 0x%x",
+			dev->node->name, mt_mpt_key(mb), c->in_mod);
+		return MT_STAT_BAD_PARAM;
+	}
+	if (!(mt_mpt_flags(mb) & MT_MPT_FLAG_PHYSICAL)) {
+		mtt = mt_mpt_mtt_addr(mb);
+		mtt_end = dev->cfg.mtt_base + ((uint64_t)MT_MTT_SEG_SIZE << MT25208_LOG_MAX_MTT_SEG);
+		if ((mtt & (MT_MTT_ENTRY_SIZE - 1)) || mtt < dev->cfg.mtt_base || mtt >= mtt_end ||
+		    (mt_get32(mb, MT_MPT_PAGE_SIZE) & 0x1f) > 20) {
+			FAB_ERR("%s: SW2HW_MPT: MTT address 0x%" PRIx64 " outside the MTT"
+				" table at 0x%" PRIx64 " or page size code %u > 20",
+				dev->node->name, mtt, dev->cfg.mtt_base,
+				mt_get32(mb, MT_MPT_PAGE_SIZE) & 0x1f);
+			return MT_STAT_BAD_PARAM;
+		}
+	}
+	memcpy(m, mb, MT_MPT_SIZE);
+	mt_mpt_set_status(m, MT_MPT_STATUS_HW);
+	return MT_STAT_OK;
+}
+
+uint8_t
+mt25208_cmd_hw2sw_mpt(struct mt25208 *dev, struct mt25208_cmd *c)
+{
+	uint8_t *m, *mb, st;
+
+	st = mpt_check(dev, c->in_mod, "HW2SW_MPT");
+	if (st != MT_STAT_OK)
+		return st;
+	m = mt25208_mpt(dev, c->in_mod);
+	if (m == NULL)
+		return MT_STAT_BAD_RESOURCE;
+	if (mt_mpt_status(m) != MT_MPT_STATUS_HW || mt_mpt_key(m) == 0)
+		return MT_STAT_BAD_RES_STATE;
+	mt_mpt_set_status(m, MT_MPT_STATUS_SW);
+	/* op_mod 1: no output mailbox (what Linux always sends, hw-cmd 5.1). */
+	if (c->op_mod == 0) {
+		mb = mt25208_mbox_out(dev, c, MT_MPT_SIZE);
+		if (mb == NULL)
+			return MT_STAT_INTERNAL_ERR;
+		memcpy(mb, m, MT_MPT_SIZE);
+	}
+	return MT_STAT_OK;
+}
+
+uint8_t
+mt25208_cmd_query_mpt(struct mt25208 *dev, struct mt25208_cmd *c)
+{
+	uint8_t *m, *mb, st;
+
+	st = mpt_check(dev, c->in_mod, "QUERY_MPT");
+	if (st != MT_STAT_OK)
+		return st;
+	m = mt25208_mpt(dev, c->in_mod);
+	if (m == NULL)
+		return MT_STAT_BAD_RESOURCE;
+	mb = mt25208_mbox_out(dev, c, MT_MPT_SIZE);
+	if (mb == NULL)
+		return MT_STAT_INTERNAL_ERR;
+	memcpy(mb, m, MT_MPT_SIZE);
+	return MT_STAT_OK;
+}
+
+uint8_t
+mt25208_cmd_write_mtt(struct mt25208 *dev, struct mt25208_cmd *c)
+{
+	const uint8_t *mb;
+	uint8_t *e;
+	uint64_t va;
+	uint32_t i, n = c->in_mod;
+
+	if (n == 0 || n > MT_WMTT_MAX) {
+		FAB_ERR("%s: WRITE_MTT: %u entries, valid 1..%u", dev->node->name, n,
+			(unsigned int)MT_WMTT_MAX);
+		return MT_STAT_BAD_PARAM;
+	}
+	mb = mt25208_mbox_in(dev, c, MT_WMTT_ENTRIES + (size_t)n * MT_MTT_ENTRY_SIZE);
+	if (mb == NULL)
+		return MT_STAT_INTERNAL_ERR;
+	va = mt_get64(mb, MT_WMTT_ADDR);
+	if ((va & (MT_MTT_ENTRY_SIZE - 1)) || va < dev->cfg.mtt_base) {
+		FAB_ERR("%s: WRITE_MTT: ICM address 0x%" PRIx64 " not an MTT entry",
+			dev->node->name, va);
+		return MT_STAT_BAD_PARAM;
+	}
+	/* Check every target first: a failed command writes nothing. */
+	for (i = 0; i < n; i++)
+		if (mt25208_icm_ptr(dev, va + (uint64_t)i * MT_MTT_ENTRY_SIZE,
+				    MT_MTT_ENTRY_SIZE) == NULL)
+			return MT_STAT_BAD_RESOURCE;
+	for (i = 0; i < n; i++) {
+		e = mt25208_icm_ptr(dev, va + (uint64_t)i * MT_MTT_ENTRY_SIZE, MT_MTT_ENTRY_SIZE);
+		memcpy(e, mb + MT_WMTT_ENTRIES + (size_t)i * MT_MTT_ENTRY_SIZE,
+		       MT_MTT_ENTRY_SIZE);
+	}
+	return MT_STAT_OK;
+}
