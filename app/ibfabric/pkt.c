@@ -12,8 +12,11 @@
  * misread, and test_pkt.c checks them against an independent engine):
  * - ICRC: the CRC-32 of IEEE 802.3 (polynomial 0x04C11DB7, bit-reflected,
  *   seed all ones, result complemented), over LRH..end of pad with the
- *   variant fields replaced by ones: LRH VL, GRH TClass, FlowLabel and
- *   HopLmt, BTH resv8a. It is sent least significant byte first, as the
+ *   variant fields replaced by ones: the whole LRH (a router rewrites all
+ *   of it, so no LRH bit can be end-to-end invariant; Linux rxe's native
+ *   IB path and the RoCE annex both start from "8 bytes of 0xff
+ *   representing a masked LRH"), GRH TClass, FlowLabel and HopLmt, BTH
+ *   resv8a. It is sent least significant byte first, as the
  *   Ethernet FCS is (IBA 7.8.1; Linux rxe_icrc.c stores it the same way).
  * - VCRC: CRC-16 with polynomial 0x100B (IBA 7.8.2), bit-reflected like
  *   the ICRC, seed all ones, result complemented, over LRH..ICRC, sent
@@ -298,7 +301,7 @@ icrc_compute(const uint8_t *d, uint32_t icrc_off)
 	if (hlen > icrc_off)
 		hlen = icrc_off;
 	memcpy(hdr, d, hlen);
-	hdr[0] |= 0xf0;				/* LRH VL */
+	memset(hdr, 0xff, LRH_LEN);		/* the whole LRH is variant */
 	if (bth == LRH_LEN + GRH_LEN) {
 		hdr[LRH_LEN + 0] |= 0x0f;	/* TClass[7:4] */
 		hdr[LRH_LEN + 1] = 0xff;	/* TClass[3:0], FlowLabel[19:16] */

@@ -10,7 +10,7 @@ tshark's InfiniBand dissector does not verify CRCs, so this test checks
 them with its own CRC engines, written from IBA 7.8 as the project's
 packet code documents it (app/ibfabric/pkt.c header comment):
 - ICRC: CRC-32 of IEEE 802.3 (zlib.crc32: reflected 0x04C11DB7, seed and
-  final XOR all ones) over LRH..pad with LRH VL, GRH TClass, FlowLabel,
+  final XOR all ones) over LRH..pad with the whole LRH, GRH TClass, FlowLabel,
   HopLmt and BTH resv8a replaced by ones, sent least significant byte
   first;
 - VCRC: CRC-16, polynomial 0x100B reflected (0xD008), seed all ones,
@@ -40,7 +40,7 @@ def crc16_vcrc(data):
 
 def icrc(pkt, icrc_off):
     hdr = bytearray(pkt[:icrc_off])
-    hdr[0] |= 0xf0                      # LRH VL
+    hdr[0:8] = b'\xff' * 8             # the whole LRH is variant
     bth = 8
     if (pkt[1] & 3) == 3:               # LNH: GRH follows
         hdr[8] |= 0x0f
