@@ -7,12 +7,16 @@ packets, and every packet's ICRC and VCRC are right (issue 3, "Show").
 usage: test_capture.py <ibfabric> <netfile>
 
 tshark's InfiniBand dissector does not verify CRCs, so this test checks
-them with its own CRC engines, written from IBA 7.8 as the project's
-packet code documents it (app/ibfabric/pkt.c header comment):
-- ICRC: CRC-32 of IEEE 802.3 (zlib.crc32: reflected 0x04C11DB7, seed and
-  final XOR all ones) over LRH..pad with the whole LRH, GRH TClass, FlowLabel,
-  HopLmt and BTH resv8a replaced by ones, sent least significant byte
-  first;
+them with its own CRC engines, written from IBA 7.8:
+- ICRC (7.8.1): CRC-32 of IEEE 802.3 (zlib.crc32: reflected 0x04C11DB7,
+  seed and final XOR all ones) over LRH..pad, the fields a switch or a
+  router may change replaced by ones. A local packet (no GRH) never meets
+  a router: only LRH:VL and BTH:Resv8a are masked, the rest of the LRH is
+  covered. A global packet masks the whole LRH (a router rebuilds it),
+  GRH TClass, FlowLabel and HopLmt, and BTH:Resv8a. (IBA 7.8.1 figures of
+  the local and global cases, as summarised in T. Shanley, "InfiniBand
+  Network Architecture", ch. 25 "Packet CRCs", figs. 25-15 and 25-16.)
+  Sent least significant byte first, as the Ethernet FCS;
 - VCRC: CRC-16, polynomial 0x100B reflected (0xD008), seed all ones,
   result complemented, over LRH..ICRC, least significant byte first.
 The capture must be LINKTYPE_INFINIBAND (247).
@@ -40,15 +44,17 @@ def crc16_vcrc(data):
 
 def icrc(pkt, icrc_off):
     hdr = bytearray(pkt[:icrc_off])
-    hdr[0:8] = b'\xff' * 8             # the whole LRH is variant
     bth = 8
-    if (pkt[1] & 3) == 3:               # LNH: GRH follows
-        hdr[8] |= 0x0f
-        hdr[9] = hdr[10] = hdr[11] = 0xff
-        hdr[15] = 0xff
+    if (pkt[1] & 3) == 3:               # LNH: GRH follows, a global packet
+        hdr[0:8] = b'\xff' * 8          # the whole LRH
+        hdr[8] |= 0x0f                  # TClass[7:4]
+        hdr[9] = hdr[10] = hdr[11] = 0xff   # TClass[3:0], FlowLabel
+        hdr[15] = 0xff                  # HopLmt
         bth = 48
+    else:
+        hdr[0] |= 0xf0                  # LRH:VL only
     if len(hdr) > bth + 4:
-        hdr[bth + 4] = 0xff             # BTH resv8a
+        hdr[bth + 4] = 0xff             # BTH Resv8a
     return zlib.crc32(bytes(hdr)) & 0xffffffff
 
 
@@ -90,7 +96,9 @@ def check_pcap(h, path, min_pkts):
         want_v = crc16_vcrc(p[:-2])
         got_v = struct.unpack('<H', p[-2:])[0]
         if want_i != got_i:
-            bad.append('#%d: ICRC 0x%08x, expected 0x%08x' % (i, got_i, want_i))
+            bad.append('#%d: ICRC 0x%08x, expected 0x%08x (IBA 7.8.1, %s)' %
+                       (i, got_i, want_i, 'global packet: whole LRH masked'
+                        if (p[1] & 3) == 3 else 'local packet: only LRH:VL masked'))
         if want_v != got_v:
             bad.append('#%d: VCRC 0x%04x, expected 0x%04x' % (i, got_v, want_v))
     h.check(not bad, '%s: %d bad packets: %s' % (path, len(bad), '; '.join(bad[:5])))
