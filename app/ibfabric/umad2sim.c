@@ -572,6 +572,8 @@ void
 umad2sim_ctl_ready(struct fabric *f)
 {
 	struct umad2sim *u = f->u2s;
+	/* One byte more than a sim_ctl, to see oversized datagrams. */
+	uint8_t buf[sizeof(struct u2s_ctl) + 1];
 	struct sockaddr_un from;
 	struct u2s_ctl ctl;
 	socklen_t fromlen;
@@ -580,9 +582,6 @@ umad2sim_ctl_ready(struct fabric *f)
 
 	for (i = 0; i < U2S_BATCH; i++) {
 		fromlen = sizeof(from);
-		/* One byte more than a sim_ctl, to see oversized datagrams. */
-		uint8_t buf[sizeof(ctl) + 1];
-
 		n = recvfrom(u->ctl_fd, buf, sizeof(buf), MSG_DONTWAIT,
 			     (struct sockaddr *)&from, &fromlen);
 		if (n < 0)
