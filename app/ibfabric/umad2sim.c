@@ -414,6 +414,7 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 	c->issm = ci.issm != 0;
 	c->port = port;
 	c->mads_in = c->mads_out = c->mads_lost = 0;
+	c->stalled = false;
 	memset(c->classes_sent, 0, sizeof(c->classes_sent));
 	c->next_on_port = port->clients;
 	port->clients = c;
@@ -604,9 +605,14 @@ umad2sim_ctl_ready(struct fabric *f)
 /* Data path                                                           */
 
 /*
- * Write one sim_request to @p c. A full receive queue gets a bounded
- * wait (the client's reader thread drains it); a refused write means the
- * process is gone, which frees its slot (spec 1.6 step 6).
+ * Write one sim_request to @p c. A full queue (the client's socket is
+ * connected to ours, so the bound is our send buffer, a few hundred
+ * sim_requests, not net.unix.max_dgram_qlen) gets a bounded wait, as the
+ * client's reader thread drains it; a client that let the wait
+ * expire is "stalled" (stopped, or wedged) and loses its MADs without
+ * waiting until it reads again, so it cannot slow the fabric down. A
+ * refused write means the process is gone, which frees its slot (spec
+ * 1.6 step 6).
  */
 static int
 u2s_send(struct umad2sim *u, struct fab_client *c, const struct u2s_request *r)
@@ -618,13 +624,16 @@ u2s_send(struct umad2sim *u, struct fab_client *c, const struct u2s_request *r)
 		n = send(c->fd, r, sizeof(*r), MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n == (ssize_t)sizeof(*r)) {
 			c->mads_out++;
+			c->stalled = false;
 			return 0;
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) &&
-		    poll(&pfd, 1, U2S_SEND_WAIT_MS) > 0)
-			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !c->stalled) {
+			if (poll(&pfd, 1, U2S_SEND_WAIT_MS) > 0)
+				continue;
+			c->stalled = true;
+		}
 		break;
 	}
 	c->mads_lost++;

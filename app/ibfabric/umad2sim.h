@@ -136,6 +136,7 @@ struct fab_client {
 	uint32_t qp;
 	bool attached;
 	bool issm;			/**< receives unsolicited QP0/QP1 requests */
+	bool stalled;			/**< its receive queue stayed full: no more waiting */
 	uint64_t mads_in;		/**< MADs the client wrote */
 	uint64_t mads_out;		/**< MADs delivered to it (drop echoes included) */
 	uint64_t mads_lost;		/**< deliveries that failed */

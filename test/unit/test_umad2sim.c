@@ -30,6 +30,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fabric.h"
@@ -657,6 +658,74 @@ test_deliver(void)
 	return TEST_SUCCESS;
 }
 
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A client that stops reading: its queue fills (a datagram socket
+ * connected back to its sender is bounded by the sender's send buffer,
+ * not by max_dgram_qlen: a few hundred sim_requests), one delivery waits
+ * (at most 200 ms) and fails, later ones fail at once; once it reads
+ * again, deliveries succeed.
+ */
+static int
+test_stalled_client(void)
+{
+	uint8_t reply[CTL_SIZE + 16], mad[256], got[REQ_SIZE + 8];
+	struct fab_hdrs h;
+	struct fab_pkt *p;
+	struct client a;
+	unsigned int i, ok = 0;
+	double t0, t1;
+	int ret = 0;
+
+	p = fab_pkt_alloc(fab);
+	if (p == NULL)
+		return TEST_SKIPPED;
+	fab_pkt_free(fab, p);
+	TEST_ASSERT_SUCCESS(client_open(&a, 9101), "client");
+	TEST_ASSERT_EQUAL(client_connect(&a, "Hca1", 0, reply), 1, "connect");
+	TEST_ASSERT_SUCCESS(client_attach_data(&a, 0), "data");
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = 0x03;
+	mad[2] = 2;
+	mad[3] = 0x81;		/* GetResp, TID slot bits 0 */
+
+	for (i = 0; i < 100000 && ret == 0; i++) {
+		p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
+		TEST_ASSERT(p != NULL, "alloc");
+		ret = umad2sim_deliver(fab, &hca1->ports[1], &h, p);
+		if (ret == 0)
+			ok++;
+		else
+			fab_pkt_free(fab, p);
+	}
+	TEST_ASSERT(ret == -ENOENT && ok >= 1, "the queue never filled (%u delivered)", ok);
+	TEST_ASSERT(umad2sim_client(fab, 0)->stalled, "client marked stalled");
+	t0 = now_s();
+	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
+	TEST_ASSERT_EQUAL(umad2sim_deliver(fab, &hca1->ports[1], &h, p), -ENOENT, "stalled");
+	fab_pkt_free(fab, p);
+	t1 = now_s();
+	TEST_ASSERT(t1 - t0 < 0.05, "a stalled client made the fabric wait %.3f s", t1 - t0);
+
+	for (i = 0; i < ok; i++)
+		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "drain %u", i);
+	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
+	TEST_ASSERT_SUCCESS(umad2sim_deliver(fab, &hca1->ports[1], &h, p), "after draining");
+	TEST_ASSERT(!umad2sim_client(fab, 0)->stalled, "no longer stalled");
+	TEST_ASSERT(umad2sim_client(fab, 0)->mads_lost >= 2, "losses counted");
+	client_close(&a);
+	return TEST_SUCCESS;
+}
+
 static int
 test_slots_and_sma_queries(void)
 {
@@ -725,6 +794,7 @@ static struct unit_test_suite umad2sim_suite = {
 		TEST_CASE_ST(NULL, case_teardown, test_garbage),
 		TEST_CASE_ST(NULL, case_teardown, test_disconnect_and_reap),
 		TEST_CASE_ST(NULL, case_teardown, test_deliver),
+		TEST_CASE_ST(NULL, case_teardown, test_stalled_client),
 		TEST_CASE_ST(NULL, case_teardown, test_slots_and_sma_queries),
 		TEST_CASES_END(),
 	},
