@@ -1,0 +1,1042 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * MT25208 model: the data path (shared/spec mthca-hw-datapath.md, "dp").
+ *
+ * Send side. The host rings the send doorbell of a UAR page (dp 8.1);
+ * the model reads it as a hint only: the SQ doorbell record in host
+ * memory carries the producer counter and is authoritative (dp 3.4's
+ * recommendation), so a doorbell overwritten by a later one on a shared
+ * UAR page (Linux's kernel QPs all share the driver UAR) loses nothing
+ * once its QP is known. A QP becomes known at its first doorbell or its
+ * first received packet; every known QP's SQ record is compared with the
+ * model's own executed counter on each poll. WQE n's opcode and size come
+ * from the next segment of WQE n - 1 (dp 3.2), where the driver publishes
+ * them, DBD last.
+ *
+ * Receive side. BTH DestQP selects the QP (0/1: the port's special QPs,
+ * 0xffffff with a multicast DLID: every QP of the MGM entry); the model
+ * checks state, port, P_Key (IBA 10.9.3; violations counted, trap 257)
+ * and Q_Key (IBA 10.2.4), takes the next receive WQE up to the RQ
+ * record's counter (dp 9) and scatters the 40-byte GRH area and the
+ * payload (dp 5.3).
+ *
+ * Completions. CQEs are written with the owner byte last (dp 10.3) after
+ * an overrun check against the set_ci record (dp 13.1); an armed CQ fires
+ * one completion EQE on its comp_eqn and disarms (dp 13.3). Every error
+ * takes the QP to ERR, and from then on every outstanding WQE of both
+ * queues completes with WR_FLUSH_ERR, in order, signaled or not (dp 11.3).
+ *
+ * Faults. A data buffer the MPT/MTT check refuses is a local protection
+ * error CQE; one whose translated address lies outside every IOMMU window
+ * (a DMA fault, logged with the address by mt25208_dma_ptr) is a local
+ * access error CQE with vendor_err MT_VENDOR_ERR_DMA_FAULT. A WQE that
+ * cannot be fetched raises WQ_CATAS_ERROR; a CQ buffer that cannot be
+ * written raises CQ_ERROR (access). Nothing here stops ibfabric.
+ *
+ * Polling cost. Only UAR pages seen written are polled on every call; the
+ * whole BAR2 is scanned once every DP_FULL_SCAN_EVERY calls to find new
+ * ones (the added latency of a queue's very first doorbell).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fabric.h"
+#include "mad.h"
+#include "mt25208.h"
+#include "mt25208_dp.h"
+
+#define DP_MAX_QPS		1024	/* QPs the data path tracks */
+#define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
+#define DP_MAX_UARS		(MT_BAR2_SIZE / MT_UAR_PAGE_SIZE)
+#define DP_FULL_SCAN_EVERY	256
+#define DP_SQ_BUDGET		64	/* WQEs of one QP per poll: fairness */
+#define DP_PAYLOAD_MAX		4096
+#define DP_GRH_LEN		40
+#define DP_LRH_LEN		8
+#define DP_BTH_LEN		12
+#define DP_DETH_LEN		8
+#define DP_ICRC_LEN		4
+#define DP_VCRC_LEN		2
+#define DP_QPN_MCAST		0xffffffu
+#define DP_TRAP_BAD_PKEY	257	/* IBA 14.2.5.1 table 147 */
+#define DP_PKEY_FULL		0x8000
+#define DP_NO_SN		0xff
+
+struct dp_uar {
+	uint32_t index;
+	uint64_t last_send;
+	uint64_t last_cq;
+};
+
+struct dp_cq {
+	uint32_t cqn;
+	uint8_t last_sn;	/* sn of the last arm accepted, DP_NO_SN: none */
+};
+
+struct mt25208_dp {
+	struct mt25208_dp_stats st;
+	struct dp_uar uars[DP_MAX_UARS];
+	unsigned int nuars;
+	uint8_t uar_known[DP_MAX_UARS / 8];
+	uint32_t qps[DP_MAX_QPS];
+	unsigned int nqps;
+	struct dp_cq cqs[DP_MAX_CQS];
+	uint8_t port_state[MT25208_MAX_PORTS + 1];
+	unsigned int polls;
+	uint8_t buf[DP_PAYLOAD_MAX + DP_GRH_LEN + 64];
+	uint8_t wqe[MT_WQE_MAX_SIZE];
+};
+
+static inline struct mt25208_dp *
+dp_of(const struct mt25208 *dev)
+{
+	return dev->dp;
+}
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static inline uint64_t
+load64(const uint8_t *p)
+{
+	return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
+}
+
+static bool
+pkey_match(uint16_t a, uint16_t b)
+{
+	/* IBA 10.9.3: low 15 bits equal and not 0, at least one full member */
+	if ((a & 0x7fff) == 0 || (a & 0x7fff) != (b & 0x7fff))
+		return false;
+	return ((a | b) & DP_PKEY_FULL) != 0;
+}
+
+static int
+pkey_index_of(const struct fab_port *port, uint16_t pkey)
+{
+	unsigned int i;
+
+	for (i = 0; i < FAB_PKEY_TABLE_SIZE; i++)
+		if (pkey_match(port->pkeys[i], pkey))
+			return (int)i;
+	return -1;
+}
+
+static inline uint16_t
+lmc_mask(const struct fab_port *port)
+{
+	return (uint16_t)((1u << (port->lmc & 7)) - 1);
+}
+
+static struct fab_port *
+dev_port(struct mt25208 *dev, uint8_t num)
+{
+	if (num == 0 || num > dev->nports || num > dev->node->nports)
+		return NULL;
+	return &dev->node->ports[num];
+}
+
+static void
+uar_add(struct mt25208_dp *dp, uint32_t u)
+{
+	if (u >= DP_MAX_UARS || (dp->uar_known[u / 8] & (1u << (u % 8))) ||
+	    dp->nuars >= DP_MAX_UARS)
+		return;
+	dp->uar_known[u / 8] |= (uint8_t)(1u << (u % 8));
+	dp->uars[dp->nuars].index = u;
+	dp->uars[dp->nuars].last_send = 0;
+	dp->uars[dp->nuars].last_cq = 0;
+	dp->nuars++;
+}
+
+/* A QP the data path serves from now on; its UAR page is polled too. */
+static void
+track_qp(struct mt25208 *dev, uint32_t qpn, const void *qpc)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	unsigned int i;
+
+	for (i = 0; i < dp->nqps; i++)
+		if (dp->qps[i] == qpn)
+			return;
+	if (dp->nqps < DP_MAX_QPS)
+		dp->qps[dp->nqps++] = qpn;
+	if (qpc != NULL)
+		uar_add(dp, mt_qpc_usr_page(qpc));
+}
+
+static void
+cqc_set_status(void *cqc, uint8_t st)
+{
+	mt_put32(cqc, MT_CQC_FLAGS, (mt_get32(cqc, MT_CQC_FLAGS) & 0x0fffffffu) |
+		 ((uint32_t)st << 28));
+}
+
+/* ---- completions --------------------------------------------------------- */
+
+static void
+cq_error(struct mt25208 *dev, uint32_t cqn, uint8_t synd)
+{
+	uint8_t data[MT_EQE_DATA_SIZE];
+
+	memset(data, 0, sizeof(data));
+	mt_put32(data, 0, cqn & 0xffffff);
+	mt_put8(data, MT_EQE_CQ_SYNDROME - MT_EQE_DATA, synd);
+	mt25208_event(dev, MT_EV_CQ_ERROR, 0, data);
+}
+
+static void
+cq_fire(struct mt25208 *dev, void *cqc, uint32_t cqn)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint8_t data[MT_EQE_DATA_SIZE];
+
+	memset(data, 0, sizeof(data));
+	mt_put32(data, 0, cqn & 0xffffff);
+	/* dp 13.3: arming is one-shot */
+	mt_cqc_set_state(cqc, MT_CQ_STATE_FIRED);
+	if (mt25208_eq_post(dev, (uint8_t)mt_cqc_comp_eqn(cqc), MT_EV_COMP, 0, data) == 0)
+		dp->st.comp_events++;
+}
+
+/*
+ * Write @p cqe (32 bytes, owner byte ignored) to CQ @p cqn. @p solicited:
+ * a received message with BTH.SE; @p err: an error CQE (both fire a
+ * solicited-only arm, IBA 11.4.2.2).
+ */
+static void
+cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool err)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	void *cqc = mt25208_cq_get(dev, cqn);
+	uint32_t nent, prod, cons = 0;
+	const void *ci;
+	uint8_t owner = 0;
+	uint64_t va;
+	uint8_t state;
+
+	if (cqc == NULL || mt_cqc_status(cqc) != MT_EQ_STATUS_OK)
+		return;
+	uar_add(dp, mt_cqc_uar(cqc));	/* its arm doorbells matter from now on */
+	nent = 1u << mt_cqc_log_size(cqc);
+	prod = mt_cqc_prod(cqc);
+	ci = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_ci_db(cqc));
+	if (ci != NULL)
+		cons = mt_dbr_counter(ci);
+	/* dp 10.3 step 2: producer - set_ci == nent is an overrun */
+	if (ci != NULL && prod - cons >= nent) {
+		dp->st.cq_overruns++;
+		cqc_set_status(cqc, MT_EQ_STATUS_OVERFLOW);
+		cq_error(dev, cqn, MT_CQ_ERR_OVERRUN);
+		FAB_DBG("mt25208 %s: CQ 0x%x overrun (prod %u, set_ci %u)", dev->node->name,
+			cqn, prod, cons);
+		return;
+	}
+	va = mt_cqc_start(cqc) + (uint64_t)(prod & (nent - 1)) * MT_CQE_SIZE;
+	cqe[MT_CQE_OWNER] = 0;
+	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), mt_cqc_pd(cqc), va, cqe,
+			      MT_CQE_OWNER, true) != 0) {
+		cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
+		cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
+		return;
+	}
+	/* dp 10.3 step 3: the owner byte after the rest of the entry */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), mt_cqc_pd(cqc), va + MT_CQE_OWNER,
+			      &owner, 1, true) != 0) {
+		cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
+		cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
+		return;
+	}
+	mt_cqc_set_prod(cqc, prod + 1);
+	dp->st.cqes++;
+	if (err)
+		dp->st.err_cqes++;
+	state = mt_cqc_state(cqc);
+	if (state == MT_CQ_STATE_ARMED || (state == MT_CQ_STATE_ARMED_SOL && (solicited || err)))
+		cq_fire(dev, cqc, cqn);
+}
+
+static void
+cq_arm(struct mt25208 *dev, uint32_t cqn, uint8_t cmd, uint8_t sn, uint32_t cons)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	struct dp_cq *c = &dp->cqs[cqn & (DP_MAX_CQS - 1)];
+	void *cqc = mt25208_cq_get(dev, cqn);
+
+	if (cqc == NULL || (cmd != MT_CQ_DB_REQ_NOT && cmd != MT_CQ_DB_REQ_NOT_SOL))
+		return;
+	c->cqn = cqn;
+	c->last_sn = sn;
+	mt_cqc_set_state(cqc, cmd == MT_CQ_DB_REQ_NOT ? MT_CQ_STATE_ARMED : MT_CQ_STATE_ARMED_SOL);
+	/* dp 21.4 choice: entries beyond the consumer index given fire at once */
+	if (mt_cqc_prod(cqc) != cons)
+		cq_fire(dev, cqc, cqn);
+}
+
+/* Arm records of the CQs of known QPs: arms whose doorbell was overwritten. */
+static void
+cq_arm_records(struct mt25208 *dev, uint32_t cqn)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	struct dp_cq *c = &dp->cqs[cqn & (DP_MAX_CQS - 1)];
+	void *cqc = mt25208_cq_get(dev, cqn);
+	const void *r;
+	uint8_t cmd, sn;
+
+	if (cqc == NULL)
+		return;
+	r = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_arm_db(cqc));
+	if (r == NULL || mt_dbr_type(r) != MT_DBR_CQ_ARM)
+		return;
+	cmd = mt_dbr_arm_cmd(r);
+	sn = mt_dbr_arm_sn(r);
+	if (c->cqn == cqn && c->last_sn == sn)
+		return;
+	if (c->cqn != cqn) {
+		/* first look at this CQ: an arm not yet made has cmd 0 */
+		c->cqn = cqn;
+		c->last_sn = DP_NO_SN;
+	}
+	if (cmd != 0 && c->last_sn != sn)
+		cq_arm(dev, cqn, cmd, sn, mt_dbr_counter(r));
+}
+
+/* ---- QP errors and flushes ---------------------------------------------- */
+
+static void
+qp_to_error(struct mt25208 *dev, void *qpc, uint32_t qpn)
+{
+	mt_qpc_set_state(qpc, MT_QPS_ERR);
+	FAB_DBG("mt25208 %s: QP 0x%x -> ERR", dev->node->name, qpn);
+}
+
+static void
+err_cqe(struct mt25208 *dev, uint32_t qpn, uint32_t cqn, uint32_t wqe_off, bool is_send,
+	uint8_t synd, uint8_t vendor)
+{
+	uint8_t cqe[MT_CQE_SIZE];
+
+	memset(cqe, 0, sizeof(cqe));
+	mt_cqe_set_qpn(cqe, qpn);
+	mt_cqe_set_wqe(cqe, wqe_off);
+	mt_cqe_set_error(cqe, synd, vendor, is_send);
+	cqe_post(dev, cqn, cqe, false, true);
+}
+
+static uint8_t
+synd_of(int rc, uint8_t *vendor)
+{
+	*vendor = MT_VENDOR_ERR_NONE;
+	if (rc == -EFAULT) {
+		*vendor = MT_VENDOR_ERR_DMA_FAULT;
+		return MT_SYND_LOCAL_ACCESS;
+	}
+	return MT_SYND_LOCAL_PROT;
+}
+
+/* dp 11.3 / 19.6: every outstanding WQE completes with WR_FLUSH_ERR. */
+static void
+qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn)
+{
+	uint32_t uar = mt_qpc_usr_page(qpc), done, posted, mask;
+	const void *rec;
+
+	rec = mt25208_db_rec(dev, uar, mt_qpc_snd_db_index(qpc));
+	if (rec != NULL && mt_qpc_sq_log_size(qpc) != 0) {
+		mask = (1u << mt_qpc_sq_log_size(qpc)) - 1;
+		done = mt_get32(eqpc, MT_EQPC_SQ_DONE);
+		posted = mt_dbr_counter(rec) & 0xffff;
+		while ((done & 0xffff) != posted) {
+			err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), mt_qpc_snd_wqe_base(qpc) +
+				((done & mask) << mt_qpc_sq_log_stride(qpc)), true,
+				MT_SYND_WR_FLUSH, 0);
+			done = (done + 1) & 0xffff;
+		}
+		mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
+	}
+	rec = mt25208_db_rec(dev, uar, mt_qpc_rcv_db_index(qpc));
+	if (rec != NULL && mt_qpc_rq_log_size(qpc) != 0 && !(mt_qpc_srqn(qpc) & (1u << 24))) {
+		mask = (1u << mt_qpc_rq_log_size(qpc)) - 1;
+		done = mt_get32(eqpc, MT_EQPC_RQ_DONE);
+		posted = mt_dbr_counter(rec) & 0xffff;
+		while ((done & 0xffff) != posted) {
+			err_cqe(dev, qpn, mt_qpc_cqn_rcv(qpc),
+				(done & mask) << mt_qpc_rq_log_stride(qpc), false,
+				MT_SYND_WR_FLUSH, 0);
+			done = (done + 1) & 0xffff;
+		}
+		mt_put32(eqpc, MT_EQPC_RQ_DONE, done);
+	}
+}
+
+/* ---- send WQE execution (dp 3, 16.2, 17) --------------------------------- */
+
+/*
+ * Gather the data segments of @p w from @p off to @p end into dp->buf.
+ * Returns the byte count, or a negative errno (-EMSGSIZE: more than
+ * @p max bytes; -EACCES/-EFAULT from the MR check).
+ */
+static int
+gather(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t off, uint32_t end,
+       uint32_t max)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint32_t total = 0;
+	int rc;
+
+	while (off + MT_DSEG_SIZE <= end) {
+		uint32_t cnt = mt_dseg_count(w + off);
+
+		if (cnt & MT_DSEG_INLINE) {
+			/* dp 2.7: header word, then the bytes, 16-byte aligned */
+			cnt &= 0x3ff;
+			if (off + 4 + cnt > end || total + cnt > max)
+				return -EMSGSIZE;
+			memcpy(dp->buf + total, w + off + 4, cnt);
+			total += cnt;
+			off += (4 + cnt + 15) & ~15u;
+			continue;
+		}
+		if (total + cnt > max)
+			return -EMSGSIZE;
+		rc = mt25208_mr_access(dev, mt_dseg_lkey(w + off), pd, mt_dseg_addr(w + off),
+				       dp->buf + total, cnt, false);
+		if (rc != 0)
+			return rc;
+		total += cnt;
+		off += MT_DSEG_SIZE;
+	}
+	return (int)total;
+}
+
+static uint32_t
+qpc_mtu_bytes(const void *qpc)
+{
+	uint8_t mtu = mt_qpc_mtu(qpc);
+
+	return mtu >= 1 && mtu <= 5 ? 128u << mtu : 2048;
+}
+
+/* UD send: the HCA builds LRH/GRH/BTH/DETH (dp 16.2). */
+static int
+exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t size,
+	uint8_t op)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	struct fab_port *port = dev_port(dev, mt_qpc_port(qpc));
+	const uint8_t *av = w + MT_WQE_NEXT_SIZE + MT_UD_AV;
+	const uint8_t *ud = w + MT_WQE_NEXT_SIZE;
+	struct fab_pkt_addr a;
+	struct fab_pkt *p;
+	uint32_t qkey, psn;
+	int len;
+
+	if (op != MT_OP_SEND || size < MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE || port == NULL)
+		return -EINVAL;
+	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE, size,
+		     qpc_mtu_bytes(qpc));
+	if (len < 0)
+		return len;
+	memset(&a, 0, sizeof(a));
+	a.sl = mt_av_sl(av);
+	a.vl = port->sl2vl[a.sl] & 0xf;
+	a.dlid = mt_av_dlid(av);
+	a.slid = port->lid | (mt_av_path_bits(av) & lmc_mask(port));
+	if (mt_av_grh(av)) {
+		uint64_t prefix = htobe64(port->gid_prefix);
+		uint64_t guid = htobe64(port->guids[mt_av_gid_index(av) & (FAB_GUID_CAP - 1)]);
+
+		a.grh = true;
+		a.tclass = mt_av_tclass(av);
+		a.flow_label = mt_av_flow_label(av);
+		a.hop_limit = mt_av_hop_limit(av);
+		memcpy(a.sgid, &prefix, 8);
+		memcpy(a.sgid + 8, &guid, 8);
+		memcpy(a.dgid, av + MT_AV_DGID, 16);
+	}
+	a.pkey = port->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE];
+	a.dest_qp = mt_ud_dqpn(ud);
+	qkey = mt_ud_qkey(ud);
+	a.qkey = (qkey & MT_QKEY_USE_QP) ? mt_qpc_qkey(qpc) : qkey;	/* dp 16.3 */
+	a.src_qp = qpn;
+	a.solicited = (mt_wqe_flags(w) & MT_WQE_F_SOLICIT) != 0;
+	psn = mt_qpc_next_send_psn(qpc);
+	a.psn = psn;
+	mt_put32(qpc, MT_QPC_NEXT_SEND_PSN, (psn + 1) & 0xffffff);
+
+	p = fab_pkt_alloc(dev->fab);
+	if (p == NULL)
+		return 0;	/* the wire dropped it; the WQE still completes */
+	if (pkt_build_ud(p, &a, dp->buf, (uint32_t)len) != 0) {
+		fab_pkt_free(dev->fab, p);
+		return -EMSGSIZE;
+	}
+	fab_node_output(dev->fab, port, p);
+	dp->st.sends++;
+	return 0;
+}
+
+/* MLX send (QP0/QP1): the driver built LRH..DETH; the HCA adds CRCs (dp 17.3). */
+static int
+exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t size,
+	 uint8_t op)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint32_t flags = mt_wqe_flags(w);
+	struct fab_port *port;
+	struct fab_pkt *p;
+	uint8_t sport, kind;
+	int len;
+
+	if (op != MT_OP_SEND && op != MT_OP_SEND_IMM)
+		return -EINVAL;
+	if (!mt25208_qp_special(dev, qpn, &sport, &kind))
+		sport = mt_qpc_port(qpc);
+	port = dev_port(dev, sport);
+	if (port == NULL)
+		return -EINVAL;
+	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE, size,
+		     FAB_PKT_MAX - DP_VCRC_LEN);
+	if (len < 0)
+		return len;
+	if (len < DP_LRH_LEN + DP_BTH_LEN + DP_DETH_LEN + DP_ICRC_LEN)
+		return -EMSGSIZE;
+	p = fab_pkt_alloc(dev->fab);
+	if (p == NULL)
+		return 0;
+	memcpy(p->data, dp->buf, (size_t)len);
+	p->len = (uint32_t)len + DP_VCRC_LEN;
+	if (flags & MT_MLX_VL15)
+		p->data[0] = (uint8_t)(0xf0 | (p->data[0] & 0x0f));
+	/* dp 21.2 choice: SLR clear -> the HCA supplies port LID | path bits */
+	if (!(flags & MT_MLX_SLR))
+		mt_put16(p->data, 6, port->lid | (mt_get16(p->data, 6) & lmc_mask(port)));
+	pkt_update_crcs(p);
+	fab_node_output(dev->fab, port, p);
+	dp->st.sends++;
+	return 0;
+}
+
+/* Execute SQ WQE number @p n of QP @p qpn; false: the QP went to ERR. */
+static bool
+exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint32_t mask = (1u << mt_qpc_sq_log_size(qpc)) - 1;
+	uint8_t stride = mt_qpc_sq_log_stride(qpc);
+	uint32_t base = mt_qpc_snd_wqe_base(qpc);
+	uint32_t off = base + ((n & mask) << stride);
+	uint32_t prev_off = base + (((n - 1) & mask) << stride);
+	uint64_t wbase = mt_qpc_wqe_base(qpc);
+	uint8_t prev[MT_WQE_NEXT_SIZE], cqe[MT_CQE_SIZE], vendor;
+	uint32_t size, pd = mt_qpc_pd(qpc);
+	uint8_t op, st = mt_qpc_st(qpc);
+	int rc;
+
+	/* dp 3.2: opcode and size of WQE n are in the next segment of WQE n - 1 */
+	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + prev_off, prev,
+			       sizeof(prev), false);
+	size = rc == 0 ? (uint32_t)mt_wqe_next_size(prev) * 16 : 0;
+	op = rc == 0 ? mt_wqe_next_op(prev) : 0;
+	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride)))
+		rc = -EINVAL;
+	if (rc == 0)
+		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + off, dp->wqe, size,
+				       false);
+	if (rc != 0) {
+		uint8_t data[MT_EQE_DATA_SIZE];
+
+		memset(data, 0, sizeof(data));
+		mt_put32(data, 0, qpn);
+		/* the WQE itself is unreadable: a work-queue catastrophic error */
+		mt25208_event(dev, MT_EV_WQ_CATAS, 0, data);
+		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), off, true,
+			rc == -EINVAL ? MT_SYND_LOCAL_QP_OP : synd_of(rc, &vendor),
+			rc == -EFAULT ? MT_VENDOR_ERR_DMA_FAULT : 0);
+		qp_to_error(dev, qpc, qpn);
+		return false;
+	}
+	if (st == MT_QP_ST_UD)
+		rc = exec_ud(dev, qpc, qpn, dp->wqe, size, op);
+	else if (st == MT_QP_ST_MLX)
+		rc = exec_mlx(dev, qpc, qpn, dp->wqe, size, op);
+	else
+		rc = -EINVAL;	/* RC/UC transports are not modelled */
+	if (rc != 0) {
+		uint8_t synd = rc == -EINVAL ? MT_SYND_LOCAL_QP_OP :
+			       rc == -EMSGSIZE ? MT_SYND_LOCAL_LENGTH : synd_of(rc, &vendor);
+
+		if (rc == -EINVAL || rc == -EMSGSIZE)
+			vendor = 0;
+		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), off, true, synd, vendor);
+		qp_to_error(dev, qpc, qpn);
+		return false;
+	}
+	if ((mt_wqe_flags(dp->wqe) & MT_WQE_F_CQ_UPDATE) || mt_qpc_ssc(qpc)) {
+		memset(cqe, 0, sizeof(cqe));
+		mt_cqe_set_qpn(cqe, qpn);
+		mt_cqe_set_wqe(cqe, off);
+		mt_cqe_set_opcode(cqe, op, true);
+		cqe_post(dev, mt_qpc_cqn_snd(qpc), cqe, false, false);
+	}
+	return true;
+}
+
+/* Run or flush the work of one known QP. Returns true if it did anything. */
+static bool
+qp_service(struct mt25208 *dev, uint32_t qpn)
+{
+	void *qpc = mt25208_qpc(dev, qpn);
+	void *eqpc = mt25208_eqpc(dev, qpn);
+	const void *rec;
+	uint32_t done, posted, budget = DP_SQ_BUDGET;
+	uint8_t state;
+	bool busy = false;
+
+	if (qpc == NULL || eqpc == NULL)
+		return false;
+	state = mt_qpc_state(qpc);
+	if (state == MT_QPS_ERR) {
+		qp_flush(dev, qpc, eqpc, qpn);
+		return false;
+	}
+	if (state != MT_QPS_RTS || mt_qpc_sq_log_size(qpc) == 0)
+		return false;
+	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_snd_db_index(qpc));
+	if (rec == NULL)
+		return false;
+	posted = mt_dbr_counter(rec) & 0xffff;
+	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
+	/* dp 3.3: the record is written after the WQEs, with a barrier */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	while (done != posted && budget-- > 0) {
+		bool ok = exec_send(dev, qpc, qpn, done);
+
+		done = (done + 1) & 0xffff;
+		mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
+		busy = true;
+		if (!ok) {
+			qp_flush(dev, qpc, eqpc, qpn);
+			break;
+		}
+	}
+	return busy;
+}
+
+/* ---- doorbell polling ----------------------------------------------------- */
+
+static void
+full_scan(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	size_t n = dev->bar2_len / MT_UAR_PAGE_SIZE, u, i;
+
+	if (n > DP_MAX_UARS)
+		n = DP_MAX_UARS;
+	for (u = 0; u < n; u++) {
+		const uint8_t *pg = dev->bar2 + u * MT_UAR_PAGE_SIZE;
+
+		if (load64(pg + MT_UAR_SEND_DB) != 0 || load64(pg + MT_UAR_CQ_DB) != 0)
+			uar_add(dp, (uint32_t)u);
+	}
+	/* arms whose doorbell another CQ's overwrote */
+	for (i = 0; i < dp->nqps; i++) {
+		void *qpc = mt25208_qpc(dev, dp->qps[i]);
+
+		if (qpc == NULL)
+			continue;
+		cq_arm_records(dev, mt_qpc_cqn_snd(qpc));
+		cq_arm_records(dev, mt_qpc_cqn_rcv(qpc));
+	}
+}
+
+static bool
+poll_uars(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	bool busy = false;
+	unsigned int i;
+
+	for (i = 0; i < dp->nuars; i++) {
+		struct dp_uar *u = &dp->uars[i];
+		const uint8_t *pg = dev->bar2 + (size_t)u->index * MT_UAR_PAGE_SIZE;
+		uint64_t v = load64(pg + MT_UAR_SEND_DB);
+
+		if (v != u->last_send) {
+			uint64_t db = be64toh(v);
+
+			u->last_send = v;
+			dp->st.doorbells++;
+			track_qp(dev, mt_send_db_qpn((uint32_t)db), NULL);
+			busy = true;
+		}
+		v = load64(pg + MT_UAR_CQ_DB);
+		if (v != u->last_cq) {
+			uint64_t db = be64toh(v);
+			uint32_t hi = (uint32_t)(db >> 32);
+
+			u->last_cq = v;
+			dp->st.doorbells++;
+			cq_arm(dev, mt_cq_db_cqn(hi), mt_cq_db_cmd(hi), mt_cq_db_sn(hi),
+			       (uint32_t)db);
+			busy = true;
+		}
+	}
+	return busy;
+}
+
+/* dp 14.3 / 19.4: PORT_CHANGE on entering and on leaving Active. */
+static void
+poll_ports(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint8_t i, data[MT_EQE_DATA_SIZE];
+
+	for (i = 1; i <= dev->nports && i <= dev->node->nports; i++) {
+		uint8_t s = dev->node->ports[i].state, old = dp->port_state[i];
+		uint8_t sub;
+
+		if (s == old)
+			continue;
+		dp->port_state[i] = s;
+		if (s == FAB_PORT_ACTIVE)
+			sub = MT_EV_PORT_ACTIVE_SUBTYPE;
+		else if (old == FAB_PORT_ACTIVE)
+			sub = MT_EV_PORT_DOWN_SUBTYPE;
+		else
+			continue;
+		memset(data, 0, sizeof(data));
+		mt_put32(data, MT_EQE_PORT - MT_EQE_DATA, (uint32_t)i << 28);
+		if (mt25208_event(dev, MT_EV_PORT_CHANGE, sub, data) == 0)
+			dp->st.port_events++;
+	}
+}
+
+bool
+mt25208_dp_poll(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	bool busy;
+	unsigned int i;
+
+	if (dp == NULL || dev->fw_state != MT25208_FW_HCA)
+		return false;
+	if ((dp->polls++ % DP_FULL_SCAN_EVERY) == 0)
+		full_scan(dev);
+	busy = poll_uars(dev);
+	for (i = 0; i < dp->nqps; i++)
+		busy |= qp_service(dev, dp->qps[i]);
+	poll_ports(dev);
+	return busy;
+}
+
+/* ---- receive (dp 5, 16.4, 17.4) --------------------------------------------- */
+
+/* Scatter the GRH area and payload of @p p into receive WQE @p w (dp 5.3). */
+static int
+scatter(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t stride,
+	const struct fab_pkt *p, const struct fab_hdrs *h)
+{
+	const uint8_t *src[2] = { p->data + DP_LRH_LEN, p->data + h->payload_off };
+	uint32_t left[2] = { DP_GRH_LEN, h->payload_len };
+	uint32_t off, cap = 0, part = 0;
+	int rc;
+
+	for (off = MT_WQE_NEXT_SIZE; off + MT_DSEG_SIZE <= stride; off += MT_DSEG_SIZE) {
+		if (mt_dseg_lkey(w + off) == MT_INVAL_LKEY)
+			break;
+		cap += mt_dseg_count(w + off);
+	}
+	if (cap < DP_GRH_LEN + h->payload_len)
+		return -EMSGSIZE;
+	for (off = MT_WQE_NEXT_SIZE; off + MT_DSEG_SIZE <= stride && part < 2;
+	     off += MT_DSEG_SIZE) {
+		uint32_t room = mt_dseg_count(w + off), lkey = mt_dseg_lkey(w + off);
+		uint64_t va = mt_dseg_addr(w + off);
+
+		if (lkey == MT_INVAL_LKEY)
+			break;
+		while (room > 0 && part < 2) {
+			uint32_t n = left[part] < room ? left[part] : room;
+
+			/* no GRH: the 40-byte area is reserved, left unwritten */
+			if (n > 0 && (part == 1 || h->has_grh)) {
+				rc = mt25208_mr_access(dev, lkey, pd, va, (void *)(uintptr_t)src[part],
+						       n, true);
+				if (rc != 0)
+					return rc;
+			}
+			src[part] += n;
+			left[part] -= n;
+			va += n;
+			room -= n;
+			if (left[part] == 0)
+				part++;
+		}
+	}
+	return 0;
+}
+
+static void
+trap_bad_pkey(struct mt25208 *dev, struct fab_port *in, const struct fab_hdrs *h)
+{
+	uint8_t d[NTC_DETAILS_SIZE];
+
+	/*
+	 * Notice 257 DataDetails (IBA 14.2.5.1 table 147, as qib/hfi1 lay
+	 * them out): reserved16, LID1 = SLID, LID2 = DLID, Key = the P_Key,
+	 * SL [31:28] | QP1 [23:0] = source QP, QP2 = destination QP, GID1,
+	 * GID2.
+	 */
+	memset(d, 0, sizeof(d));
+	mt_put16(d, 2, h->slid);
+	mt_put16(d, 4, h->dlid);
+	mt_put32(d, 6, h->pkey);
+	mt_put32(d, 10, ((uint32_t)h->sl << 28) | (h->src_qp & 0xffffff));
+	mt_put32(d, 14, h->dest_qp & 0xffffff);
+	if (h->has_grh) {
+		memcpy(d + 18, h->sgid, 16);
+		memcpy(d + 34, h->dgid, 16);
+	}
+	port_state_send_trap(dev->fab, in, DP_TRAP_BAD_PKEY, d, sizeof(d));
+}
+
+/* Deliver @p p to QP @p qpn (the caller keeps @p p). */
+static void
+deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
+	const struct fab_hdrs *h, uint32_t qpn, bool qp0)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	void *qpc = mt25208_qpc(dev, qpn);
+	void *eqpc = mt25208_eqpc(dev, qpn);
+	uint32_t done, posted, mask, stride, off, pd;
+	uint8_t cqe[MT_CQE_SIZE], vendor, state, st;
+	const void *rec;
+	int pkix, rc;
+
+	if (qpc == NULL || eqpc == NULL) {
+		dp->st.drop_no_qp++;
+		return;
+	}
+	state = mt_qpc_state(qpc);
+	st = mt_qpc_st(qpc);
+	/* IBA 10.3.1: RTR and later states receive; UD/MLX only here */
+	if (state < MT_QPS_RTR || state > MT_QPS_SQD || (st != MT_QP_ST_UD && st != MT_QP_ST_MLX) ||
+	    (st == MT_QP_ST_UD && mt_qpc_port(qpc) != in->num)) {
+		dp->st.drop_qp_state++;
+		return;
+	}
+	track_qp(dev, qpn, qpc);
+	/* IBA 10.9.3: QP0 is exempt from the P_Key check; others need a match */
+	pkix = pkey_index_of(in, h->pkey);
+	if (!qp0 && (pkix < 0 || (st == MT_QP_ST_UD &&
+				  !pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE],
+					      h->pkey)))) {
+		dp->st.drop_pkey++;
+		in->pkey_violations++;
+		in->cnt.rcv_constraint_errors++;
+		trap_bad_pkey(dev, in, h);
+		return;
+	}
+	if (st == MT_QP_ST_UD && pkix != mt_qpc_pkey_index(qpc) &&
+	    pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE], h->pkey))
+		pkix = mt_qpc_pkey_index(qpc);
+	/* IBA 10.2.4 / dp 16.4: Q_Key must equal the QP's (not on QP0) */
+	if (!qp0 && h->qkey != mt_qpc_qkey(qpc)) {
+		dp->st.drop_qkey++;
+		in->qkey_violations++;
+		return;
+	}
+	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_rcv_db_index(qpc));
+	if (rec == NULL || mt_qpc_rq_log_size(qpc) == 0) {
+		dp->st.drop_no_wqe++;
+		return;
+	}
+	posted = mt_dbr_counter(rec) & 0xffff;
+	done = mt_get32(eqpc, MT_EQPC_RQ_DONE) & 0xffff;
+	if (done == posted || state == MT_QPS_ERR) {
+		dp->st.drop_no_wqe++;	/* UD has no RNR: silently dropped */
+		return;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	mask = (1u << mt_qpc_rq_log_size(qpc)) - 1;
+	stride = 1u << mt_qpc_rq_log_stride(qpc);
+	if (stride > MT_WQE_MAX_SIZE)
+		stride = MT_WQE_MAX_SIZE;
+	off = (done & mask) << mt_qpc_rq_log_stride(qpc);
+	pd = mt_qpc_pd(qpc);
+	mt_put32(eqpc, MT_EQPC_RQ_DONE, (done + 1) & 0xffff);
+	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, mt_qpc_wqe_base(qpc) + off, dp->wqe,
+			       stride, false);
+	if (rc == 0)
+		rc = scatter(dev, pd, dp->wqe, stride, p, h);
+	if (rc != 0) {
+		uint8_t synd = rc == -EMSGSIZE ? MT_SYND_LOCAL_LENGTH : synd_of(rc, &vendor);
+
+		if (rc == -EMSGSIZE)
+			vendor = 0;
+		err_cqe(dev, qpn, mt_qpc_cqn_rcv(qpc), off, false, synd, vendor);
+		qp_to_error(dev, qpc, qpn);
+		qp_flush(dev, qpc, eqpc, qpn);
+		return;
+	}
+	memset(cqe, 0, sizeof(cqe));
+	mt_cqe_set_qpn(cqe, qpn);
+	mt_cqe_set_rqpn(cqe, h->src_qp);
+	mt_cqe_set_sl(cqe, h->sl);
+	mt_cqe_set_g_path(cqe, h->has_grh, (uint8_t)(h->dlid & lmc_mask(in)));
+	mt_cqe_set_rlid(cqe, h->slid);
+	if (h->opcode == FAB_BTH_OP_UD_SEND_ONLY_IMM)
+		mt_cqe_set_imm(cqe, mt_get32(p->data, h->payload_off - 4));
+	else
+		mt_cqe_set_pkey_index(cqe, pkix < 0 ? 0 : (uint16_t)pkix);
+	mt_cqe_set_byte_cnt(cqe, DP_GRH_LEN + h->payload_len);
+	mt_cqe_set_wqe(cqe, off);
+	mt_cqe_set_opcode(cqe, h->opcode, false);
+	dp->st.recvs++;
+	cqe_post(dev, mt_qpc_cqn_rcv(qpc), cqe, h->solicited != 0, false);
+}
+
+static bool
+lid_is_mcast(uint16_t lid)
+{
+	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
+}
+
+void
+mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
+		  const struct fab_hdrs *h)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	uint16_t mask = (uint16_t)~lmc_mask(in);
+	uint8_t kind = h->dest_qp == 0 ? MT_SQP_SMI : MT_SQP_GSI;
+	uint8_t sport, skind;
+	uint32_t qpn;
+
+	if (dp == NULL || dev->fw_state != MT25208_FW_HCA) {
+		fab_pkt_drop(dev->fab, p, "HCA not initialised");
+		return;
+	}
+	if (h->opcode != FAB_BTH_OP_UD_SEND_ONLY && h->opcode != FAB_BTH_OP_UD_SEND_ONLY_IMM) {
+		dp->st.drop_malformed++;
+		fab_pkt_drop(dev->fab, p, "not a UD SEND");
+		return;
+	}
+	if (lid_is_mcast(h->dlid)) {
+		const uint8_t *mgm;
+		unsigned int i;
+
+		/* IBA 10.5.2.1: multicast UD carries a GRH and QPN 0xffffff */
+		mgm = h->has_grh && h->dest_qp == DP_QPN_MCAST ?
+		      mt25208_mgm_find(dev, h->dgid) : NULL;
+		for (i = 0; mgm != NULL && i < MT_MGM_QP_PER_MGM; i++) {
+			uint32_t slot = mt_mgm_qp(mgm, i);
+
+			if (!(slot & MT_MGM_QP_VALID))
+				break;
+			dp->st.mcast_copies++;
+			deliver(dev, in, p, h, slot & 0xffffff, false);
+		}
+		if (mgm == NULL)
+			dp->st.drop_no_qp++;
+		fab_pkt_free(dev->fab, p);
+		return;
+	}
+	if (h->dlid == FAB_LID_PERMISSIVE ? h->dest_qp != 0 :
+	    (in->lid == 0 || (h->dlid & mask) != (in->lid & mask))) {
+		dp->st.drop_no_qp++;
+		fab_pkt_drop(dev->fab, p, "DLID is not this port's");
+		return;
+	}
+	if (h->dest_qp <= 1) {
+		/* dp 17.1: DestQP 0/1 on port p is the port's hardware QP0/QP1;
+		 * none configured = the port does not answer (hw-cmd 17) */
+		qpn = mt25208_sqp_qpn(dev, kind, in->num);
+		if (qpn == 0) {
+			dp->st.drop_no_qp++;
+			fab_pkt_drop(dev->fab, p, "special QP not configured");
+			return;
+		}
+		if (kind == MT_SQP_SMI && h->vl != 15) {
+			dp->st.drop_malformed++;
+			fab_pkt_drop(dev->fab, p, "QP0 packet not on VL15");
+			return;
+		}
+	} else {
+		qpn = h->dest_qp;
+		if (mt25208_qp_special(dev, qpn, &sport, &skind)) {
+			dp->st.drop_no_qp++;	/* hardware QPNs of QP0/QP1 are not wire QPNs */
+			fab_pkt_drop(dev->fab, p, "DestQP is a special QP's hardware number");
+			return;
+		}
+	}
+	deliver(dev, in, p, h, qpn, h->dest_qp == 0);
+	fab_pkt_free(dev->fab, p);
+}
+
+/* fabric.hca_recv: ca.c's hook for every packet reaching an active HCA. */
+static void
+dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const struct fab_hdrs *h)
+{
+	struct mt25208 *dev = in->node->hca;
+
+	if (dev == NULL) {
+		fab_pkt_drop(f, p, "active HCA without a model");
+		return;
+	}
+	mt25208_port_recv(dev, in, p, h);
+}
+
+/* ---- life cycle ---------------------------------------------------------------- */
+
+static void
+dp_reset(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	struct mt25208_dp_stats st;
+
+	if (dp == NULL)
+		return;
+	st = dp->st;
+	memset(dp, 0, sizeof(*dp));
+	dp->st = st;
+}
+
+int
+mt25208_dp_init(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = calloc(1, sizeof(*dp));
+
+	if (dp == NULL)
+		return -ENOMEM;
+	dev->dp = dp;
+	dev->dp_reset = dp_reset;
+	dev->node->hca = dev;
+	dev->fab->hca_recv = dp_fab_recv;
+	return 0;
+}
+
+void
+mt25208_dp_free(struct mt25208 *dev)
+{
+	if (dev == NULL)
+		return;
+	free(dev->dp);
+	dev->dp = NULL;
+	dev->dp_reset = NULL;
+	if (dev->node != NULL && dev->node->hca == dev)
+		dev->node->hca = NULL;
+}
+
+const struct mt25208_dp_stats *
+mt25208_dp_stats(const struct mt25208 *dev)
+{
+	const struct mt25208_dp *dp = dp_of(dev);
+
+	return dp != NULL ? &dp->st : NULL;
+}

@@ -1,0 +1,686 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * hca_host: driver-less conformance harness for ibfabric's MT25208 model.
+ *
+ *   hca_host commands PCI_DIR          every implemented command, its output
+ *                                      bytes and an error status each; reset
+ *   hca_host faults PCI_DIR            DMA fault, bad L_Key, WQE fetch fault,
+ *                                      flush on error (no SM needed)
+ *   hca_host ud PCI_A PCI_B            two hosts: QP0 agent until both ports
+ *                                      are Active (OpenSM), one UD datagram
+ *                                      each way, CQ arming and completion
+ *                                      events, a P_Key violation, Q_Key drop,
+ *                                      local length error
+ *   hca_host serve PCI_DIR             bring up and answer SMPs until killed
+ *                                      (the host-disappears test kills it)
+ *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
+ *
+ * Expected values are derived from the fact sheet (shared/spec mthca-hw*),
+ * the IBA and the ibfabric topology, never read back from the model.
+ * Output: one "ok"/"FAIL" line per check; exit 0, 1 (a check failed) or
+ * 77 (cannot run here).
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hh_host.h"
+
+#define DMA_SIZE	(96u << 20)
+#define UD_QKEY		HH_HOST_UD_QKEY
+#define QP_DEPTH	HH_HOST_QP_DEPTH
+
+static unsigned int failures, checks;
+
+#define CHECK(cond, ...) do { \
+	checks++; \
+	if (cond) { \
+		if (hh_verbose) { printf("ok   "); printf(__VA_ARGS__); printf("\n"); } \
+	} else { \
+		failures++; \
+		printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+		printf(__VA_ARGS__); \
+		printf("\n"); \
+	} \
+} while (0)
+
+#define CHECK_EQ(a, b, what) do { \
+	unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b); \
+	CHECK(_a == _b, "%s: got 0x%llx, expected 0x%llx", what, _a, _b); \
+} while (0)
+
+#define REQUIRE(cond, ...) do { \
+	CHECK(cond, __VA_ARGS__); \
+	if (!(cond)) \
+		return -1; \
+} while (0)
+
+static volatile sig_atomic_t stop;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static uint64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static void
+nap(unsigned int us)
+{
+	struct timespec ts = { 0, (long)us * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* ---- hosts ---------------------------------------------------------------- */
+
+static int
+host_up(struct hh_host *h, const char *dir)
+{
+	int ret = hh_open(&h->d, dir, DMA_SIZE);
+
+	if (ret != 0)
+		return ret;
+	return hh_host_up(h);
+}
+
+#define host_service(h)		hh_host_service(h)
+#define get_port_info(h)	hh_host_port_info(h)
+#define ud_qpn(h, i)		hh_host_qpn(h, i)
+
+/* ---- commands ------------------------------------------------------------ */
+
+static int
+scenario_commands(const char *dir)
+{
+	struct hh_dev dev, *d = &dev;
+	const uint8_t *o;
+	uint8_t mad[256], resp[256];
+	uint64_t out, v;
+	unsigned int i;
+	int st, ret;
+
+	ret = hh_open(d, dir, DMA_SIZE);
+	if (ret != 0)
+		return ret == -ENOENT ? 77 : 1;
+
+	/* cmd 4.6: resource commands need RUN_FW/INIT_HCA first */
+	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "QUERY_DEV_LIM before RUN_FW");
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA before RUN_FW");
+	st = hh_cmd(d, 0, NULL, 0, 0, 0x7fe);
+	CHECK_EQ(st, HH_ST_BAD_OP, "unknown opcode 0x7fe");
+	/* an output mailbox outside every DMA window: the firmware's bus error */
+	out = 0x1000;
+	st = hh_cmd(d, 0, &out, 0, 0, HH_OP_QUERY_FW);
+	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "QUERY_FW with out mailbox at unmapped IOVA 0x1000");
+
+	/* QUERY_FW, byte by byte (cmd 5.2) */
+	st = hh_cmd_box(d, HH_OP_QUERY_FW, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_OK, "QUERY_FW");
+	o = d->mbox_out.va;
+	v = ((uint64_t)hh_get16(o, 2) << 32) | ((uint64_t)hh_get16(o, 6) << 16) | hh_get16(o, 4);
+	CHECK(v >= ((5ull << 32) | (3ull << 16)), "QUERY_FW version %u.%u.%u >= 5.3.0 (Arbel native)",
+	      hh_get16(o, 2), hh_get16(o, 6), hh_get16(o, 4));
+	CHECK(hh_get16(o, HH_QFW_FW_PAGES) > 0, "QUERY_FW firmware area %u pages > 0",
+	      hh_get16(o, HH_QFW_FW_PAGES));
+	CHECK(hh_get8(o, HH_QFW_LOG_MAX_CMDS) <= 8, "QUERY_FW log max commands %u",
+	      hh_get8(o, HH_QFW_LOG_MAX_CMDS));
+	CHECK_EQ(hh_get32(o, HH_QFW_CMD_DB) & 1, 0, "QUERY_FW command doorbells not offered");
+	{
+		uint64_t clr = hh_get64(o, HH_QFW_CLR_INT_BASE) & (HH_BAR0_SIZE - 1);
+		uint64_t arm = hh_get64(o, HH_QFW_EQ_ARM_BASE) & (HH_BAR0_SIZE - 1);
+		uint64_t sci = hh_get64(o, HH_QFW_EQ_SET_CI_BASE) & (HH_BAR0_SIZE - 1);
+		uint64_t cat = hh_get64(o, HH_QFW_CATAS_BASE) & (HH_BAR0_SIZE - 1);
+		uint32_t catsz = hh_get32(o, HH_QFW_CATAS_SIZE) * 4;
+		struct { uint64_t a, l; const char *n; } r[] = {
+			{ HH_HCR_BASE, 0x1c, "HCR" }, { clr, 8, "clear-int" }, { arm, 8, "EQ arm" },
+			{ sci, 32 * 8, "EQ set_ci" }, { cat, catsz, "catas buffer" },
+			{ HH_RESET_OFF, 4, "reset" },
+		};
+		unsigned int a, b;
+
+		for (a = 0; a < 6; a++) {
+			CHECK(r[a].a % 4 == 0 && r[a].a + r[a].l <= HH_BAR0_SIZE,
+			      "QUERY_FW %s at BAR0+0x%llx (len 0x%llx) inside BAR0", r[a].n,
+			      (unsigned long long)r[a].a, (unsigned long long)r[a].l);
+			for (b = a + 1; b < 6; b++)
+				CHECK(r[a].a + r[a].l <= r[b].a || r[b].a + r[b].l <= r[a].a,
+				      "QUERY_FW %s and %s do not overlap", r[a].n, r[b].n);
+		}
+		CHECK(catsz > 0, "QUERY_FW catastrophic buffer of %u bytes", catsz);
+		for (i = 0; i < catsz; i += 4)
+			if (hh_bar0_read32(d, (uint32_t)cat + i) != 0)
+				break;
+		CHECK(i >= catsz, "catastrophic buffer reads all zero on a healthy device");
+	}
+
+	/* the whole bring-up (hh_res.c checks each status) */
+	ret = hh_bringup(d);
+	REQUIRE(ret == 0, "mem-free bring-up QUERY_FW .. INIT_HCA .. QUERY_ADAPTER");
+
+	/* QUERY_DEV_LIM consistency (cmd 5.4), re-read */
+	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_OK, "QUERY_DEV_LIM after INIT_HCA");
+	o = d->mbox_out.va;
+	CHECK(d->num_ports >= 1 && d->num_ports <= 2, "DEV_LIM ports %u", d->num_ports);
+	CHECK(d->uar_size == d->bar2_len, "DEV_LIM UAR area %u = BAR2 length %zu", d->uar_size,
+	      d->bar2_len);
+	CHECK(d->flags & HH_DEV_LIM_FLAG_UD, "DEV_LIM flags 0x%x include UD", d->flags);
+	CHECK(d->mtu_cap >= 1 && d->mtu_cap <= 5, "DEV_LIM MTU cap %u is an IB MTU", d->mtu_cap);
+	for (i = 0; i < 9; i++) {
+		static const unsigned int offs[] = { HH_QDL_QPC_SZ, HH_QDL_EQPC_SZ, HH_QDL_EQC_SZ,
+			HH_QDL_CQC_SZ, HH_QDL_SRQC_SZ, HH_QDL_MPT_SZ, HH_QDL_UAR_SCR_SZ,
+			HH_QDL_EEC_SZ, HH_QDL_EEEC_SZ };
+		uint16_t sz = hh_get16(o, offs[i]);
+
+		CHECK(sz != 0 && (sz & (sz - 1)) == 0, "DEV_LIM entry size at 0x%02x = %u is a power of two",
+		      offs[i], sz);
+	}
+	CHECK(hh_get8(o, HH_QDL_MAX_SG) >= 1 && hh_get16(o, HH_QDL_MAX_DESC) >= 64,
+	      "DEV_LIM max SG %u, max descriptor %u bytes", hh_get8(o, HH_QDL_MAX_SG),
+	      hh_get16(o, HH_QDL_MAX_DESC));
+	CHECK(d->aux_pages > 0, "SET_ICM_SIZE asked for %u aux pages", d->aux_pages);
+	CHECK(d->inta_pin < 64, "QUERY_ADAPTER INTA pin %u", d->inta_pin);
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW);
+	CHECK(st != HH_ST_OK, "RUN_FW twice: status 0x%02x (not OK)", st);
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA);
+	CHECK(st != HH_ST_OK, "INIT_HCA twice: status 0x%02x (not OK)", st);
+	/* MAP_ICM of a page whose bus address is outside every window */
+	memset(d->mbox_in.va, 0, 32);
+	hh_put64(d->mbox_in.va, 0, d->uarc_base + (uint64_t)(d->uar + 5) * HH_UARC_SIZE);
+	hh_put64(d->mbox_in.va, 8, 0x2000);
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM);
+	CHECK(st != HH_ST_OK, "MAP_ICM of unreachable bus address 0x2000: status 0x%02x", st);
+
+	/* EQs, MAP_EQ, event mode, NOP with an interrupt (cmd 17 steps 20-22) */
+	ret = hh_setup_eqs(d);
+	REQUIRE(ret == 0, "EQs, MAP_EQ, NOP in event mode with an interrupt, CONF_SPECIAL_QP");
+	memset(d->mbox_in.va, 0, HH_EQC_SIZE);
+	st = hh_cmd(d, d->mbox_in.iova, NULL, d->eq[0].eqn, 0, HH_OP_SW2HW_EQ);
+	CHECK(st != HH_ST_OK, "SW2HW_EQ on an EQ in hardware ownership: status 0x%02x", st);
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 40, 0, HH_OP_SW2HW_EQ);
+	CHECK(st != HH_ST_OK, "SW2HW_EQ EQN 40 (> 31): status 0x%02x", st);
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_NOP);
+	CHECK_EQ(st, HH_ST_OK, "NOP (event mode) completes with a CMD EQE carrying its token");
+
+	/* MPT */
+	st = hh_cmd(d, d->mbox_in.iova, NULL, d->ntmr.index, 0, HH_OP_SW2HW_MPT);
+	CHECK(st != HH_ST_OK, "SW2HW_MPT on an MPT in hardware ownership: status 0x%02x", st);
+	st = hh_cmd(d, 0, NULL, d->next_mpt + 100, 1, HH_OP_HW2SW_MPT);
+	CHECK(st != HH_ST_OK, "HW2SW_MPT of a software-owned MPT: status 0x%02x", st);
+
+	/* CQ */
+	{
+		struct hh_cq cq;
+		struct hh_qp qp;
+
+		ret = hh_cq_create(d, &cq, d->rsvd_cqs + 7, 64);
+		CHECK_EQ(ret, 0, "SW2HW_CQ");
+		st = hh_cmd(d, d->mbox_in.iova, NULL, cq.cqn, 0, HH_OP_SW2HW_CQ);
+		CHECK(st != HH_ST_OK, "SW2HW_CQ twice: status 0x%02x", st);
+		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, d->rsvd_cqs + 8, false, true);
+		CHECK(st != HH_ST_OK, "HW2SW_CQ of a CQ never given to hardware: status 0x%02x", st);
+
+		/* QP transitions (cmd 10.5) */
+		ret = hh_qp_create(d, &qp, d->sqp_start + 20, HH_QPST_UD, 1, &cq, &cq, 16);
+		CHECK_EQ(ret, 0, "UD QP buffers");
+		qp.qkey = 0x22222222;
+		st = hh_qp_modify(d, &qp, HH_QPS_INIT, HH_QPS_RTR, 0);
+		CHECK_EQ(st, HH_ST_BAD_QP_STATE, "INIT2RTR on a QP in RESET");
+		st = hh_qp_modify(d, &qp, HH_QPS_RESET, HH_QPS_INIT, 0);
+		CHECK_EQ(st, HH_ST_OK, "RST2INIT");
+		st = hh_qp_modify(d, &qp, HH_QPS_INIT, HH_QPS_RTR, 0);
+		CHECK_EQ(st, HH_ST_OK, "INIT2RTR");
+		st = hh_cmd_box(d, HH_OP_QUERY_QP, 0, qp.qpn, false, true);
+		CHECK_EQ(st, HH_ST_OK, "QUERY_QP");
+		o = d->mbox_out.va;
+		CHECK_EQ(hh_get32(o, HH_QPM_FLAGS) >> 28, HH_QPS_RTR, "QUERY_QP state");
+		CHECK_EQ((hh_get32(o, HH_QPM_FLAGS) >> 16) & 0xff, HH_QPST_UD, "QUERY_QP service type");
+		CHECK_EQ(hh_get32(o, HH_QPM_QKEY), 0x22222222,
+			 "QUERY_QP Q_Key kept across INIT2RTR without optpar (cmd 10.4)");
+		CHECK_EQ(hh_get32(o, HH_QPM_PRI_PATH) >> 24 & 3, 1, "QUERY_QP port");
+		CHECK_EQ(hh_get32(o, HH_QPM_LOCAL_QPN) & 0xffffff, qp.qpn, "QUERY_QP local QPN");
+		st = hh_qp_modify(d, &qp, HH_QPS_RTR, HH_QPS_RTS, 0);
+		CHECK_EQ(st, HH_ST_OK, "RTR2RTS");
+		st = hh_qp_modify(d, &qp, HH_QPS_RTS, HH_QPS_ERR, 0);
+		CHECK_EQ(st, HH_ST_OK, "2ERR");
+		st = hh_qp_modify(d, &qp, HH_QPS_ERR, HH_QPS_RESET, 0);
+		CHECK_EQ(st, HH_ST_OK, "2RST (ERR2RST, op_mod 3)");
+		st = hh_cmd_box(d, HH_OP_QUERY_QP, 0, qp.qpn, false, true);
+		CHECK(st != HH_ST_OK || hh_get32(d->mbox_out.va, HH_QPM_FLAGS) >> 28 == HH_QPS_RESET,
+		      "QUERY_QP after 2RST: status 0x%02x, RESET", st);
+		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, cq.cqn, false, true);
+		CHECK_EQ(st, HH_ST_OK, "HW2SW_CQ");
+		CHECK_EQ(hh_get32(d->mbox_out.va, HH_CQC_CQN) & 0xffffff, cq.cqn,
+			 "HW2SW_CQ context CQN");
+	}
+
+	/* MAD_IFC: NodeInfo, NodeDescription, PortInfo from the firmware SMA */
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1; mad[1] = 0x01; mad[2] = 1; mad[3] = 0x01;
+	hh_put64(mad, 8, 0xabcdef0011223344ull);
+	hh_put16(mad, 16, 0x0011);
+	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+	CHECK_EQ(st, HH_ST_OK, "MAD_IFC SubnGet(NodeInfo)");
+	CHECK_EQ(resp[0], 1, "NodeInfo response base version");
+	CHECK_EQ(resp[1], 0x01, "NodeInfo response class");
+	CHECK_EQ(resp[3], 0x81, "NodeInfo response method GetResp");
+	CHECK_EQ(hh_get16(resp, 4) & 0x7fff, 0, "NodeInfo response status");
+	CHECK_EQ(hh_get64(resp, 8), 0xabcdef0011223344ull, "NodeInfo response TID echoed");
+	CHECK_EQ(hh_get16(resp, 16), 0x0011, "NodeInfo response attribute");
+	CHECK_EQ(resp[64 + 2], 1, "NodeInfo NodeType = CA");
+	CHECK_EQ(resp[64 + 3], d->num_ports, "NodeInfo NumPorts = DEV_LIM ports");
+	CHECK(hh_get64(resp, 64 + 12) != 0, "NodeInfo NodeGUID non-zero");
+	CHECK_EQ(hh_get16(resp, 64 + 30), HH_PCI_DEVICE_ARBEL, "NodeInfo DeviceID = PCI device");
+	CHECK_EQ(hh_get32(resp, 64 + 36) & 0xffffff, 0x0002c9, "NodeInfo VendorID = Mellanox OUI");
+	CHECK_EQ(resp[64 + 39], 1, "NodeInfo LocalPortNum");
+	hh_put16(mad, 16, 0x0010);
+	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+	CHECK_EQ(st, HH_ST_OK, "MAD_IFC SubnGet(NodeDescription)");
+	CHECK(resp[64] != 0, "NodeDescription non-empty: \"%.64s\"", (const char *)resp + 64);
+	hh_put16(mad, 16, 0x0015);
+	hh_put32(mad, 20, 1);
+	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+	CHECK_EQ(st, HH_ST_OK, "MAD_IFC SubnGet(PortInfo 1)");
+	CHECK_EQ(hh_get16(resp, 64 + 16), 0, "PortInfo LID 0 before any SM");
+	CHECK(resp[64 + 32] >> 4 == 0 && (resp[64 + 32] & 0xf) <= 2,
+	      "PortInfo port state 0x%x Down/Init before INIT_IB and SM", resp[64 + 32] & 0xf);
+	st = hh_mad_ifc(d, 3, mad, resp, NULL, 0, 3);
+	CHECK(st != HH_ST_OK, "MAD_IFC on port 3: status 0x%02x", st);
+	mad[1] = 0x77;	/* a class firmware does not serve */
+	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+	CHECK(st == HH_ST_BAD_PKT || (st == HH_ST_OK && (hh_get16(resp, 4) & 0x7fff) != 0),
+	      "MAD_IFC of class 0x77: status 0x%02x (BAD_PKT or a MAD error status)", st);
+
+	/* INIT_IB / CLOSE_IB */
+	st = hh_init_ib(d, 3);
+	CHECK(st != HH_ST_OK, "INIT_IB port 3: status 0x%02x", st);
+	st = hh_init_ib(d, 1);
+	CHECK_EQ(st, HH_ST_OK, "INIT_IB port 1");
+	st = hh_cmd(d, 0, NULL, 1, 0, HH_OP_CLOSE_IB);
+	CHECK_EQ(st, HH_ST_OK, "CLOSE_IB port 1");
+
+	/* multicast table (cmd 12) */
+	{
+		uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
+				     0xff, 0xff, 0xff, 0xff };
+		uint64_t h1 = 0, h2 = 0;
+
+		memcpy(d->mbox_in.va, mgid, 16);
+		st = hh_cmd(d, d->mbox_in.iova, &h1, 0, 0, HH_OP_MGID_HASH);
+		CHECK_EQ(st, HH_ST_OK, "MGID_HASH");
+		CHECK((h1 & 0xffff) < d->num_mcgs / 2, "MGID_HASH %llu < hash size %u",
+		      (unsigned long long)(h1 & 0xffff), d->num_mcgs / 2);
+		st = hh_cmd(d, d->mbox_in.iova, &h2, 0, 0, HH_OP_MGID_HASH);
+		CHECK(st == HH_ST_OK && (h1 & 0xffff) == (h2 & 0xffff), "MGID_HASH deterministic");
+		memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
+		memcpy(d->mbox_in.va + HH_MGM_GID, mgid, 16);
+		hh_put32(d->mbox_in.va, HH_MGM_QP, HH_MGM_QP_VALID | 0x123);
+		memcpy(resp, d->mbox_in.va, HH_MGM_ENTRY_SIZE);
+		st = hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(h1 & 0xffff), 0, HH_OP_WRITE_MGM);
+		CHECK_EQ(st, HH_ST_OK, "WRITE_MGM");
+		st = hh_cmd_box(d, HH_OP_READ_MGM, 0, (uint32_t)(h1 & 0xffff), false, true);
+		CHECK_EQ(st, HH_ST_OK, "READ_MGM");
+		CHECK(memcmp(d->mbox_out.va, resp, HH_MGM_ENTRY_SIZE) == 0,
+		      "READ_MGM returns the 256 bytes written");
+		st = hh_cmd_box(d, HH_OP_READ_MGM, 0, d->num_mcgs + 5, false, true);
+		CHECK(st != HH_ST_OK, "READ_MGM index %u beyond the table: status 0x%02x",
+		      d->num_mcgs + 5, st);
+		memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
+		hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(h1 & 0xffff), 0, HH_OP_WRITE_MGM);
+	}
+
+	/* teardown in Linux's order (cmd 18) */
+	ret = hh_teardown(d);
+	CHECK_EQ(ret, 0, "teardown: CLOSE_IB, CONF_SPECIAL_QP 0, MAP_EQ unmap, HW2SW_EQ, CLOSE_HCA, "
+		 "UNMAP_ICM_AUX, UNMAP_FA");
+	st = hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true);
+	CHECK(st != HH_ST_OK, "QUERY_ADAPTER after CLOSE_HCA: status 0x%02x", st);
+
+	/* cmd 16.1: the reset register brings back power-on state */
+	hh_bar0_write32(d, HH_RESET_OFF, 1);
+	nap(200000);
+	CHECK_EQ(hh_bar0_read32(d, HH_HCR_BASE + HH_HCR_CMD) & HH_HCR_GO, 0, "GO clear after reset");
+	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "QUERY_DEV_LIM after reset (boot firmware again)");
+	memset(d->eq, 0, sizeof(d->eq));
+	for (i = 0; i < HH_NUM_EQ; i++)
+		d->eq[i].irq_fd = -1;
+	d->eq_up = false;
+	d->dma_used = 2 * HH_MAILBOX_SIZE;
+	ret = hh_bringup(d);
+	CHECK_EQ(ret, 0, "bring-up again after reset");
+	hh_close(d);
+	return 0;
+}
+
+/* ---- faults -------------------------------------------------------------- */
+
+#define wait_cqe(h, cq, cqe, ms)	hh_host_wait_cqe(h, cq, cqe, ms)
+
+static int
+scenario_faults(const char *dir)
+{
+	static struct hh_host H;
+	struct hh_host *h = &H;
+	struct hh_ud_dest dst = { .dlid = 1, .dqpn = 0x77, .qkey = UD_QKEY, .sl = 0, .port = 1 };
+	uint8_t cqe[32];
+	int ret;
+
+	h->name = "A";
+	ret = host_up(h, dir);
+	if (ret == -ENOENT)
+		return 77;
+	REQUIRE(ret == 0, "bring-up, EQs, CQs, QP0/QP1/UD QPs to RTS");
+
+	/* a good send first: success CQE (the wire may drop it: no SM, port down) */
+	memset(h->payload.va, 0x5a, 256);
+	hh_post_ud_send(&h->d, &h->ud, &dst, h->payload_mr.lkey, 0, 256, true);
+	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "send CQE for a UD send");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_OPCODE_SEND, "send CQE opcode SEND");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_IS_SEND) & 0x80, 0x80, "send CQE is_send");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_MY_QPN), h->ud.qpn, "send CQE my_qpn");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), h->ud.send_off, "send CQE wqe = offset of WQE 0");
+
+	/* gather through the physical MR from an IOVA no window covers */
+	hh_post_ud_send(&h->d, &h->ud, &dst, h->d.ntmr.lkey, 0x100000, 256, true);
+	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "CQE for a send gathering from unmapped IOVA");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_CQE_OP_ERR_SEND, "DMA fault: send error CQE");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "DMA fault: syndrome LOCAL_ACCESS_ERR");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), h->ud.send_off + (1u << h->ud.sq_shift),
+		 "DMA fault: wqe = offset of WQE 1");
+	/* the QP is in error: the next WQE, unsignaled, is flushed (dp 11.3) */
+	hh_post_ud_send(&h->d, &h->ud, &dst, h->payload_mr.lkey, 0, 16, false);
+	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "flush CQE for an unsignaled WQE after error");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_WR_FLUSH, "flush: syndrome WR_FLUSH_ERR");
+	/* receive WQEs posted before the error are flushed too, in order */
+	{
+		unsigned int n = 0;
+
+		while (wait_cqe(h, &h->rcq, cqe, 300)) {
+			CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_CQE_OP_ERR_RECV,
+				 "receive flush CQE opcode 0xfe");
+			CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), n << h->ud.rq_shift,
+				 "receive flush CQEs in WQE order");
+			n++;
+		}
+		CHECK_EQ(n, QP_DEPTH / 2, "every posted receive WQE flushed");
+	}
+
+	/* bad L_Key on the second UD QP: local protection error */
+	hh_post_ud_send(&h->d, &h->ud_bad, &dst, h->payload_mr.lkey ^ 0x100, 0, 64, true);
+	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "CQE for a send with a wrong L_Key");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_LOCAL_PROT,
+		 "bad L_Key: syndrome LOCAL_PROT_ERR");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_MY_QPN), h->ud_bad.qpn, "bad L_Key: my_qpn");
+
+	/* beyond the MTT-translated region's length: also a protection error */
+	{
+		struct hh_qp qp;
+
+		ret = hh_qp_create(&h->d, &qp, ud_qpn(h, 5), HH_QPST_UD, 1, &h->scq, &h->rcq, 16);
+		qp.qkey = UD_QKEY;
+		if (ret == 0)
+			ret = hh_qp_up(&h->d, &qp, 0);
+		REQUIRE(ret == 0, "third UD QP to RTS");
+		hh_post_ud_send(&h->d, &qp, &dst, h->payload_mr.lkey, h->payload.len - 8, 64, true);
+		REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "CQE for a gather past the region's end");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_LOCAL_PROT,
+			 "out-of-bounds gather: syndrome LOCAL_PROT_ERR");
+	}
+	CHECK_EQ(hh_bar0_read32(&h->d, (uint32_t)(h->d.catas_base & (HH_BAR0_SIZE - 1))), 0,
+		 "no catastrophic error for data DMA faults");
+	hh_close(&h->d);
+	return 0;
+}
+
+/* ---- two hosts, OpenSM ------------------------------------------------------ */
+
+static int
+wait_active(struct hh_host *a, struct hh_host *b, int ms)
+{
+	uint64_t end = now_us() + (uint64_t)ms * 1000;
+
+	while (now_us() < end && !stop) {
+		host_service(a);
+		if (b != NULL)
+			host_service(b);
+		if (a->port_active && (b == NULL || b->port_active))
+			return 1;
+		nap(200);
+	}
+	return 0;
+}
+
+static int
+scenario_ud(const char *da, const char *db)
+{
+	static struct hh_host A, B;
+	struct hh_ud_dest dst;
+	const uint8_t *pi;
+	uint8_t cqe[32];
+	uint16_t viol0, viol1;
+	unsigned int len, i;
+	int ret;
+
+	A.name = "A";
+	B.name = "B";
+	ret = host_up(&A, da);
+	if (ret == 0)
+		ret = host_up(&B, db);
+	if (ret == -ENOENT)
+		return 77;
+	REQUIRE(ret == 0, "both hosts up (bring-up, EQs, QP0/QP1/UD QPs)");
+	REQUIRE(wait_active(&A, &B, 60000),
+		"both ports ACTIVE (PORT_CHANGE EQE subtype 4) with OpenSM over our QP0 agents");
+	pi = get_port_info(&A);
+	REQUIRE(pi != NULL, "PortInfo of A");
+	A.lid = hh_get16(pi, 64 + 16);
+	CHECK_EQ(pi[64 + 32] & 0xf, 4, "A PortInfo state ACTIVE");
+	pi = get_port_info(&B);
+	REQUIRE(pi != NULL, "PortInfo of B");
+	B.lid = hh_get16(pi, 64 + 16);
+	viol0 = hh_get16(pi, 64 + 46);
+	CHECK(A.lid != 0 && B.lid != 0 && A.lid != B.lid, "LIDs set by OpenSM: A %u, B %u", A.lid,
+	      B.lid);
+
+	/* CQ arming: next-completion on B's receive CQ, then a datagram */
+	hh_cq_arm(&B.d, &B.rcq, false);
+	for (len = 256, i = 0; i < 2; i++, len = 2044) {
+		uint8_t *rx;
+		uint32_t k;
+
+		for (k = 0; k < len; k++)
+			A.payload.va[k] = (uint8_t)(k * 7 + i);
+		dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+		hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, len, true);
+		REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A send CQE (%u bytes)", len);
+		CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_OPCODE_SEND, "A send CQE opcode");
+		REQUIRE(wait_cqe(&B, &B.rcq, cqe, 3000), "B receive CQE (%u bytes)", len);
+		CHECK_EQ(hh_get32(cqe, HH_CQE_MY_QPN), B.ud.qpn, "receive CQE my_qpn");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_RQPN) & 0xffffff, A.ud.qpn, "receive CQE rqpn = DETH SrcQP");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_SL) >> 4, 0, "receive CQE SL");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_G_PATH), 0, "receive CQE no GRH, path bits 0");
+		CHECK_EQ(hh_get16(cqe, HH_CQE_RLID), A.lid, "receive CQE rlid = A's LID");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_IMM_PKEY) >> 16, 0, "receive CQE P_Key index 0");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + len, "receive CQE byte_cnt = 40 + payload");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), i << B.ud.rq_shift, "receive CQE wqe offset");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "receive CQE opcode UD SEND_ONLY");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_IS_SEND), 0, "receive CQE is_send 0");
+		rx = B.ud.data.va + (size_t)i * HH_RECV_SLOT;
+		CHECK(memcmp(rx + 40, A.payload.va, len) == 0, "payload of %u bytes at +40 intact", len);
+		if (i == 0) {
+			const uint8_t *eqe;
+			struct pollfd pfd = { .fd = B.d.eq[HH_EQ_COMP].irq_fd, .events = POLLIN };
+			uint64_t v;
+
+			eqe = hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP]);
+			REQUIRE(eqe != NULL, "completion EQE for the armed CQ");
+			CHECK_EQ(hh_get8(eqe, HH_EQE_TYPE), HH_EV_COMP, "completion EQE type 0");
+			CHECK_EQ(hh_get32(eqe, HH_EQE_DATA) & 0xffffff, B.rcq.cqn, "completion EQE CQN");
+			CHECK(poll(&pfd, 1, 500) == 1 && read(pfd.fd, &v, 8) == 8,
+			      "completion EQ interrupt (eventfd) signalled");
+			hh_eq_arm(&B.d, &B.d.eq[HH_EQ_COMP]);
+			B.rcq.arm_sn++;
+		}
+	}
+	/* disarmed after firing: the second datagram raised no EQE */
+	CHECK(hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP]) == NULL, "CQ disarmed after one event");
+
+	/* Q_Key mismatch: silently dropped (IBA 10.2.4) */
+	dst.qkey = 0x33333333;
+	dst.dqpn = B.ud.qpn;
+	hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, 64, true);
+	REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A send CQE (Q_Key 0x33333333)");
+	CHECK(!wait_cqe(&B, &B.rcq, cqe, 300), "B: no receive CQE for a wrong Q_Key");
+
+	/* P_Key violation: A's second QP sends with P_Key 0 (index 1 of OpenSM's table) */
+	dst.qkey = UD_QKEY;
+	hh_post_ud_send(&A.d, &A.ud_bad, &dst, A.payload_mr.lkey, 0, 64, true);
+	REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A send CQE (bad P_Key QP)");
+	CHECK(!wait_cqe(&B, &B.rcq, cqe, 300), "B: no receive CQE for a P_Key violation");
+	pi = get_port_info(&B);
+	viol1 = pi != NULL ? hh_get16(pi, 64 + 46) : 0;
+	CHECK_EQ(viol1, (uint16_t)(viol0 + 1), "B PortInfo P_KeyViolations counted the packet");
+
+	/* B -> A too, from B's receive side view: local length error on A */
+	hh_post_recv_sge(&A.d, &A.ud, A.d.ntmr.lkey, A.ud.data.iova, 100);
+	dst = (struct hh_ud_dest){ .dlid = A.lid, .dqpn = A.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+	/* A's RQ holds 32 full-size receives, then this short one:
+	 * drain A's posted receives with full-size datagrams, then hit the short one */
+	for (i = 0; i < QP_DEPTH / 2; i++) {
+		hh_post_ud_send(&B.d, &B.ud, &dst, B.payload_mr.lkey, 0, 64, false);
+		REQUIRE(wait_cqe(&A, &A.rcq, cqe, 3000), "A receive %u", i);
+	}
+	hh_post_ud_send(&B.d, &B.ud, &dst, B.payload_mr.lkey, 0, 256, true);
+	REQUIRE(wait_cqe(&A, &A.rcq, cqe, 3000), "A receive CQE into a 100-byte buffer");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_CQE_OP_ERR_RECV, "short buffer: receive error CQE");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_LOCAL_LENGTH,
+		 "short buffer: syndrome LOCAL_LENGTH_ERR");
+	hh_close(&A.d);
+	hh_close(&B.d);
+	return 0;
+}
+
+static int
+scenario_serve(const char *dir)
+{
+	static struct hh_host H;
+	int ret;
+
+	H.name = "host";
+	ret = host_up(&H, dir);
+	if (ret == -ENOENT)
+		return 77;
+	REQUIRE(ret == 0, "bring-up");
+	printf("hca_host: up\n");
+	fflush(stdout);
+	while (!stop) {
+		bool was = H.port_active;
+
+		host_service(&H);
+		if (H.port_active != was) {
+			printf("hca_host: port %s\n", H.port_active ? "ACTIVE" : "DOWN");
+			fflush(stdout);
+		}
+		nap(500);
+	}
+	hh_close(&H.d);
+	return 0;
+}
+
+static int
+scenario_bench(const char *da, const char *db, unsigned int len, unsigned int count)
+{
+	static struct hh_host A, B;
+	struct hh_ud_dest dst;
+	unsigned int sent = 0, got = 0, inflight = 0;
+	uint8_t cqe[32];
+	uint64_t t0, t1;
+	int ret;
+
+	A.name = "A";
+	B.name = "B";
+	ret = host_up(&A, da);
+	if (ret == 0)
+		ret = host_up(&B, db);
+	if (ret != 0)
+		return 1;
+	if (!wait_active(&A, &B, 60000))
+		return 1;
+	A.lid = hh_get16(get_port_info(&A), 64 + 16);
+	B.lid = hh_get16(get_port_info(&B), 64 + 16);
+	dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+	hh_post_recv(&B.d, &B.ud, QP_DEPTH / 2);	/* ring full */
+	t0 = now_us();
+	while (got < count) {
+		/* keep up to 32 in flight; every WQE signaled so the SQ never overflows */
+		while (sent < count && inflight < 32) {
+			hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, len, true);
+			sent++;
+			inflight++;
+		}
+		while (hh_cq_poll(&A.d, &A.scq, cqe))
+			inflight--;
+		while (hh_cq_poll(&B.d, &B.rcq, cqe)) {
+			got++;
+			hh_post_recv(&B.d, &B.ud, 1);
+		}
+		if (now_us() - t0 > 60000000)
+			break;
+	}
+	t1 = now_us();
+	printf("bench: %u-byte UD datagrams: %u received in %.3f s = %.0f pps\n", len, got,
+	       (t1 - t0) / 1e6, got / ((t1 - t0) / 1e6));
+	return got == count ? 0 : 1;
+}
+
+int
+main(int argc, char **argv)
+{
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	hh_verbose = getenv("HCA_HOST_VERBOSE") != NULL;
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
+	if (argc >= 3 && strcmp(argv[1], "commands") == 0)
+		rc = scenario_commands(argv[2]);
+	else if (argc >= 3 && strcmp(argv[1], "faults") == 0)
+		rc = scenario_faults(argv[2]);
+	else if (argc >= 4 && strcmp(argv[1], "ud") == 0)
+		rc = scenario_ud(argv[2], argv[3]);
+	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
+		rc = scenario_serve(argv[2]);
+	else if (argc >= 6 && strcmp(argv[1], "bench") == 0)
+		return scenario_bench(argv[2], argv[3], (unsigned int)atoi(argv[4]),
+				      (unsigned int)atoi(argv[5]));
+	else {
+		fprintf(stderr, "usage: hca_host commands|faults|serve PCI_DIR | ud PCI_A PCI_B | "
+			"bench PCI_A PCI_B SIZE COUNT\n");
+		return 2;
+	}
+	if (rc == 77)
+		return 77;
+	printf("hca_host %s: %u checks, %u failed\n", argv[1], checks, failures);
+	return rc != 0 || failures != 0 ? 1 : 0;
+}

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/**
+ * @file
+ * hca_host: a host that drives ibfabric's MT25208 model with no driver,
+ * from the fact sheet alone. It plays what a PMD would do, in the most
+ * direct way: raw HCR commands, WQEs, CQEs and EQEs it builds and parses
+ * itself. Single-threaded; every call polls.
+ *
+ * Files: hh_pci.c (PCI function directory, BAR mmaps, IOMMU/MSI-X socket,
+ * DMA arena), hh_cmd.c (HCR protocol, polled and event mode), hh_res.c
+ * (mem-free bring-up, ICM, MRs, EQs, CQs, QPs), hh_dp.c (WQEs, doorbells,
+ * CQ polling, the QP0 SMA loop), hca_host.c (scenarios and checks).
+ */
+
+#ifndef _HH_H_
+#define _HH_H_
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hh_hw.h"
+
+#define HH_NUM_EQ	3
+#define HH_RECV_SLOT	4096	/* receive buffer per RQ entry: GRH + 2 KiB MTU fits */
+#define HH_MLX_SLOT	512	/* MLX send slot: headers at +0, MAD at +128 */
+#define HH_EQ_COMP	0
+#define HH_EQ_ASYNC	1
+#define HH_EQ_CMD	2
+
+extern int hh_verbose;
+#define HH_LOG(...)	do { if (hh_verbose) { fprintf(stderr, "hca_host: " __VA_ARGS__); fputc('\n', stderr); } } while (0)
+#define HH_ERR(...)	do { fprintf(stderr, "hca_host: error: " __VA_ARGS__); fputc('\n', stderr); } while (0)
+
+/** A piece of the DMA arena: host pointer and IOVA. */
+struct hh_buf {
+	uint8_t *va;
+	uint64_t iova;
+	size_t len;
+};
+
+/** Memory region: MPT slot, L_Key, and what it covers. */
+struct hh_mr {
+	uint32_t index;
+	uint32_t lkey;
+	uint32_t first_seg;
+	struct hh_buf buf;
+};
+
+struct hh_eq {
+	uint32_t eqn;
+	uint32_t nent;
+	uint32_t cons;
+	struct hh_buf buf;
+	struct hh_mr mr;
+	int irq_fd;		/**< eventfd from GET_IRQ, or -1 */
+};
+
+struct hh_cq {
+	uint32_t cqn;
+	uint32_t nent;
+	uint32_t cons;
+	uint32_t arm_sn;
+	uint32_t set_ci_db;	/**< record index */
+	uint32_t arm_db;
+	struct hh_buf buf;
+	struct hh_mr mr;
+};
+
+struct hh_qp {
+	uint32_t qpn;		/**< hardware QPN */
+	uint8_t st;		/**< HH_QPST_UD or HH_QPST_MLX */
+	uint8_t port;
+	uint32_t qkey;
+	uint32_t sq_max, rq_max;
+	uint32_t sq_shift, rq_shift;
+	uint32_t send_off;
+	uint32_t sq_head, rq_head;
+	uint32_t sq_db, rq_db;	/**< record indices */
+	struct hh_cq *scq, *rcq;
+	struct hh_buf buf;
+	struct hh_mr mr;
+	struct hh_buf data;	/**< receive buffers, one 2 KiB slot per RQ entry */
+	struct hh_buf hdr;	/**< MLX header slots (72 bytes each), QP0/QP1 */
+	uint16_t psn;
+};
+
+struct hh_dev {
+	/*
+	 * In-process use (unit tests): called whenever the host waits for
+	 * the device, so the test can run the model; NULL across processes.
+	 */
+	void (*idle)(void *arg);
+	void *idle_arg;
+	/** In-process: hand out an eventfd for MSI-X @p vector instead of GET_IRQ. */
+	int (*get_irq)(void *arg, uint32_t vector);
+
+	char dir[PATH_MAX];
+	int sock;
+	bool in_process;
+	volatile uint8_t *bar0;
+	size_t bar0_len;
+	volatile uint8_t *bar2;
+	size_t bar2_len;
+
+	/* DMA arena: one memfd registered as one IOMMU window */
+	int dma_fd;
+	uint8_t *dma_va;
+	uint64_t dma_iova;
+	size_t dma_size;
+	size_t dma_used;
+
+	struct hh_buf mbox_in, mbox_out;
+
+	/* command interface */
+	bool events;
+	uint16_t token;
+	uint32_t last_status;
+
+	/* QUERY_FW */
+	uint16_t fw_pages;
+	uint64_t fw_ver;
+	uint8_t log_max_cmds;
+	uint64_t clr_int_base, catas_base, eq_arm_base, eq_set_ci_base;
+	uint32_t catas_size;
+
+	/* QUERY_DEV_LIM, decoded */
+	uint32_t rsvd_qps, rsvd_cqs, rsvd_eqs, rsvd_mrws, rsvd_uars, rsvd_pds;
+	uint32_t rsvd_mtt_segs, rsvd_srqs, rsvd_mgms;
+	uint32_t qpc_sz, eqpc_sz, cqc_sz, eqc_sz, srqc_sz, mpt_sz, uar_scr_sz;
+	uint32_t eec_sz, eeec_sz;
+	uint32_t uar_size, num_ports, flags;
+	uint64_t max_icm;
+	uint8_t mtu_cap, width_cap, vl_cap;
+	uint32_t gid_len, pkey_len;
+
+	/* profile (ICM virtual addresses) */
+	uint64_t qpc_base, eqpc_base, eec_base, eeec_base, srqc_base, cqc_base;
+	uint64_t eqc_base, rdb_base, mc_base, mpt_base, mtt_base, uar_scr_base;
+	uint64_t uarc_base, icm_total;
+	uint32_t num_qps, num_cqs, num_srqs, num_mpts, num_mtt_segs, num_mcgs;
+	uint32_t num_uars;
+	uint8_t *mtt_host;	/**< host memory behind the MTT table */
+	uint32_t aux_pages;
+
+	/* driver objects */
+	uint8_t inta_pin;
+	uint32_t uar;		/**< driver UAR index */
+	struct hh_buf dbr;	/**< doorbell-record page 0 of the driver UAR */
+	uint32_t next_dbr;
+	uint32_t pd;
+	struct hh_mr ntmr;	/**< physical, no translation */
+	uint32_t next_mpt;
+	uint32_t next_mtt_seg;
+	uint32_t sqp_start;
+	struct hh_eq eq[HH_NUM_EQ];
+	bool eq_up;
+};
+
+/* hh_pci.c */
+int hh_open(struct hh_dev *d, const char *pci_dir, size_t dma_size);
+/**
+ * In-process attach (unit tests): BARs and DMA memory the caller made;
+ * @p dma_va is reachable by the device at @p dma_iova (the caller
+ * registered it). Keeps d->idle / d->get_irq set before the call.
+ */
+int hh_attach_mem(struct hh_dev *d, uint8_t *bar0, uint8_t *bar2, size_t bar2_len,
+		  uint8_t *dma_va, uint64_t dma_iova, size_t dma_size);
+/** Wait a little for the device (runs d->idle in-process). */
+void hh_idle(struct hh_dev *d, unsigned int spins);
+void hh_close(struct hh_dev *d);
+int hh_dma_alloc(struct hh_dev *d, size_t len, size_t align, struct hh_buf *b);
+int hh_iommu_map(struct hh_dev *d, int fd, uint64_t iova, uint64_t len, uint64_t off);
+int hh_iommu_unmap(struct hh_dev *d, uint64_t iova, uint64_t len);
+int hh_get_irq(struct hh_dev *d, uint32_t vector);
+uint32_t hh_bar0_read32(struct hh_dev *d, uint32_t off);
+void hh_bar0_write32(struct hh_dev *d, uint32_t off, uint32_t v);
+void hh_uar_write64(struct hh_dev *d, uint32_t uar, uint32_t off, uint32_t hi, uint32_t lo);
+
+/* hh_cmd.c */
+/** Post a command; returns the firmware status (>= 0) or -ETIMEDOUT. */
+int hh_cmd(struct hh_dev *d, uint64_t in_param, uint64_t *out_param,
+	   uint32_t in_mod, uint8_t op_mod, uint16_t op);
+int hh_cmd_box(struct hh_dev *d, uint16_t op, uint8_t op_mod, uint32_t in_mod,
+	       bool in_box, bool out_box);
+const char *hh_op_name(uint16_t op);
+
+/* hh_res.c */
+int hh_bringup(struct hh_dev *d);
+int hh_setup_eqs(struct hh_dev *d);
+int hh_teardown(struct hh_dev *d);
+int hh_mr_phys(struct hh_dev *d, struct hh_mr *mr);
+int hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t access);
+uint32_t hh_dbr_alloc(struct hh_dev *d, uint32_t qn, enum hh_dbr_type type);
+uint8_t *hh_dbr(struct hh_dev *d, uint32_t idx);
+int hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent);
+int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
+		 struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth);
+int hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
+		 uint16_t pkey_index);
+int hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index);
+int hh_init_ib(struct hh_dev *d, uint8_t port);
+int hh_mad_ifc(struct hh_dev *d, uint8_t port, const uint8_t *mad, uint8_t *resp,
+	       const uint8_t *ext, uint16_t slid, uint8_t op_mod);
+/** Next EQE of @p eq (owner bit clear), consumed; NULL if empty. */
+const uint8_t *hh_eq_next(struct hh_dev *d, struct hh_eq *eq);
+void hh_eq_arm(struct hh_dev *d, struct hh_eq *eq);
+
+/* hh_dp.c */
+struct hh_ud_dest {
+	uint16_t dlid;
+	uint32_t dqpn;
+	uint32_t qkey;
+	uint8_t sl;
+	uint8_t port;
+	bool grh;		/**< send a GRH (multicast needs one) */
+	uint8_t dgid[16];
+};
+int hh_post_recv(struct hh_dev *d, struct hh_qp *qp, uint32_t n);
+int hh_post_recv_sge(struct hh_dev *d, struct hh_qp *qp, uint32_t lkey, uint64_t addr,
+		     uint32_t len);
+int hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
+		    uint32_t lkey, uint64_t addr, uint32_t len, bool signaled);
+int hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_t hdr_len,
+		     const uint8_t *mad, bool vl15, bool slr, uint8_t sl, uint16_t dlid);
+/** Poll one CQE (copied into @p cqe, 32 bytes); 1 got one, 0 empty. */
+int hh_cq_poll(struct hh_dev *d, struct hh_cq *cq, uint8_t *cqe);
+/** Wait up to @p ms for a CQE (service @p sma QP0/QP1 loops meanwhile if set). */
+int hh_cq_wait(struct hh_dev *d, struct hh_cq *cq, uint8_t *cqe, int ms);
+void hh_cq_arm(struct hh_dev *d, struct hh_cq *cq, bool solicited);
+/** The QP0/QP1 agent: answer received SMPs/PMA MADs via MAD_IFC. Returns MADs handled. */
+int hh_sma_poll(struct hh_dev *d, struct hh_qp *qp0, struct hh_qp *qp1, uint16_t *port_lid);
+
+#endif /* _HH_H_ */

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/* hca_host: a complete host (hh_host.h). */
+
+#include <errno.h>
+#include <time.h>
+
+#include "hh_host.h"
+
+uint32_t
+hh_host_qpn(const struct hh_host *h, unsigned int i)
+{
+	return h->d.sqp_start + 8 + i;
+}
+
+int
+hh_host_up(struct hh_host *h)
+{
+	struct hh_dev *d = &h->d;
+	int ret;
+
+	ret = hh_bringup(d);
+	if (ret == 0)
+		ret = hh_setup_eqs(d);
+	if (ret == 0)
+		ret = hh_cq_create(d, &h->sqp_cq, d->rsvd_cqs + 0, HH_HOST_CQ_ENTRIES);
+	if (ret == 0)
+		ret = hh_cq_create(d, &h->scq, d->rsvd_cqs + 1, HH_HOST_CQ_ENTRIES);
+	if (ret == 0)
+		ret = hh_cq_create(d, &h->rcq, d->rsvd_cqs + 2, HH_HOST_CQ_ENTRIES);
+	if (ret == 0)
+		ret = hh_qp_create(d, &h->qp0, d->sqp_start, HH_QPST_MLX, 1, &h->sqp_cq,
+				   &h->sqp_cq, HH_HOST_QP_DEPTH);
+	if (ret == 0)
+		ret = hh_qp_create(d, &h->qp1, d->sqp_start + 2, HH_QPST_MLX, 1, &h->sqp_cq,
+				   &h->sqp_cq, HH_HOST_QP_DEPTH);
+	if (ret == 0)
+		ret = hh_qp_create(d, &h->ud, hh_host_qpn(h, 0), HH_QPST_UD, 1, &h->scq, &h->rcq,
+				   HH_HOST_QP_DEPTH);
+	if (ret == 0)
+		ret = hh_qp_create(d, &h->ud_bad, hh_host_qpn(h, 1), HH_QPST_UD, 1, &h->scq,
+				   &h->rcq, HH_HOST_QP_DEPTH);
+	if (ret != 0)
+		return ret;
+	h->qp0.qkey = 0;
+	h->qp1.qkey = 0x80010000u;	/* IBA 13.5.1 well-known GSI Q_Key */
+	h->ud.qkey = HH_HOST_UD_QKEY;
+	h->ud_bad.qkey = HH_HOST_UD_QKEY;
+	ret = hh_dma_alloc(d, 64 * 4096, 4096, &h->payload);
+	if (ret == 0)
+		ret = hh_mr_mtt(d, &h->payload_mr, &h->payload, HH_MPT_F_LOCAL_WRITE);
+	/* receives first; QP0 last: QP0 at RTR makes the port come up (cmd 10.6) */
+	if (ret == 0)
+		ret = hh_post_recv(d, &h->qp1, HH_HOST_QP_DEPTH);
+	if (ret == 0)
+		ret = hh_post_recv(d, &h->qp0, HH_HOST_QP_DEPTH);
+	if (ret == 0)
+		ret = hh_qp_up(d, &h->qp1, 0);
+	if (ret == 0)
+		ret = hh_qp_up(d, &h->qp0, 0);
+	if (ret == 0)
+		ret = hh_qp_up(d, &h->ud, 0);
+	if (ret == 0)
+		ret = hh_qp_up(d, &h->ud_bad, 1);
+	if (ret == 0)
+		ret = hh_post_recv(d, &h->ud, HH_HOST_QP_DEPTH / 2);
+	return ret;
+}
+
+static void
+host_events(struct hh_host *h)
+{
+	const uint8_t *eqe;
+
+	while ((eqe = hh_eq_next(&h->d, &h->d.eq[HH_EQ_ASYNC])) != NULL) {
+		uint8_t type = hh_get8(eqe, HH_EQE_TYPE);
+
+		if (type == HH_EV_PORT_CHANGE) {
+			/* dp 14.4: port in bits 29..28 of the word at 0x0c */
+			if (((hh_get32(eqe, HH_EQE_PORT) >> 28) & 3) != 1) {
+				HH_ERR("%s: PORT_CHANGE for port %u", h->name,
+				       (hh_get32(eqe, HH_EQE_PORT) >> 28) & 3);
+				h->bad_events++;
+			}
+			h->port_active = hh_get8(eqe, HH_EQE_SUBTYPE) == HH_PORT_CHANGE_ACTIVE;
+			HH_LOG("%s: port 1 %s", h->name, h->port_active ? "ACTIVE" : "down");
+		} else {
+			HH_LOG("%s: async event 0x%02x", h->name, type);
+		}
+	}
+	hh_eq_arm(&h->d, &h->d.eq[HH_EQ_ASYNC]);
+}
+
+void
+hh_host_service(struct hh_host *h)
+{
+	hh_sma_poll(&h->d, &h->qp0, &h->qp1, NULL);
+	host_events(h);
+}
+
+const uint8_t *
+hh_host_port_info(struct hh_host *h)
+{
+	static uint8_t resp[256];
+	uint8_t mad[256];
+
+	/* a LID-routed SubnGet(PortInfo) answered by firmware (cmd 15.1) */
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = 0x01;
+	mad[2] = 1;
+	mad[3] = 0x01;
+	hh_put64(mad, 8, 0x1234);
+	hh_put16(mad, 16, 0x0015);
+	hh_put32(mad, 20, 1);
+	if (hh_mad_ifc(&h->d, 1, mad, resp, NULL, 0, 3) != HH_ST_OK)
+		return NULL;
+	return resp;
+}
+
+static uint64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int
+hh_host_wait_cqe(struct hh_host *h, struct hh_cq *cq, uint8_t *cqe, int ms)
+{
+	uint64_t end = now_us() + (uint64_t)ms * 1000;
+	unsigned int spins = 0;
+
+	while (now_us() < end) {
+		if (hh_cq_poll(&h->d, cq, cqe))
+			return 1;
+		hh_host_service(h);
+		hh_idle(&h->d, ++spins);
+	}
+	return 0;
+}

@@ -1,0 +1,791 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * hca_host: mem-free bring-up in Linux's order (cmd 17), the ICM profile
+ * (cmd 6.1, scaled down: a host that maps everything up front needs
+ * small tables), memory regions (cmd 11), EQs (cmd 8), CQs (cmd 9) and
+ * QPs (cmd 10), each built from the fact sheet.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "hh.h"
+
+#define CHECK_ST(expr, what) do { \
+	int _st = (expr); \
+	if (_st != HH_ST_OK) { \
+		HH_ERR("%s: status 0x%02x", what, _st); \
+		return _st < 0 ? _st : -EIO; \
+	} \
+} while (0)
+
+static unsigned int
+ilog2(uint64_t v)
+{
+	unsigned int l = 0;
+
+	while ((1ull << l) < v)
+		l++;
+	return l;
+}
+
+static uint64_t
+bar0_off(struct hh_dev *d, uint64_t fw_addr)
+{
+	return fw_addr & (d->bar0_len - 1);	/* cmd 5.2: masked with BAR0 length - 1 */
+}
+
+/* ---- page lists (cmd 5.9) ---------------------------------------------- */
+
+/*
+ * Map @p len bytes of host memory at @p iova to ICM @p virt (MAP_ICM) or
+ * to firmware's private use (MAP_FA, MAP_ICM_AUX: virtual field 0), in
+ * blocks of the largest power of two both are aligned to (at most
+ * 256 KiB, the chunk Linux uses), 256 entries per command.
+ */
+static int
+map_pages(struct hh_dev *d, uint16_t op, uint64_t virt, uint64_t iova, uint64_t len)
+{
+	uint8_t *mb = d->mbox_in.va;
+	unsigned int n = 0;
+	int st;
+
+	memset(mb, 0, HH_MAILBOX_SIZE);
+	while (len > 0) {
+		unsigned int lg = 18;
+
+		while (lg > 12 && (((iova | virt) & ((1ull << lg) - 1)) != 0 || (1ull << lg) > len))
+			lg--;
+		hh_put64(mb, n * HH_MAP_ENTRY_SIZE, op == HH_OP_MAP_ICM ? virt : 0);
+		hh_put64(mb, n * HH_MAP_ENTRY_SIZE + 8, iova | (lg - 12));
+		n++;
+		iova += 1ull << lg;
+		virt += 1ull << lg;
+		len = len > (1ull << lg) ? len - (1ull << lg) : 0;
+		if (n == HH_MAP_MAX_ENTRIES || len == 0) {
+			st = hh_cmd(d, d->mbox_in.iova, NULL, n, 0, op);
+			if (st != HH_ST_OK) {
+				HH_ERR("%s (%u entries): status 0x%02x", hh_op_name(op), n, st);
+				return st < 0 ? st : -EIO;
+			}
+			memset(mb, 0, HH_MAILBOX_SIZE);
+			n = 0;
+		}
+	}
+	return 0;
+}
+
+/* ---- profile (cmd 6.1) -------------------------------------------------- */
+
+struct prof_res {
+	const char *name;
+	uint64_t size;
+	uint32_t count;
+	uint64_t *base;
+	bool map;		/* backed with host pages at bring-up */
+};
+
+static int
+make_profile(struct hh_dev *d, bool do_map)
+{
+	struct prof_res r[13];
+	unsigned int i, j, n = 0;
+	uint64_t total = 0;
+
+	d->num_qps = 1024;
+	while (d->num_qps < 4 * d->rsvd_qps)
+		d->num_qps <<= 1;
+	d->num_cqs = 1024;
+	d->num_srqs = (d->flags & HH_DEV_LIM_FLAG_SRQ) ? 1024 : 0;
+	d->num_mpts = 1024;
+	d->num_mtt_segs = 4096;
+	d->num_mcgs = 256;
+	d->num_uars = d->uar_size / HH_UAR_PAGE;
+
+#define RES(nm, esz, cnt, b, m) do { \
+	r[n].name = nm; r[n].count = (cnt); r[n].base = (b); r[n].map = (m); \
+	r[n].size = (uint64_t)(esz) * (cnt); \
+	if (r[n].size < 4096) \
+		r[n].size = 4096; /* cmd 6.1 step 2 */ \
+	n++; \
+} while (0)
+	RES("QPC", d->qpc_sz, d->num_qps, &d->qpc_base, true);
+	RES("EEC", d->eec_sz, 0, &d->eec_base, false);
+	RES("SRQC", d->srqc_sz, d->num_srqs, &d->srqc_base, d->num_srqs != 0);
+	RES("CQC", d->cqc_sz, d->num_cqs, &d->cqc_base, true);
+	RES("EQPC", d->eqpc_sz, d->num_qps, &d->eqpc_base, true);
+	RES("EEEC", d->eeec_sz, 0, &d->eeec_base, false);
+	RES("EQC", d->eqc_sz, 32, &d->eqc_base, true);
+	RES("RDB", 32, d->num_qps * 4, &d->rdb_base, true);
+	RES("MCG", HH_MGM_ENTRY_SIZE, d->num_mcgs, &d->mc_base, true);
+	RES("MPT", d->mpt_sz, d->num_mpts, &d->mpt_base, true);
+	RES("MTT", HH_MTT_SEG_SIZE, d->num_mtt_segs, &d->mtt_base, true);
+	RES("UAR_SCR", d->uar_scr_sz, d->num_uars, &d->uar_scr_base, false);
+	RES("UARC", HH_UARC_SIZE, d->num_uars, &d->uarc_base, false);
+#undef RES
+
+	/* cmd 6.1 step 3: stable sort by size, decreasing */
+	for (i = 0; i < n; i++)
+		for (j = 0; j + 1 < n - i; j++)
+			if (r[j + 1].size > r[j].size) {
+				struct prof_res t = r[j];
+
+				r[j] = r[j + 1];
+				r[j + 1] = t;
+			}
+	for (i = 0; i < n; i++) {
+		*r[i].base = total;
+		total += r[i].size;
+	}
+	if (d->max_icm != 0 && total > d->max_icm) {
+		HH_ERR("profile needs %llu bytes of ICM, device allows %llu",
+		       (unsigned long long)total, (unsigned long long)d->max_icm);
+		return -ENOMEM;
+	}
+	d->icm_total = total;
+	if (!do_map)
+		return 0;
+
+	/* back every context table now (Linux maps on demand; cmd 6.3) */
+	for (i = 0; i < n; i++) {
+		struct hh_buf b;
+		uint64_t sz = r[i].size;
+		int ret;
+
+		if (!r[i].map)
+			continue;
+		if (r[i].base == &d->eqc_base)
+			sz = 4096;	/* cmd 6.2: one page */
+		ret = hh_dma_alloc(d, sz, sz < (1u << 18) ? sz : (1u << 18), &b);
+		if (ret != 0)
+			return ret;
+		ret = map_pages(d, HH_OP_MAP_ICM, *r[i].base, b.iova, sz);
+		if (ret != 0)
+			return ret;
+		if (r[i].base == &d->mtt_base)
+			d->mtt_host = b.va;
+		HH_LOG("ICM %-7s 0x%09llx + 0x%llx -> iova 0x%llx", r[i].name,
+		       (unsigned long long)*r[i].base, (unsigned long long)sz,
+		       (unsigned long long)b.iova);
+	}
+	return 0;
+}
+
+static int
+query_fw(struct hh_dev *d)
+{
+	const uint8_t *o = d->mbox_out.va;
+	int st = hh_cmd_box(d, HH_OP_QUERY_FW, 0, 0, false, true);
+
+	if (st != HH_ST_OK) {
+		HH_ERR("QUERY_FW: status 0x%02x", st);
+		return -EIO;
+	}
+	d->fw_pages = hh_get16(o, HH_QFW_FW_PAGES);
+	d->fw_ver = hh_get64(o, HH_QFW_VER) & 0xffffffffffffull;
+	d->log_max_cmds = hh_get8(o, HH_QFW_LOG_MAX_CMDS);
+	d->clr_int_base = hh_get64(o, HH_QFW_CLR_INT_BASE);
+	d->catas_base = hh_get64(o, HH_QFW_CATAS_BASE);
+	d->catas_size = hh_get32(o, HH_QFW_CATAS_SIZE);
+	d->eq_arm_base = hh_get64(o, HH_QFW_EQ_ARM_BASE);
+	d->eq_set_ci_base = hh_get64(o, HH_QFW_EQ_SET_CI_BASE);
+	return 0;
+}
+
+static int
+query_dev_lim(struct hh_dev *d)
+{
+	const uint8_t *o = d->mbox_out.va;
+
+	CHECK_ST(hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true), "QUERY_DEV_LIM");
+	d->rsvd_qps = 1u << (hh_get8(o, HH_QDL_RSVD_QP) & 0x0f);
+	d->rsvd_srqs = 1u << (hh_get8(o, HH_QDL_RSVD_SRQ) >> 4);
+	d->rsvd_cqs = 1u << (hh_get8(o, HH_QDL_RSVD_CQ) & 0x0f);
+	d->rsvd_eqs = 1u << (hh_get8(o, HH_QDL_RSVD_EQ) & 0x0f);
+	d->rsvd_mrws = 1u << (hh_get8(o, HH_QDL_RSVD_MRW) & 0x0f);
+	/* cmd 5.4: log of reserved MTT entries, 8 entries per segment */
+	d->rsvd_mtt_segs = ((1u << (hh_get8(o, HH_QDL_RSVD_MTT) >> 4)) * 8 + HH_MTT_SEG_SIZE - 1) /
+			   HH_MTT_SEG_SIZE;
+	d->rsvd_uars = hh_get8(o, HH_QDL_RSVD_UAR) >> 4;
+	d->rsvd_mgms = hh_get8(o, HH_QDL_RSVD_MGM) & 0x0f;
+	d->rsvd_pds = hh_get8(o, HH_QDL_RSVD_PD) >> 4;
+	d->mtu_cap = hh_get8(o, HH_QDL_MTU_WIDTH) >> 4;
+	d->width_cap = hh_get8(o, HH_QDL_MTU_WIDTH) & 0x0f;
+	d->vl_cap = hh_get8(o, HH_QDL_VL_PORTS) >> 4;
+	d->num_ports = hh_get8(o, HH_QDL_VL_PORTS) & 0x0f;
+	d->gid_len = 1u << (hh_get8(o, HH_QDL_LOG_GID) & 0x0f);
+	d->pkey_len = 1u << (hh_get8(o, HH_QDL_LOG_PKEY) & 0x0f);
+	d->flags = hh_get32(o, HH_QDL_FLAGS);
+	d->uar_size = 1u << ((hh_get8(o, HH_QDL_UAR_SZ) & 0x3f) + 20);
+	d->eec_sz = hh_get16(o, HH_QDL_EEC_SZ);
+	d->qpc_sz = hh_get16(o, HH_QDL_QPC_SZ);
+	d->eeec_sz = hh_get16(o, HH_QDL_EEEC_SZ);
+	d->eqpc_sz = hh_get16(o, HH_QDL_EQPC_SZ);
+	d->eqc_sz = hh_get16(o, HH_QDL_EQC_SZ);
+	d->cqc_sz = hh_get16(o, HH_QDL_CQC_SZ);
+	d->srqc_sz = hh_get16(o, HH_QDL_SRQC_SZ);
+	d->uar_scr_sz = hh_get16(o, HH_QDL_UAR_SCR_SZ);
+	d->mpt_sz = hh_get16(o, HH_QDL_MPT_SZ);
+	d->max_icm = hh_get64(o, HH_QDL_MAX_ICM);
+	/* cmd 5.4 mthca_dev_lim checks */
+	if ((1u << hh_get8(o, HH_QDL_MIN_PAGE)) > 4096 || d->num_ports == 0 || d->num_ports > 2 ||
+	    d->uar_size > d->bar2_len) {
+		HH_ERR("QUERY_DEV_LIM: min page 2^%u, %u ports, UAR area %u vs BAR2 %zu",
+		       hh_get8(o, HH_QDL_MIN_PAGE), d->num_ports, d->uar_size, d->bar2_len);
+		return -ENODEV;
+	}
+	if (32 * d->eqc_sz > 4096) {
+		HH_ERR("QUERY_DEV_LIM: EQ context of %u bytes: 32 do not fit a page", d->eqc_sz);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int
+init_hca(struct hh_dev *d)
+{
+	uint8_t *m = d->mbox_in.va;
+
+	memset(m, 0, HH_IHCA_SIZE);
+	hh_put32(m, HH_IHCA_FLAGS2, 1);		/* check port for UD AVs; little-endian host */
+	hh_put64(m, HH_IHCA_QPC_BASE, d->qpc_base);
+	hh_put8(m, HH_IHCA_LOG_QP, ilog2(d->num_qps));
+	hh_put64(m, HH_IHCA_EEC_BASE, d->eec_base);
+	hh_put8(m, HH_IHCA_LOG_EEC, 0);
+	hh_put64(m, HH_IHCA_SRQC_BASE, d->srqc_base);
+	hh_put8(m, HH_IHCA_LOG_SRQ, d->num_srqs ? ilog2(d->num_srqs) : 0);
+	hh_put64(m, HH_IHCA_CQC_BASE, d->cqc_base);
+	hh_put8(m, HH_IHCA_LOG_CQ, ilog2(d->num_cqs));
+	hh_put64(m, HH_IHCA_EQPC_BASE, d->eqpc_base);
+	hh_put64(m, HH_IHCA_EEEC_BASE, d->eeec_base);
+	hh_put64(m, HH_IHCA_EQC_BASE, d->eqc_base);
+	hh_put8(m, HH_IHCA_LOG_EQ, 5);
+	hh_put64(m, HH_IHCA_RDB_BASE, d->rdb_base);
+	hh_put64(m, HH_IHCA_MC_BASE, d->mc_base);
+	hh_put16(m, HH_IHCA_LOG_MC_ENTRY, 8);
+	hh_put16(m, HH_IHCA_MC_HASH_SZ, d->num_mcgs / 2);
+	hh_put8(m, HH_IHCA_LOG_MC_TABLE, ilog2(d->num_mcgs));
+	hh_put64(m, HH_IHCA_MPT_BASE, d->mpt_base);
+	hh_put8(m, HH_IHCA_LOG_MPT, ilog2(d->num_mpts));
+	hh_put64(m, HH_IHCA_MTT_BASE, d->mtt_base);
+	hh_put8(m, HH_IHCA_LOG_UARC, ilog2(HH_UARC_SIZE) + 1 - 13);	/* ffs(uarc_size) - 13 */
+	hh_put8(m, HH_IHCA_LOG_UAR, ilog2(d->num_uars));
+	hh_put8(m, HH_IHCA_UAR_PAGE_SZ, 0);
+	hh_put64(m, HH_IHCA_UAR_SCR_BASE, d->uar_scr_base);
+	hh_put64(m, HH_IHCA_UARC_BASE, d->uarc_base);
+	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA), "INIT_HCA");
+	return 0;
+}
+
+int
+hh_bringup(struct hh_dev *d)
+{
+	struct hh_buf fw, aux, dbr;
+	uint64_t out;
+	int st, ret;
+
+	ret = query_fw(d);
+	if (ret != 0)
+		return ret;
+	/* cmd 5.3: a mem-free device has no local attached memory */
+	st = hh_cmd_box(d, HH_OP_ENABLE_LAM, 0, 0, false, true);
+	if (st != HH_ST_LAM_NOT_PRE) {
+		HH_ERR("ENABLE_LAM: status 0x%02x, expected 0x22 (LAM_NOT_PRE)", st);
+		return -EIO;
+	}
+	if (d->fw_pages == 0) {
+		HH_ERR("QUERY_FW: firmware area of 0 pages");
+		return -EIO;
+	}
+	ret = hh_dma_alloc(d, (size_t)d->fw_pages * 4096, 4096, &fw);
+	if (ret != 0)
+		return ret;
+	ret = map_pages(d, HH_OP_MAP_FA, 0, fw.iova, fw.len);
+	if (ret != 0)
+		return ret;
+	CHECK_ST(hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW), "RUN_FW");
+	ret = query_dev_lim(d);
+	if (ret != 0)
+		return ret;
+	ret = make_profile(d, false);
+	if (ret != 0)
+		return ret;
+	out = 0;
+	CHECK_ST(hh_cmd(d, d->icm_total, &out, 0, 0, HH_OP_SET_ICM_SIZE), "SET_ICM_SIZE");
+	d->aux_pages = (uint32_t)out;
+	if (d->aux_pages != 0) {
+		ret = hh_dma_alloc(d, (size_t)d->aux_pages * 4096, 4096, &aux);
+		if (ret != 0)
+			return ret;
+		ret = map_pages(d, HH_OP_MAP_ICM_AUX, 0, aux.iova, aux.len);
+		if (ret != 0)
+			return ret;
+	}
+	ret = make_profile(d, true);
+	if (ret != 0)
+		return ret;
+	ret = init_hca(d);
+	if (ret != 0)
+		return ret;
+	CHECK_ST(hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true), "QUERY_ADAPTER");
+	d->inta_pin = hh_get8(d->mbox_out.va, HH_QAD_INTA_PIN);
+
+	/* cmd 7.1: the driver's UAR is the first one after the reserved ones */
+	d->uar = d->rsvd_uars + 1;
+	ret = hh_dma_alloc(d, 4096, 4096, &dbr);
+	if (ret != 0)
+		return ret;
+	d->dbr = dbr;
+	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)d->uar * HH_UARC_SIZE,
+			dbr.iova, 4096);
+	if (ret != 0)
+		return ret;
+	d->next_dbr = 0;
+	d->pd = d->rsvd_pds;
+	d->next_mpt = d->rsvd_mrws;
+	d->next_mtt_seg = d->rsvd_mtt_segs;
+	ret = hh_mr_phys(d, &d->ntmr);
+	if (ret != 0)
+		return ret;
+	return 0;
+}
+
+/* ---- memory regions (cmd 11) -------------------------------------------- */
+
+static int
+sw2hw_mpt(struct hh_dev *d, struct hh_mr *mr, uint32_t flags, uint64_t start, uint64_t len,
+	  uint64_t mtt_addr)
+{
+	uint8_t *m = d->mbox_in.va;
+
+	memset(m, 0, HH_MPT_SIZE);
+	hh_put32(m, HH_MPT_FLAGS, HH_MPT_F_SW_OWNS | HH_MPT_F_MIO | HH_MPT_F_REGION | flags);
+	hh_put32(m, HH_MPT_PAGE_SZ, 0);		/* 4 KiB per MTT entry */
+	hh_put32(m, HH_MPT_KEY, mr->index);
+	hh_put32(m, HH_MPT_PD, d->pd);
+	hh_put64(m, HH_MPT_START, start);
+	hh_put64(m, HH_MPT_LEN, len);
+	hh_put64(m, HH_MPT_MTT_ADDR, mtt_addr);
+	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, mr->index & (d->num_mpts - 1), 0,
+			HH_OP_SW2HW_MPT), "SW2HW_MPT");
+	return 0;
+}
+
+int
+hh_mr_phys(struct hh_dev *d, struct hh_mr *mr)
+{
+	memset(mr, 0, sizeof(*mr));
+	mr->index = d->next_mpt++;
+	mr->lkey = hh_index_to_key(mr->index);
+	return sw2hw_mpt(d, mr, HH_MPT_F_PHYSICAL | HH_MPT_F_LOCAL_READ | HH_MPT_F_LOCAL_WRITE,
+			 0, ~0ull, 0);
+}
+
+int
+hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t access)
+{
+	uint32_t pages = (b->len + 4095) / 4096, segs = 1, i;
+
+	memset(mr, 0, sizeof(*mr));
+	while (segs * 8 < pages)
+		segs <<= 1;
+	/* buddy-aligned run of segments, as mthca_alloc_mtt hands out */
+	d->next_mtt_seg = (d->next_mtt_seg + segs - 1) & ~(segs - 1);
+	if (d->next_mtt_seg + segs > d->num_mtt_segs)
+		return -ENOSPC;
+	mr->first_seg = d->next_mtt_seg;
+	d->next_mtt_seg += segs;
+	mr->index = d->next_mpt++;
+	mr->lkey = hh_index_to_key(mr->index);
+	mr->buf = *b;
+	/* cmd 11.3: the CPU writes MTT entries straight into ICM */
+	for (i = 0; i < pages; i++)
+		hh_put64(d->mtt_host, mr->first_seg * HH_MTT_SEG_SIZE + i * 8,
+			 (b->iova + (uint64_t)i * 4096) | HH_MTT_PRESENT);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return sw2hw_mpt(d, mr, access | HH_MPT_F_LOCAL_READ, 0, b->len,
+			 d->mtt_base + (uint64_t)mr->first_seg * HH_MTT_SEG_SIZE);
+}
+
+/* ---- doorbell records (dp 7) -------------------------------------------- */
+
+uint32_t
+hh_dbr_alloc(struct hh_dev *d, uint32_t qn, enum hh_dbr_type type)
+{
+	uint32_t idx = d->next_dbr++;
+
+	/* dp 7.2: identity word (qn << 8) | (type << 5), counter 0 */
+	hh_put32(d->dbr.va, idx * HH_DBR_SIZE, 0);
+	hh_put32(d->dbr.va, idx * HH_DBR_SIZE + 4, (qn << 8) | ((uint32_t)type << 5));
+	return idx;
+}
+
+uint8_t *
+hh_dbr(struct hh_dev *d, uint32_t idx)
+{
+	return d->dbr.va + idx * HH_DBR_SIZE;
+}
+
+/* ---- event queues (cmd 8, dp 14/15) -------------------------------------- */
+
+static int
+eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8_t intr)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint32_t i;
+	int ret;
+
+	eq->eqn = eqn;
+	eq->nent = nent;
+	eq->cons = 0;
+	ret = hh_dma_alloc(d, ((size_t)nent * HH_EQE_SIZE + 4095) & ~4095ul, 4096, &eq->buf);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < nent; i++)
+		hh_put8(eq->buf.va, i * HH_EQE_SIZE + HH_EQE_OWNER, HH_OWNER_HW);
+	ret = hh_mr_mtt(d, &eq->mr, &eq->buf, HH_MPT_F_LOCAL_WRITE);
+	if (ret != 0)
+		return ret;
+	memset(m, 0, HH_EQC_SIZE);
+	hh_put32(m, HH_EQC_FLAGS, HH_EQC_FLAGS_ARBEL_INIT);
+	hh_put64(m, HH_EQC_START, 0);
+	hh_put32(m, HH_EQC_LOGSIZE, ilog2(nent) << 24);
+	hh_put8(m, HH_EQC_INTR, intr);
+	hh_put32(m, HH_EQC_PD, d->pd);
+	hh_put32(m, HH_EQC_LKEY, eq->mr.lkey);
+	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, eqn, 0, HH_OP_SW2HW_EQ), "SW2HW_EQ");
+	return 0;
+}
+
+const uint8_t *
+hh_eq_next(struct hh_dev *d, struct hh_eq *eq)
+{
+	static uint8_t copy[HH_EQE_SIZE];
+	uint8_t *e = eq->buf.va + (size_t)(eq->cons & (eq->nent - 1)) * HH_EQE_SIZE;
+
+	if (__atomic_load_n(&e[HH_EQE_OWNER], __ATOMIC_ACQUIRE) & HH_OWNER_HW)
+		return NULL;
+	memcpy(copy, e, sizeof(copy));
+	e[HH_EQE_OWNER] = HH_OWNER_HW;
+	eq->cons++;
+	/* dp 15.1: barrier, then the full (unmasked) consumer counter */
+	hh_bar0_write32(d, bar0_off(d, d->eq_set_ci_base) + eq->eqn * 8, eq->cons);
+	return copy;
+}
+
+void
+hh_eq_arm(struct hh_dev *d, struct hh_eq *eq)
+{
+	hh_bar0_write32(d, bar0_off(d, d->eq_arm_base) + 4, 1u << eq->eqn);
+}
+
+int
+hh_setup_eqs(struct hh_dev *d)
+{
+	struct pollfd pfd;
+	const uint8_t *eqe;
+	uint64_t v;
+	int i, ret;
+
+	/* cmd 8.1: COMP, ASYNC, CMD in that order, EQNs from reserved_eqs */
+	for (i = 0; i < HH_NUM_EQ; i++) {
+		ret = eq_create(d, &d->eq[i], d->rsvd_eqs + i, 64, 128 + i);
+		if (ret != 0)
+			return ret;
+		/* MSI-X vector i, EQC intr 0x80 | i (dp 14.1) */
+		d->eq[i].irq_fd = d->get_irq != NULL ? d->get_irq(d->idle_arg, (uint32_t)i) :
+				  hh_get_irq(d, (uint32_t)i);
+		if (d->eq[i].irq_fd < 0) {
+			HH_ERR("GET_IRQ for EQ %u: %s", d->eq[i].eqn, strerror(-d->eq[i].irq_fd));
+			return d->eq[i].irq_fd;
+		}
+	}
+	CHECK_ST(hh_cmd(d, HH_EQ_ASYNC_MASK, NULL, d->eq[HH_EQ_ASYNC].eqn, 0, HH_OP_MAP_EQ),
+		 "MAP_EQ async");
+	CHECK_ST(hh_cmd(d, HH_EQ_CMD_MASK, NULL, d->eq[HH_EQ_CMD].eqn, 0, HH_OP_MAP_EQ),
+		 "MAP_EQ cmd");
+	for (i = 0; i < HH_NUM_EQ; i++)
+		hh_eq_arm(d, &d->eq[i]);
+	d->eq_up = true;
+
+	/* cmd 17 step 22: switch to events, NOP must complete with an EQE
+	 * and an interrupt within 100 ms */
+	d->events = true;
+	ret = hh_cmd(d, 0, NULL, 0x1f, 0, HH_OP_NOP);
+	if (ret != HH_ST_OK) {
+		HH_ERR("NOP in event mode: %d", ret);
+		return -EIO;
+	}
+	pfd.fd = d->eq[HH_EQ_CMD].irq_fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 100) != 1 || read(pfd.fd, &v, sizeof(v)) != sizeof(v)) {
+		HH_ERR("NOP: no interrupt on the command EQ's eventfd within 100 ms");
+		return -EIO;
+	}
+	while ((eqe = hh_eq_next(d, &d->eq[HH_EQ_ASYNC])) != NULL)
+		HH_LOG("async event 0x%02x during bring-up", hh_get8(eqe, HH_EQE_TYPE));
+
+	/* cmd 10.6: special QPs after the reserved range, rounded up to even */
+	d->sqp_start = (d->rsvd_qps + 1) & ~1u;
+	CHECK_ST(hh_cmd(d, 0, NULL, d->sqp_start, 0, HH_OP_CONF_SPECIAL_QP), "CONF_SPECIAL_QP 0");
+	CHECK_ST(hh_cmd(d, 0, NULL, d->sqp_start + 2, 1, HH_OP_CONF_SPECIAL_QP),
+		 "CONF_SPECIAL_QP 1");
+	return 0;
+}
+
+/* ---- completion queues (cmd 9) ------------------------------------------- */
+
+int
+hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint32_t i;
+	int ret;
+
+	memset(cq, 0, sizeof(*cq));
+	cq->cqn = cqn;
+	cq->nent = nent;
+	cq->arm_sn = 1;
+	ret = hh_dma_alloc(d, ((size_t)nent * HH_CQE_SIZE + 4095) & ~4095ul, 4096, &cq->buf);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < nent; i++)
+		hh_put8(cq->buf.va, i * HH_CQE_SIZE + HH_CQE_OWNER, HH_OWNER_HW);
+	ret = hh_mr_mtt(d, &cq->mr, &cq->buf, HH_MPT_F_LOCAL_WRITE);
+	if (ret != 0)
+		return ret;
+	cq->set_ci_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_SET_CI);
+	cq->arm_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_ARM);
+	memset(m, 0, HH_CQC_SIZE);
+	hh_put32(m, HH_CQC_FLAGS, HH_CQC_FLAGS_INIT);
+	hh_put32(m, HH_CQC_LOGSIZE_UAR, (ilog2(nent) << 24) | d->uar);
+	hh_put32(m, HH_CQC_ERR_EQN, d->eq[HH_EQ_ASYNC].eqn);
+	hh_put32(m, HH_CQC_COMP_EQN, d->eq[HH_EQ_COMP].eqn);
+	hh_put32(m, HH_CQC_PD, d->pd);
+	hh_put32(m, HH_CQC_LKEY, cq->mr.lkey);
+	hh_put32(m, HH_CQC_CQN, cqn);
+	hh_put32(m, HH_CQC_CI_DB, cq->set_ci_db);
+	hh_put32(m, HH_CQC_STATE_DB, cq->arm_db);
+	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, cqn, 0, HH_OP_SW2HW_CQ), "SW2HW_CQ");
+	return 0;
+}
+
+/* ---- queue pairs (cmd 10, dp 1, 3.1, 5.1) --------------------------------- */
+
+
+int
+hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
+	     struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth)
+{
+	uint32_t i, j, size;
+	int ret;
+
+	memset(qp, 0, sizeof(*qp));
+	qp->qpn = qpn;
+	qp->st = st;
+	qp->port = port;
+	qp->scq = scq;
+	qp->rcq = rcq;
+	qp->sq_max = qp->rq_max = depth;
+	qp->rq_shift = 6;			/* 16 + 16 * 1 SGE -> 64 */
+	qp->sq_shift = st == HH_QPST_UD ? 7 : 6;	/* UD 16+48+16 -> 128; MLX 16+32+16 -> 64 */
+	qp->send_off = ((qp->rq_max << qp->rq_shift) + (1u << qp->sq_shift) - 1) &
+		       ~((1u << qp->sq_shift) - 1);
+	size = (qp->send_off + (qp->sq_max << qp->sq_shift) + 4095) & ~4095u;
+	ret = hh_dma_alloc(d, size, 4096, &qp->buf);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < qp->sq_max; i++) {
+		uint8_t *w = qp->buf.va + qp->send_off + (i << qp->sq_shift);
+
+		hh_put32(w, HH_WQE_NDA_OP, qp->send_off +
+			 (((i + 1) & (qp->sq_max - 1)) << qp->sq_shift));
+	}
+	for (i = 0; i < qp->rq_max; i++) {
+		uint8_t *w = qp->buf.va + (i << qp->rq_shift);
+
+		hh_put32(w, HH_WQE_NDA_OP, ((i + 1) & (qp->rq_max - 1)) << qp->rq_shift);
+		hh_put32(w, HH_WQE_EE_NDS, 2);		/* 1 + max_gs */
+		for (j = 16; j < (1u << qp->rq_shift); j += HH_DSEG_SIZE)
+			hh_put32(w, j + HH_DSEG_LKEY, HH_INVAL_LKEY);
+	}
+	ret = hh_mr_mtt(d, &qp->mr, &qp->buf, HH_MPT_F_LOCAL_WRITE);
+	if (ret != 0)
+		return ret;
+	ret = hh_dma_alloc(d, (size_t)depth * HH_RECV_SLOT, 4096, &qp->data);
+	if (ret != 0)
+		return ret;
+	if (st == HH_QPST_MLX) {
+		ret = hh_dma_alloc(d, (size_t)depth * HH_MLX_SLOT, 64, &qp->hdr);
+		if (ret != 0)
+			return ret;
+	}
+	qp->sq_db = hh_dbr_alloc(d, qpn, HH_DBR_SQ);
+	qp->rq_db = hh_dbr_alloc(d, qpn, HH_DBR_RQ);
+	return 0;
+}
+
+static uint16_t
+transition_op(enum hh_qp_state from, enum hh_qp_state to)
+{
+	if (to == HH_QPS_RESET)
+		return HH_OP_2RST;
+	if (to == HH_QPS_ERR)
+		return HH_OP_2ERR;
+	if (from == HH_QPS_RESET && to == HH_QPS_INIT)
+		return HH_OP_RST2INIT;
+	if (from == HH_QPS_INIT && to == HH_QPS_RTR)
+		return HH_OP_INIT2RTR;
+	if (from == HH_QPS_RTR && to == HH_QPS_RTS)
+		return HH_OP_RTR2RTS;
+	return 0;
+}
+
+int
+hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
+	     uint16_t pkey_index)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint16_t op = transition_op(from, to);
+	uint32_t optmask = 0;
+	uint64_t out;
+
+	if (op == 0)
+		return -EINVAL;
+	if (op == HH_OP_2RST) {
+		/* cmd 10.5: no input mailbox; op_mod 3 = do not write the output one */
+		out = d->mbox_out.iova;
+		return hh_cmd(d, 0, &out, qp->qpn, 3, op);
+	}
+	memset(m, 0, HH_QPM_SIZE);
+	hh_put32(m, HH_QPM_FLAGS, ((uint32_t)to << 28) | ((uint32_t)qp->st << 16) |
+		 (3u << 11) | (1u << 8));
+	hh_put8(m, HH_QPM_MTU_MSGMAX, HH_QP_MTU_MSGMAX_UD);
+	hh_put8(m, HH_QPM_RQ_SIZE_STRIDE, (ilog2(qp->rq_max) << 3) | (qp->rq_shift - 4));
+	hh_put8(m, HH_QPM_SQ_SIZE_STRIDE, (ilog2(qp->sq_max) << 3) | (qp->sq_shift - 4));
+	hh_put32(m, HH_QPM_USR_PAGE, d->uar);
+	hh_put32(m, HH_QPM_LOCAL_QPN, qp->qpn);
+	if (qp->st == HH_QPST_MLX)
+		hh_put32(m, HH_QPM_PRI_PATH, (uint32_t)qp->port << 24);	/* always, cmd 10.3 */
+	if (from == HH_QPS_RESET && to == HH_QPS_INIT) {
+		optmask |= HH_QP_OPTPAR_PKEY_INDEX | HH_QP_OPTPAR_Q_KEY;
+		if (qp->st != HH_QPST_MLX)
+			optmask |= HH_QP_OPTPAR_PORT_NUM;
+		hh_put32(m, HH_QPM_PRI_PATH, ((uint32_t)qp->port << 24) | (pkey_index & 0x7f));
+		hh_put32(m, HH_QPM_QKEY, qp->qkey);
+	}
+	hh_put32(m, HH_QPM_OPTMASK, optmask);
+	hh_put32(m, HH_QPM_PD, d->pd);
+	hh_put32(m, HH_QPM_WQE_BASE, 0);
+	hh_put32(m, HH_QPM_WQE_LKEY, qp->mr.lkey);
+	hh_put32(m, HH_QPM_PARAMS1, (10u << 28) | (9u << 24) | (1u << 14));
+	if (to == HH_QPS_RTS)
+		hh_put32(m, HH_QPM_NEXT_SEND_PSN, 0);
+	hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
+	hh_put32(m, HH_QPM_SND_WQE_BASE, qp->send_off);
+	hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
+	hh_put32(m, HH_QPM_PARAMS2, HH_QP_PARAMS2_RSC);
+	hh_put32(m, 0x0a0, (uint32_t)(d->rdb_base + ((uint64_t)(qp->qpn & (d->num_qps - 1)) * 32 << 2)));
+	hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
+	hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db);
+	return hh_cmd(d, d->mbox_in.iova, NULL, qp->qpn, 0, op);
+}
+
+int
+hh_init_ib(struct hh_dev *d, uint8_t port)
+{
+	uint8_t *m = d->mbox_in.va;
+
+	memset(m, 0, HH_IIB_SIZE);
+	hh_put32(m, HH_IIB_FLAGS, ((uint32_t)d->mtu_cap << 12) | ((uint32_t)d->width_cap << 8) |
+		 ((uint32_t)d->vl_cap << 4));
+	hh_put16(m, HH_IIB_MAX_GID, d->gid_len);
+	hh_put16(m, HH_IIB_MAX_PKEY, d->pkey_len);
+	return hh_cmd(d, d->mbox_in.iova, NULL, port, 0, HH_OP_INIT_IB);
+}
+
+int
+hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index)
+{
+	int st;
+
+	st = hh_qp_modify(d, qp, HH_QPS_RESET, HH_QPS_INIT, pkey_index);
+	if (st != HH_ST_OK) {
+		HH_ERR("QP 0x%x RST2INIT: status 0x%02x", qp->qpn, st);
+		return -EIO;
+	}
+	st = hh_qp_modify(d, qp, HH_QPS_INIT, HH_QPS_RTR, pkey_index);
+	if (st != HH_ST_OK) {
+		HH_ERR("QP 0x%x INIT2RTR: status 0x%02x", qp->qpn, st);
+		return -EIO;
+	}
+	/* cmd 10.6: QP0 reaching RTR brings the port up: INIT_IB */
+	if (qp->st == HH_QPST_MLX && qp->qpn == d->sqp_start + qp->port - 1) {
+		st = hh_init_ib(d, qp->port);
+		if (st != HH_ST_OK) {
+			HH_ERR("INIT_IB port %u: status 0x%02x", qp->port, st);
+			return -EIO;
+		}
+	}
+	st = hh_qp_modify(d, qp, HH_QPS_RTR, HH_QPS_RTS, pkey_index);
+	if (st != HH_ST_OK) {
+		HH_ERR("QP 0x%x RTR2RTS: status 0x%02x", qp->qpn, st);
+		return -EIO;
+	}
+	return 0;
+}
+
+int
+hh_mad_ifc(struct hh_dev *d, uint8_t port, const uint8_t *mad, uint8_t *resp,
+	   const uint8_t *ext, uint16_t slid, uint8_t op_mod)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint64_t out = d->mbox_out.iova;
+	int st;
+
+	memset(m, 0, 512);
+	memcpy(m, mad, 256);
+	if (ext != NULL)
+		memcpy(m + 0x100, ext, 0x100);
+	memset(d->mbox_out.va, 0, 256);
+	st = hh_cmd(d, d->mbox_in.iova, &out, port | ((uint32_t)slid << 16), op_mod,
+		    HH_OP_MAD_IFC);
+	if (st == HH_ST_OK)
+		memcpy(resp, d->mbox_out.va, 256);
+	return st;
+}
+
+int
+hh_teardown(struct hh_dev *d)
+{
+	int i, st, bad = 0;
+
+	st = hh_cmd(d, 0, NULL, 1, 0, HH_OP_CLOSE_IB);
+	bad |= st != HH_ST_OK;
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_CONF_SPECIAL_QP);
+	bad |= st != HH_ST_OK;
+	st = hh_cmd(d, 0, NULL, 0, 1, HH_OP_CONF_SPECIAL_QP);
+	bad |= st != HH_ST_OK;
+	d->events = false;
+	if (d->eq_up) {
+		hh_cmd(d, HH_EQ_ASYNC_MASK, NULL, (1u << 31) | d->eq[HH_EQ_ASYNC].eqn, 0,
+		       HH_OP_MAP_EQ);
+		hh_cmd(d, HH_EQ_CMD_MASK, NULL, (1u << 31) | d->eq[HH_EQ_CMD].eqn, 0, HH_OP_MAP_EQ);
+		for (i = HH_NUM_EQ - 1; i >= 0; i--) {
+			st = hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, d->eq[i].eqn, false, true);
+			bad |= st != HH_ST_OK;
+		}
+	}
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_CLOSE_HCA);
+	bad |= st != HH_ST_OK;
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_ICM_AUX);
+	bad |= st != HH_ST_OK;
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_FA);
+	bad |= st != HH_ST_OK;
+	return bad ? -EIO : 0;
+}

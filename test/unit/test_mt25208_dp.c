@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Unit tests of the MT25208 model's data path (app/ibfabric/mt25208_dp.c),
+ * in one process: two models on a one-switch fabric, each driven by the
+ * conformance harness's host library (test/conformance/hca_host) through
+ * plain-memory BARs, the model run from the host's wait loops. No SM: the
+ * test sets LIDs, the switch's LFT and port states itself.
+ *
+ * Expected values come from the fact sheet (mthca-hw-datapath.md, "dp"),
+ * the IBA and the topology below, derived in each case's comment.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "test.h"
+
+#include "fabric.h"
+#include "mt25208.h"
+#include "mt25208_dp.h"
+#include "hh_host.h"
+
+#define DMA_SIZE	(40u << 20)
+#define DMA_IOVA	0x0000004000000000ull
+#define LID_SW		1
+#define LID_A		2
+#define LID_B		3
+#define MLID		0xc001
+
+static const char net[] =
+	"Switch 4 \"sw\"\n"
+	"[1] \"a\"[1]\n"
+	"[2] \"b\"[1]\n"
+	"Ca 2 \"a\" active=mt25208\n"
+	"[1] \"sw\"[1]\n"
+	"Ca 2 \"b\" active=mt25208\n"
+	"[1] \"sw\"[2]\n";
+
+struct side {
+	struct mt25208 *dev;
+	uint8_t *bar0, *bar2, *dma;
+	struct hh_host h;
+	struct fab_node *node;
+};
+
+static struct fabric *fab;
+static struct side A, B;
+
+static void
+run_all(void *arg)
+{
+	(void)arg;
+	mt25208_poll(A.dev);
+	mt25208_dp_poll(A.dev);
+	mt25208_poll(B.dev);
+	mt25208_dp_poll(B.dev);
+	fabric_run(fab, 1024);
+}
+
+static int
+side_irq(void *arg, uint32_t vector)
+{
+	struct side *s = arg == &A.h ? &A : &B;
+	int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	s->dev->vec_fd[vector & 0x7f] = dup(fd);
+	return fd;
+}
+
+static void
+idle_a(void *arg)
+{
+	run_all(arg);
+}
+
+static int
+side_new(struct side *s, const char *name)
+{
+	s->node = fabric_find_node(fab, name);
+	if (s->node == NULL)
+		return -1;
+	s->bar0 = aligned_alloc(4096, MT_BAR0_SIZE);
+	s->bar2 = aligned_alloc(4096, MT_BAR2_SIZE);
+	s->dma = aligned_alloc(1u << 21, DMA_SIZE);
+	if (s->bar0 == NULL || s->bar2 == NULL || s->dma == NULL)
+		return -1;
+	memset(s->bar0, 0, MT_BAR0_SIZE);
+	memset(s->bar2, 0, MT_BAR2_SIZE);
+	s->dev = mt25208_new(fab, s->node, s->bar0, s->bar2, MT_BAR2_SIZE);
+	if (s->dev == NULL || mt25208_dp_init(s->dev) != 0)
+		return -1;
+	if (mt25208_dma_map(s->dev, DMA_IOVA, DMA_SIZE, s->dma, NULL, 0) != 0)
+		return -1;
+	s->h.d.idle = idle_a;
+	s->h.d.idle_arg = &s->h;
+	s->h.d.get_irq = side_irq;
+	s->h.name = name;
+	return hh_attach_mem(&s->h.d, s->bar0, s->bar2, MT_BAR2_SIZE, s->dma, DMA_IOVA, DMA_SIZE);
+}
+
+static void
+side_free(struct side *s)
+{
+	if (s->dev != NULL) {
+		hh_close(&s->h.d);
+		mt25208_dp_free(s->dev);
+		mt25208_free(s->dev);
+	}
+	free(s->bar0);
+	free(s->bar2);
+	free(s->dma);
+	memset(s, 0, sizeof(*s));
+}
+
+/* What an SM would do: LIDs, LFT, MFT, every port Active. */
+static void
+configure_subnet(void)
+{
+	struct fab_node *sw = fabric_find_node(fab, "sw");
+	struct fab_port *pa = &A.node->ports[1], *pb = &B.node->ports[1];
+	unsigned int i;
+
+	sw->ports[0].lid = LID_SW;
+	sw->sw->lft[LID_A] = 1;
+	sw->sw->lft[LID_B] = 2;
+	sw->sw->lft_top = 16;
+	/* MFT: MLID 0xc001 to port 2 (b) only; block 0 holds ports 0..15 */
+	sw->sw->mft[MLID - 0xc000][0] = 1u << 2;
+	pa->lid = LID_A;
+	pb->lid = LID_B;
+	for (i = 0; i <= sw->nports; i++)
+		sw->ports[i].state = FAB_PORT_ACTIVE;
+	pa->state = FAB_PORT_ACTIVE;
+	pb->state = FAB_PORT_ACTIVE;
+}
+
+static int
+setup(void)
+{
+	char err[256];
+	unsigned int i;
+
+	fab = fabric_new();
+	if (fab == NULL || topo_parse_buf(fab, "dp.net", net, sizeof(net) - 1, err, sizeof(err)) != 0) {
+		printf("topology: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < fab->nnodes; i++) {
+		unsigned int p;
+
+		for (p = 1; p <= fab->nodes[i]->nports; p++)
+			port_state_link_update(fab, &fab->nodes[i]->ports[p]);
+	}
+	if (side_new(&A, "a") != 0 || side_new(&B, "b") != 0)
+		return -1;
+	return 0;
+}
+
+static void
+teardown(void)
+{
+	side_free(&A);
+	side_free(&B);
+	fabric_free(fab);
+	fab = NULL;
+}
+
+/*
+ * Bring-up of both hosts, then the port-change EQE: dp 19.4 says the
+ * PORT_CHANGE EQE on entering Active has subtype 4 and port << 28 at 0x0c.
+ */
+static int
+test_bringup_and_port_change(void)
+{
+	TEST_ASSERT_SUCCESS(hh_host_up(&A.h), "host A bring-up to QPs in RTS");
+	TEST_ASSERT_SUCCESS(hh_host_up(&B.h), "host B bring-up to QPs in RTS");
+	configure_subnet();
+	run_all(NULL);
+	hh_host_service(&A.h);
+	hh_host_service(&B.h);
+	TEST_ASSERT(A.h.port_active && B.h.port_active, "PORT_CHANGE active EQEs on both hosts");
+	TEST_ASSERT_EQUAL(A.h.bad_events + B.h.bad_events, 0, "EQE port fields");
+	return TEST_SUCCESS;
+}
+
+/*
+ * One UD datagram A -> B, 256 bytes. Expected receive CQE (dp 19.2 step 5,
+ * 16.4): my_qpn = B's UD QPN; rqpn = A's UD QPN (DETH SrcQP); SL 0; no
+ * GRH, path bits 0 (LMC 0); rlid = LID_A; P_Key index 0; byte_cnt = 40 +
+ * 256 = 296; wqe = 0 (first RQ WQE); opcode 0x64; is_send 0. Send CQE
+ * (dp 19.1 step 9): my_qpn = A's QPN, wqe = send_wqe_offset + 0, opcode
+ * 0x0a, is_send 0x80.
+ */
+static int
+test_ud_datagram(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	uint8_t cqe[32];
+	unsigned int i;
+
+	dst.dqpn = B.h.ud.qpn;
+	for (i = 0; i < 256; i++)
+		A.h.payload.va[i] = (uint8_t)(i ^ 0x5a);
+	hh_cq_arm(&B.h.d, &B.h.rcq, false);
+	TEST_ASSERT_SUCCESS(hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 256, true),
+			    "post");
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), A.h.ud.qpn, "send my_qpn");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), A.h.ud.send_off, "send wqe");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "send opcode");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_IS_SEND), 0x80, "is_send");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), B.h.ud.qpn, "recv my_qpn");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_RQPN), A.h.ud.qpn, "recv rqpn");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SL), 0, "recv SL");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_G_PATH), 0, "recv g_mlpath");
+	TEST_ASSERT_EQUAL(hh_get16(cqe, HH_CQE_RLID), LID_A, "recv rlid");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_IMM_PKEY), 0, "recv P_Key index 0");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 296, "recv byte_cnt");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 0, "recv wqe");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "recv opcode");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_IS_SEND), 0, "recv is_send");
+	TEST_ASSERT_BUFFERS_EQUAL(B.h.ud.data.va + 40, A.h.payload.va, 256, "payload at +40");
+	/* dp 13.3: the armed CQ fired one completion EQE with its CQN */
+	{
+		const uint8_t *eqe = NULL;
+		uint64_t v;
+
+		/* the arm may be seen after the CQE (arm-then-poll, dp 13.3): then it fires at once */
+		for (i = 0; i < 1000 && eqe == NULL; i++) {
+			run_all(NULL);
+			eqe = hh_eq_next(&B.h.d, &B.h.d.eq[HH_EQ_COMP]);
+		}
+		TEST_ASSERT(eqe != NULL, "completion EQE");
+		TEST_ASSERT_EQUAL(hh_get8(eqe, HH_EQE_TYPE), 0, "COMP type");
+		TEST_ASSERT_EQUAL(hh_get32(eqe, HH_EQE_DATA), B.h.rcq.cqn, "COMP CQN");
+		TEST_ASSERT(read(B.h.d.eq[HH_EQ_COMP].irq_fd, &v, 8) == 8, "interrupt eventfd");
+		TEST_ASSERT(hh_eq_next(&B.h.d, &B.h.d.eq[HH_EQ_COMP]) == NULL, "one EQE only");
+	}
+	return TEST_SUCCESS;
+}
+
+/* 2044 bytes, the IPoIB datagram of a 2048 MTU: fits one packet (dp 16.2). */
+static int
+test_ud_2044(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	uint8_t cqe[32];
+	unsigned int i;
+
+	dst.dqpn = B.h.ud.qpn;
+	for (i = 0; i < 2044; i++)
+		A.h.payload.va[i] = (uint8_t)(i * 13);
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 2044, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "send ok");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + 2044, "byte_cnt");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 1u << B.h.ud.rq_shift, "second RQ WQE");
+	TEST_ASSERT_BUFFERS_EQUAL(B.h.ud.data.va + HH_RECV_SLOT + 40, A.h.payload.va, 2044, "payload");
+	/* no arm since the last event: no EQE */
+	TEST_ASSERT(hh_eq_next(&B.h.d, &B.h.d.eq[HH_EQ_COMP]) == NULL, "disarmed CQ: no EQE");
+	return TEST_SUCCESS;
+}
+
+/* IBA 10.2.4: a wrong Q_Key is dropped silently, counted in PortInfo. */
+static int
+test_qkey_drop(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = 0x33333333, .port = 1 };
+	uint16_t before = B.node->ports[1].qkey_violations;
+	uint8_t cqe[32];
+
+	dst.dqpn = B.h.ud.qpn;
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 100), "no receive CQE");
+	TEST_ASSERT_EQUAL(B.node->ports[1].qkey_violations, before + 1, "Q_Key violation counted");
+	return TEST_SUCCESS;
+}
+
+/*
+ * IBA 10.9.3: P_Key 0x0000 (A's ud_bad uses P_Key index 1, which holds 0
+ * in a fresh table) matches nothing: dropped, P_KeyViolations + 1.
+ */
+static int
+test_pkey_violation(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	uint16_t before = B.node->ports[1].pkey_violations;
+	uint8_t cqe[32];
+	const uint8_t *pi;
+
+	dst.dqpn = B.h.ud.qpn;
+	TEST_ASSERT_EQUAL(A.node->ports[1].pkeys[1], 0, "index 1 of a fresh P_Key table is 0");
+	hh_post_ud_send(&A.h.d, &A.h.ud_bad, &dst, A.h.payload_mr.lkey, 0, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 100), "no receive CQE");
+	TEST_ASSERT_EQUAL(B.node->ports[1].pkey_violations, before + 1, "P_Key violation counted");
+	pi = hh_host_port_info(&B.h);
+	TEST_ASSERT(pi != NULL, "PortInfo");
+	TEST_ASSERT_EQUAL(hh_get16(pi, 64 + 46), before + 1, "PortInfo P_KeyViolations (IBA 14.2.5.6)");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Multicast (dp 16.4): B's UD QP attached to MGID ff12:401b:ffff::1 in the
+ * MGM bucket MGID_HASH names; A sends with a GRH to MLID 0xc001, DestQP
+ * 0xffffff. B's CQE has the GRH bit (0x80 at 0x0d) and the 40-byte GRH
+ * in the first 40 bytes of the buffer, DGID at GRH bytes 24..39.
+ */
+static int
+test_multicast(void)
+{
+	static const uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0,
+					  0, 0, 0, 0, 0, 0, 0, 1 };
+	struct hh_dev *d = &B.h.d;
+	struct hh_ud_dest dst = { .dlid = MLID, .qkey = HH_HOST_UD_QKEY, .port = 1,
+				  .dqpn = 0xffffff };
+	uint8_t cqe[32];
+	uint64_t hash = 0;
+	uint8_t *w, *buf;
+
+	memcpy(d->mbox_in.va, mgid, 16);
+	TEST_ASSERT_EQUAL(hh_cmd(d, d->mbox_in.iova, &hash, 0, 0, HH_OP_MGID_HASH), 0, "MGID_HASH");
+	memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
+	memcpy(d->mbox_in.va + HH_MGM_GID, mgid, 16);
+	hh_put32(d->mbox_in.va, HH_MGM_QP, HH_MGM_QP_VALID | B.h.ud.qpn);
+	TEST_ASSERT_EQUAL(hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(hash & 0xffff), 0,
+				 HH_OP_WRITE_MGM), 0, "WRITE_MGM");
+	/* A's WQE with the AV's GRH bit and DGID = the MGID */
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 100, true);
+	w = A.h.ud.buf.va + A.h.ud.send_off + (((A.h.ud.sq_head - 1) & (A.h.ud.sq_max - 1)) <<
+						 A.h.ud.sq_shift);
+	(void)w;
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	/* without a GRH the HCA cannot find the group: nothing arrives */
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 100), "no GRH: not delivered");
+	dst.grh = true;
+	memcpy(dst.dgid, mgid, 16);
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 100, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "multicast receive CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_G_PATH) & 0x80, 0x80, "GRH bit");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 140, "byte_cnt 40 + 100");
+	buf = B.h.ud.data.va + (size_t)((hh_get32(cqe, HH_CQE_WQE) >> B.h.ud.rq_shift)) * HH_RECV_SLOT;
+	TEST_ASSERT_EQUAL(buf[0] >> 4, 6, "GRH IPVer 6 in the first 40 bytes");
+	TEST_ASSERT_BUFFERS_EQUAL(buf + 24, mgid, 16, "GRH DGID");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Errors (dp 11): a gather from an IOVA outside every window is a DMA
+ * fault -> LOCAL_ACCESS_ERR (0x11), the QP goes to ERR and the next WQE
+ * (unsignaled) is flushed (0x05); the receive WQEs posted are flushed
+ * too, in order. A wrong L_Key -> LOCAL_PROT_ERR (0x04).
+ */
+static int
+test_errors(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	uint8_t cqe[32];
+	uint32_t n = 0, first;
+	uint64_t faults = A.dev->stats.dma_faults;
+
+	dst.dqpn = B.h.ud.qpn;
+	first = A.h.ud.sq_head & (A.h.ud.sq_max - 1);
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.d.ntmr.lkey, 0x100000, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "error CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xff, "send error opcode");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "LOCAL_ACCESS_ERR");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_VENDOR_ERR), MT_VENDOR_ERR_DMA_FAULT, "vendor_err");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), A.h.ud.send_off + (first << A.h.ud.sq_shift),
+			  "wqe of the failed WQE");
+	TEST_ASSERT(A.dev->stats.dma_faults > faults, "DMA fault counted");
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 64, false);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "flush CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x05, "WR_FLUSH_ERR for an unsignaled WQE");
+	while (hh_host_wait_cqe(&A.h, &A.h.rcq, cqe, 50)) {
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xfe, "receive flush");
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x05, "receive WR_FLUSH_ERR");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), n << A.h.ud.rq_shift, "in order");
+		n++;
+	}
+	TEST_ASSERT_EQUAL(n, HH_HOST_QP_DEPTH / 2, "all posted receives flushed");
+	hh_post_ud_send(&A.h.d, &A.h.ud_bad, &dst, A.h.payload_mr.lkey ^ 0x01, 0, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "bad L_Key CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x04, "LOCAL_PROT_ERR");
+	TEST_ASSERT_EQUAL(A.bar0[MT_BAR0_CATAS], 0, "no catastrophic error for data faults");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A receive scatter list shorter than 40 + payload: LOCAL_LENGTH_ERR
+ * (0x01) on that receive WQE (dp 5.3); byte count 40 + 256 > 100.
+ */
+static int
+test_local_length(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	uint8_t cqe[32];
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &qp, hh_host_qpn(&B.h, 9), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&B.h.d, &qp, 0), "QP to RTS");
+	hh_post_recv_sge(&B.h.d, &qp, B.h.d.ntmr.lkey, qp.data.iova, 100);
+	dst.dqpn = qp.qpn;
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 256, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn, "my_qpn");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xfe, "receive error CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x01, "LOCAL_LENGTH_ERR");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 0, "wqe of the receive");
+	return TEST_SUCCESS;
+}
+
+/*
+ * QP0 and MAD_IFC: a directed-route SubnGet(NodeInfo) from the switch
+ * (hop count 1, path [0, 1]) reaches B's QP0 on VL15; the host agent
+ * answers through MAD_IFC and an MLX send (VL15, SLR, DLID 0xffff).
+ */
+static int
+test_qp0_smp(void)
+{
+	struct fab_node *sw = fabric_find_node(fab, "sw");
+	struct fab_mad_addr a = { .dlid = 0xffff, .dqp = 0, .sqp = 0 };
+	uint8_t mad[256];
+	uint64_t sent = mt25208_dp_stats(B.dev)->sends;
+	int i;
+
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1; mad[1] = 0x81; mad[2] = 1; mad[3] = 0x01;
+	hh_put64(mad, 8, 0x77);
+	hh_put16(mad, 16, 0x0011);
+	mad[6] = 0;		/* hop pointer */
+	mad[7] = 1;		/* hop count */
+	hh_put16(mad, 32, 0xffff);
+	hh_put16(mad, 34, 0xffff);
+	mad[128 + 1] = 2;	/* initial path[1]: out of switch port 2, to b */
+	fab_node_send_mad(fab, &sw->ports[0], &a, mad, sizeof(mad), -1, 0);
+	for (i = 0; i < 200 && mt25208_dp_stats(B.dev)->sends == sent; i++) {
+		run_all(NULL);
+		hh_host_service(&B.h);
+	}
+	TEST_ASSERT(mt25208_dp_stats(B.dev)->sends > sent, "B's host answered the SMP via MLX on QP0");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite suite = {
+	.suite_name = "mt25208 data path",
+	.setup = setup,
+	.teardown = teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_bringup_and_port_change),
+		TEST_CASE(test_ud_datagram),
+		TEST_CASE(test_ud_2044),
+		TEST_CASE(test_qkey_drop),
+		TEST_CASE(test_pkey_violation),
+		TEST_CASE(test_multicast),
+		TEST_CASE(test_qp0_smp),
+		TEST_CASE(test_local_length),
+		TEST_CASE(test_errors),
+		TEST_CASES_END()
+	}
+};
+
+int
+main(void)
+{
+	return unit_test_suite_runner(&suite);
+}
