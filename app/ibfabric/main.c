@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "fabric.h"
+#include "mt25208_host.h"
 #include "umad2sim.h"
 
 #define MAIN_RUN_BUDGET		4096	/* packets moved per loop iteration */
@@ -50,6 +52,7 @@ enum main_tag {
 	TAG_STDIN,
 	TAG_SIGNAL,
 	TAG_TIMER,
+	TAG_HCA,		/* MT25208 PCI functions (mt25208_host.c) */
 };
 
 #define TAG(kind, idx)	(((uint64_t)(kind) << 32) | (uint32_t)(idx))
@@ -75,6 +78,10 @@ struct main_ctx {
 	char stdin_buf[MAIN_LINE_MAX];
 	struct main_conn conns[MAIN_MAX_CONNS];
 	bool quit;
+	/* MT25208 models of the active CAs, and the poll timeout they want */
+	struct hca_set *hcas;
+	int hca_timeout;
+	char pci_parent[PATH_MAX - 16];	/* default --pci-root parent, removed at exit */
 };
 
 static const char usage_text[] =
@@ -89,6 +96,8 @@ static const char usage_text[] =
 	"  --ctl <path>          control socket (UNIX stream) at <path>\n"
 	"  --script <file>       run console commands from <file> after start\n"
 	"  --capture <file>      pcap of every link from start (LINKTYPE_INFINIBAND)\n"
+	"  --pci-root <dir>     where active HCAs' PCI functions appear\n"
+	"                        (default /tmp/ibfabric-<sock-name>/pci; SYSFS_PCI_DEVICES)\n"
 	"  --no-console          do not read commands from stdin\n"
 	"  -v, --verbose         more log (repeat for debug)\n"
 	"  -q, --quiet           errors only\n"
@@ -434,6 +443,9 @@ main_dispatch(struct main_ctx *m, uint64_t tag)
 		if (read(m->timer_fd, &ticks, sizeof(ticks)) == (ssize_t)sizeof(ticks))
 			umad2sim_reap(m->f);
 		break;
+	case TAG_HCA:
+		hca_set_ready(m->hcas, TAG_IDX(tag));
+		break;
 	default:
 		break;
 	}
@@ -447,7 +459,13 @@ main_loop(struct main_ctx *m)
 
 	while (!m->quit) {
 		main_timer_update(m);
-		n = epoll_wait(m->ep, evs, MAIN_MAX_EVENTS, fabric_busy(m->f) ? 0 : -1);
+		/*
+		 * Attached HCAs are polled (an MMIO write wakes nobody):
+		 * hca_set_poll() asks for 0 while spinning after activity,
+		 * 1 ms while hosts are quiet, -1 when no host is attached.
+		 */
+		n = epoll_wait(m->ep, evs, MAIN_MAX_EVENTS,
+			       fabric_busy(m->f) ? 0 : m->hca_timeout);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -457,6 +475,7 @@ main_loop(struct main_ctx *m)
 		for (i = 0; i < n && !m->quit; i++)
 			main_dispatch(m, evs[i].data.u64);
 		fabric_run(m->f, MAIN_RUN_BUDGET);
+		m->hca_timeout = hca_set_poll(m->hcas);
 	}
 	return 0;
 }
@@ -480,6 +499,8 @@ main_setup_fds(struct main_ctx *m)
 	m->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 	if (m->timer_fd < 0 || main_ep_add(m, m->timer_fd, TAG(TAG_TIMER, 0)) < 0)
 		return -1;
+	if (m->hcas != NULL && hca_set_epoll_add(m->hcas, m->ep, TAG_HCA) < 0)
+		return -1;
 	return main_signals(m);
 }
 
@@ -501,6 +522,9 @@ main_teardown(struct main_ctx *m)
 		close(m->sig_fd);
 	if (m->ep >= 0)
 		close(m->ep);
+	hca_set_free(m->hcas);
+	if (m->pci_parent[0] != '\0')
+		rmdir(m->pci_parent);
 	if (m->f != NULL) {
 		fab_capture_stop(m->f, NULL);
 		umad2sim_close(m->f);
@@ -514,6 +538,7 @@ enum {
 	OPT_SCRIPT,
 	OPT_CAPTURE,
 	OPT_NO_CONSOLE,
+	OPT_PCI_ROOT,
 };
 
 static const struct option main_opts[] = {
@@ -522,6 +547,7 @@ static const struct option main_opts[] = {
 	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "no-console", no_argument, NULL, OPT_NO_CONSOLE },
+	{ "pci-root", required_argument, NULL, OPT_PCI_ROOT },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -532,7 +558,8 @@ int
 main(int argc, char **argv)
 {
 	const char *sock_name = NULL, *ctl_path = NULL, *script = NULL;
-	const char *capture = NULL, *netfile;
+	const char *capture = NULL, *netfile, *pci_root = NULL;
+	char pci_buf[PATH_MAX];
 	struct main_ctx m;
 	bool console = true;
 	char err[512];
@@ -559,6 +586,9 @@ main(int argc, char **argv)
 		case OPT_NO_CONSOLE:
 			console = false;
 			break;
+		case OPT_PCI_ROOT:
+			pci_root = optarg;
+			break;
 		case 'v':
 			fab_log_level++;
 			break;
@@ -583,6 +613,7 @@ main(int argc, char **argv)
 
 	memset(&m, 0, sizeof(m));
 	m.ep = m.sig_fd = m.timer_fd = m.listen_fd = -1;
+	m.hca_timeout = -1;
 	for (i = 0; i < MAIN_MAX_CONNS; i++)
 		m.conns[i].fd = -1;
 
@@ -622,6 +653,18 @@ main(int argc, char **argv)
 	}
 	if (ctl_path != NULL && main_ctl_listen(&m, ctl_path) < 0)
 		goto out;
+	/* One MT25208 PCI function per active CA (issue 4, mt25208_host.h). */
+	if (pci_root == NULL) {
+		snprintf(m.pci_parent, sizeof(m.pci_parent), "/tmp/ibfabric-%s",
+			 umad2sim_basename(m.f));
+		snprintf(pci_buf, sizeof(pci_buf), "%s/pci", m.pci_parent);
+		pci_root = pci_buf;
+	}
+	m.hcas = hca_set_create(m.f, pci_root);
+	if (m.hcas == NULL) {
+		FAB_ERR("--pci-root %s: %s", pci_root, strerror(errno));
+		goto out;
+	}
 	if (main_setup_fds(&m) < 0) {
 		FAB_ERR("event loop set-up: %s", strerror(errno));
 		goto out;

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * The set of MT25208 models of a fabric and their polling policy (see
+ * mt25208_host.h). Tag index layout: 2 * function + 0 for its listening
+ * socket, 2 * function + 1 for the attached host's socket.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+
+#include "mt25208.h"
+#include "mt25208_dp.h"
+#include "mt25208_host.h"
+#include "pcisim.h"
+
+struct hca_set {
+	struct fabric *f;
+	int ep;
+	uint32_t kind;
+	unsigned int n;
+	uint64_t last_busy_ns;
+	struct pcisim_fn *fn[];
+};
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void
+hca_set_free(struct hca_set *s)
+{
+	unsigned int i;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->n; i++) {
+		if (s->fn[i] == NULL)
+			continue;
+		mt25208_dp_free(pcisim_dev(s->fn[i]));
+		pcisim_destroy(s->fn[i]);
+	}
+	free(s);
+}
+
+struct hca_set *
+hca_set_create(struct fabric *f, const char *pci_root)
+{
+	unsigned int i, n = 0;
+	struct hca_set *s;
+	int rc;
+
+	for (i = 0; i < f->nnodes; i++)
+		if (f->nodes[i]->active_hca)
+			n++;
+	if (n > 0x100 - MT25208_FIRST_BUS) {
+		errno = ENOSPC;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s) + n * sizeof(s->fn[0]));
+	if (s == NULL)
+		return NULL;
+	s->f = f;
+	s->ep = -1;
+	for (i = 0; i < f->nnodes; i++) {
+		struct fab_node *node = f->nodes[i];
+
+		if (!node->active_hca)
+			continue;
+		s->fn[s->n] = pcisim_create(f, node, pci_root, MT25208_FIRST_BUS + s->n);
+		if (s->fn[s->n] == NULL)
+			goto err;
+		s->n++;
+		rc = mt25208_dp_init(pcisim_dev(s->fn[s->n - 1]));
+		if (rc != 0) {
+			errno = -rc;
+			goto err;
+		}
+	}
+	return s;
+err:
+	rc = errno;
+	hca_set_free(s);
+	errno = rc;
+	return NULL;
+}
+
+unsigned int
+hca_set_count(const struct hca_set *s)
+{
+	return s != NULL ? s->n : 0;
+}
+
+static int
+ep_add(struct hca_set *s, int fd, uint32_t idx)
+{
+	struct epoll_event ev = {
+		.events = EPOLLIN,
+		.data.u64 = ((uint64_t)s->kind << 32) | idx,
+	};
+
+	return epoll_ctl(s->ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+int
+hca_set_epoll_add(struct hca_set *s, int ep, uint32_t kind)
+{
+	unsigned int i;
+
+	s->ep = ep;
+	s->kind = kind;
+	for (i = 0; i < s->n; i++)
+		if (ep_add(s, pcisim_listen_fd(s->fn[i]), 2 * i) != 0)
+			return -1;
+	return 0;
+}
+
+void
+hca_set_ready(struct hca_set *s, uint32_t idx)
+{
+	struct pcisim_fn *fn;
+	int fd;
+
+	if (idx / 2 >= s->n)
+		return;
+	fn = s->fn[idx / 2];
+	if ((idx & 1) == 0) {
+		fd = pcisim_accept(fn);
+		if (fd >= 0 && ep_add(s, fd, idx | 1) != 0)
+			FAB_ERR("%s: cannot poll the host's socket", pcisim_dir(fn));
+		s->last_busy_ns = now_ns();
+		return;
+	}
+	fd = pcisim_conn_fd(fn);
+	if (fd < 0)
+		return;
+	/* Drop the fd from epoll before pcisim may close it (host gone). */
+	epoll_ctl(s->ep, EPOLL_CTL_DEL, fd, NULL);
+	if (pcisim_conn_ready(fn) == 0) {
+		ep_add(s, fd, idx);
+		s->last_busy_ns = now_ns();
+	}
+}
+
+int
+hca_set_poll(struct hca_set *s)
+{
+	bool busy = false, attached = false;
+	struct mt25208 *dev;
+	unsigned int i;
+	uint64_t t;
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < s->n; i++) {
+		if (pcisim_conn_fd(s->fn[i]) < 0)
+			continue;
+		attached = true;
+		dev = pcisim_dev(s->fn[i]);
+		busy |= mt25208_poll(dev);
+		busy |= mt25208_dp_poll(dev);
+	}
+	if (!attached)
+		return -1;
+	t = now_ns();
+	if (busy)
+		s->last_busy_ns = t;
+	return t - s->last_busy_ns < MT25208_SPIN_NS ? 0 : MT25208_IDLE_POLL_MS;
+}
