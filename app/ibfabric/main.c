@@ -96,7 +96,7 @@ static const char usage_text[] =
 	"  --ctl <path>          control socket (UNIX stream) at <path>\n"
 	"  --script <file>       run console commands from <file> after start\n"
 	"  --capture <file>      pcap of every link from start (LINKTYPE_INFINIBAND)\n"
-	"  --pci-root <dir>     where active HCAs' PCI functions appear\n"
+	"  --pci-root <dir>      where active HCAs' PCI functions appear\n"
 	"                        (default /tmp/ibfabric-<sock-name>/pci; SYSFS_PCI_DEVICES)\n"
 	"  --no-console          do not read commands from stdin\n"
 	"  -v, --verbose         more log (repeat for debug)\n"
