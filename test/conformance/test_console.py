@@ -61,7 +61,8 @@ def main():
             r = h.run(['smpquery', 'nodedesc', str(lid4)], env=env, check=False)
             secs = time.monotonic() - t0
             h.check(r.returncode != 0, 'smpquery answered through %s' % fault)
-            h.check(secs < 1.5, '%s: failure took %.2f s, not reported at once' % (fault, secs))
+            h.check(secs < 2.5, '%s: failure took %.2f s, not reported at once (3 x 1 s '
+                    'without the echo)' % (fault, secs))
             fab.ctl.cmd('fault "%s" %s drop=0 corrupt=0' % (sw, swp))
             r = h.run(['smpquery', 'nodedesc', str(lid4)], env=env)
         # Corrupted packets arrive with bad CRCs: PortRcvErrors (IBA 16.1.3.5).

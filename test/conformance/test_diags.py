@@ -132,7 +132,8 @@ def main():
             r = h.run(argv, env=env, check=False, timeout=30)
             secs = time.monotonic() - t0
             h.check(r.returncode != 0, '%s: succeeded' % ' '.join(argv))
-            h.check(secs < 1.5, '%s: failed after %.2f s, not at once' % (' '.join(argv), secs))
+            h.check(secs < 2.5, '%s: failed after %.2f s, not at once (libibmad alone '
+                    'waits 3 x 1 s)' % (' '.join(argv), secs))
 
         # ibportstate disable/enable of the switch port facing CA b
         pb = [p for p in ports[b] if p['num'] == '1'][0]
