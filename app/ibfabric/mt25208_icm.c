@@ -204,6 +204,22 @@ mt25208_db_rec(struct mt25208 *dev, uint32_t uar, uint32_t index)
 enum icm_list_kind { LIST_FA, LIST_AUX, LIST_ICM };
 
 /*
+ * Every 4 KiB page of a block must be DMA-reachable; the block may span
+ * windows that are adjacent in bus address space (an IOMMU maps pages,
+ * not the host's registration units).
+ */
+static bool
+dma_range_ok(struct mt25208 *dev, uint64_t pa, uint64_t sz)
+{
+	uint64_t off;
+
+	for (off = 0; off < sz; off += MT_ICM_PAGE_SIZE)
+		if (mt25208_dma_ptr(dev, pa + off, MT_ICM_PAGE_SIZE, true) == NULL)
+			return false;
+	return true;
+}
+
+/*
  * Walk the page list of MAP_FA / MAP_ICM_AUX / MAP_ICM. Every entry is
  * checked before anything is applied, so a bad list changes nothing.
  */
@@ -242,7 +258,7 @@ icm_page_list(struct mt25208 *dev, struct mt25208_cmd *c, enum icm_list_kind kin
 				dev->node->name, i, pa, sz);
 			return MT_STAT_BAD_PARAM;
 		}
-		if (mt25208_dma_ptr(dev, pa, sz, true) == NULL)
+		if (!dma_range_ok(dev, pa, sz))
 			return MT_STAT_INTERNAL_ERR;
 		if (kind == LIST_ICM) {
 			uint64_t p;

@@ -47,6 +47,7 @@
 #define ICM_RDB		0xa000
 #define ICM_UARC	0xb000
 #define ICM_SIZE	0x10000
+#define MT_OP_SUSPEND_T	0x032	/* SUSPEND (consts opcode table) */
 
 static struct fabric *fab;
 static struct fab_node *ca, *sw;
@@ -330,28 +331,114 @@ static int
 test_query_dev_lim(void)
 {
 	uint64_t out = host_alloc(4096);
-	const uint8_t *m = hp(out);
+	uint8_t exp[0x100];
 
 	TEST_ASSERT_EQUAL(bring_up_to_run(), 0, "RUN_FW");
+	memset(hp(out), 0xee, 0x100);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_DEV_LIM, 0, 0, 0, out, NULL), 0, "QUERY_DEV_LIM");
-	/* hw-cmd 5.4 offsets with the model's limits (mthca_hw.rst table). */
-	TEST_ASSERT_EQUAL(m[0x12], 4, "log reserved QPs");
-	TEST_ASSERT_EQUAL(m[0x13], 18, "log max QPs");
-	TEST_ASSERT_EQUAL(m[0x1e], 2, "log reserved EQs");
-	TEST_ASSERT_EQUAL(m[0x1f], 5, "log max EQs");
-	TEST_ASSERT_EQUAL(m[0x20], 0x40, "log reserved MTTs in [7:4]");
-	TEST_ASSERT_EQUAL(m[0x36], 0x43, "MTU 2048 / width 1x+4x");
-	TEST_ASSERT_EQUAL(m[0x37], 0x42, "VL cap 4 / 2 ports");
-	TEST_ASSERT_EQUAL(m[0x3b], 5, "log GIDs");
-	TEST_ASSERT_EQUAL(m[0x3f], 6, "log P_Keys");
-	TEST_ASSERT_EQUAL(mt_get32(m, 0x44), 0x00300307, "flags RC UC UD, counters, AV port, mcast");
-	TEST_ASSERT_EQUAL(m[0x48], 0x10, "1 reserved UAR");
-	TEST_ASSERT_EQUAL(m[0x49], 3, "8 MiB of UARs");
-	TEST_ASSERT_EQUAL(m[0x4b], 12, "min page 4 KiB");
-	TEST_ASSERT_EQUAL(mt_get16(m, 0x82), 256, "QPC entry");
-	TEST_ASSERT_EQUAL(mt_get16(m, 0x88), 64, "EQC entry: 32 x 64 fits one page");
-	TEST_ASSERT_EQUAL(mt_get16(m, 0x92), 64, "MPT entry");
-	TEST_ASSERT_EQUAL(mt_get64(m, 0xa0), 1ull << 31, "max ICM");
+	/*
+	 * hw-cmd 5.4 offsets, filled with the values of mthca_hw.rst "Values
+	 * the model's firmware reports"; every other byte is zero.
+	 */
+	memset(exp, 0, sizeof(exp));
+	exp[0x10] = 16;		/* log max SRQ WQEs */
+	exp[0x11] = 16;		/* log max WQEs per QP */
+	exp[0x12] = 4;		/* log reserved QPs: 16 */
+	exp[0x13] = 18;		/* log max QPs */
+	exp[0x19] = 17;		/* log max CQEs */
+	exp[0x1a] = 4;		/* log reserved CQs */
+	exp[0x1b] = 18;		/* log max CQs */
+	exp[0x1d] = 20;		/* log max MPTs */
+	exp[0x1e] = 2;		/* log reserved EQs: 4 */
+	exp[0x1f] = 5;		/* log max EQs: 32 */
+	exp[0x20] = 4 << 4;	/* log reserved MTT entries in [7:4] */
+	exp[0x21] = 32;		/* log max MR size */
+	exp[0x22] = 4;		/* log reserved MPTs */
+	exp[0x23] = 21;		/* log max MTT segments */
+	exp[0x35] = 15;		/* local CA ACK delay */
+	exp[0x36] = 0x43;	/* max MTU 2048 (4) / width 1x+4x (3) */
+	exp[0x37] = 0x42;	/* VL cap VL0..7 (4) / 2 ports */
+	exp[0x3b] = 5;		/* log GIDs: 32 */
+	exp[0x3d] = 0x0f;	/* static rates: full, 1/4, 1/8, 1/2 */
+	exp[0x3f] = 6;		/* log P_Keys: 64 */
+	/* flags BE32 0x00300307: UD multicast (21), UD AV port check (20), */
+	exp[0x45] = 0x30;	/* bad Q_Key (9) and P_Key (8) counters, */
+	exp[0x46] = 0x03;	/* UD (2), UC (1), RC (0) */
+	exp[0x47] = 0x07;
+	exp[0x48] = 1 << 4;	/* 1 reserved UAR */
+	exp[0x49] = 3;		/* log UAR area in MB: 8 MiB */
+	exp[0x4b] = 12;		/* log min page size */
+	exp[0x51] = 16;		/* max S/G SQ */
+	exp[0x52] = 0x02;	/* max SQ WQE 512 */
+	exp[0x55] = 16;		/* max S/G RQ */
+	exp[0x56] = 0x02;	/* max RQ WQE 512 */
+	exp[0x61] = 5;		/* log QPs per MCG */
+	exp[0x63] = 13;		/* log max MCGs */
+	exp[0x65] = 15;		/* log max PDs */
+	exp[0x80] = 0x01;	/* EEC 256 */
+	exp[0x82] = 0x01;	/* QPC 256 */
+	exp[0x85] = 32;		/* EEEC */
+	exp[0x87] = 32;		/* EQPC */
+	exp[0x89] = 64;		/* EQC */
+	exp[0x8b] = 64;		/* CQC */
+	exp[0x8d] = 32;		/* SRQC */
+	exp[0x8f] = 32;		/* UAR scratch */
+	exp[0x91] = 8;		/* MTT entry */
+	exp[0x93] = 64;		/* MPT */
+	exp[0x9a] = 0x01;	/* reserved L_Key 0x100 */
+	exp[0xa4] = 0x80;	/* max ICM 2^31 */
+	TEST_ASSERT_BUFFERS_EQUAL(hp(out), exp, sizeof(exp), "QUERY_DEV_LIM mailbox");
+	return TEST_SUCCESS;
+}
+
+static int
+test_more_errors(void)
+{
+	uint64_t out = host_alloc(4096), aux;
+
+	/* Boot firmware: QUERY_ADAPTER, SYS_DIS, UNMAP_ICM_AUX are bad state. */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_ADAPTER, 0, 0, 0, out, NULL), MT_STAT_BAD_SYS_STATE,
+			  "QUERY_ADAPTER on boot firmware");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SYS_DIS, 0, 0, 0, 0, NULL), MT_STAT_BAD_SYS_STATE,
+			  "SYS_DIS on boot firmware");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_FW, 0, 0, 0, 0x3000, NULL), MT_STAT_INTERNAL_ERR,
+			  "QUERY_FW output mailbox outside the windows");
+	TEST_ASSERT_EQUAL(bring_up_to_run(), 0, "RUN_FW");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM_AUX, 0, page_list1(0, host_alloc(4096), 12), 1, 0,
+			      NULL), MT_STAT_BAD_SYS_STATE, "MAP_ICM_AUX before SET_ICM_SIZE");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SET_ICM_SIZE, 0, ICM_SIZE, 0, 0, &aux), 0, "size");
+	/* A page list entry whose block is not DMA-reachable: a DMA fault. */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM_AUX, 0, page_list1(0, 0x7000, 12), 1, 0, NULL),
+			  MT_STAT_INTERNAL_ERR, "MAP_ICM_AUX of an unregistered page");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM, 0, page_list1(0, host_alloc(4096), 12), 300, 0,
+			      NULL), MT_STAT_BAD_PARAM, "MAP_ICM with 300 entries");
+	/* SYS_DIS from RUN: back to boot firmware. */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SYS_DIS, 0, 0, 0, 0, NULL), 0, "SYS_DIS");
+	TEST_ASSERT_EQUAL(dev->fw_state, MT25208_FW_BOOT, "boot firmware");
+	return TEST_SUCCESS;
+}
+
+static int
+test_more_errors_hca(void)
+{
+	uint64_t out = host_alloc(4096);
+
+	TEST_ASSERT_EQUAL(cmd(MT_OP_UNMAP_ICM_AUX, 0, 0, 0, 0, NULL), MT_STAT_BAD_SYS_STATE,
+			  "UNMAP_ICM_AUX while the HCA runs");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM, 0, page_list1(0, host_alloc(4096), 12), 1, 0, NULL),
+			  MT_STAT_BAD_RES_STATE, "MAP_ICM of a mapped ICM page");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_QP, 0, 0, 3, out, NULL), MT_STAT_BAD_RESOURCE,
+			  "QUERY_QP of reserved QP 3");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_QP, 0, 0, 0x28 | MT_QP_INMOD_EE, out, NULL),
+			  MT_STAT_BAD_PARAM, "QUERY_QP of an EE");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MGID_HASH, 0, 0x5000, 0, 0, NULL), MT_STAT_INTERNAL_ERR,
+			  "MGID_HASH mailbox outside the windows");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_MPT, 1, 0, 99, 0, NULL), MT_STAT_BAD_INDEX,
+			  "HW2SW_MPT 99 of 64");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_EQ, 0, 0, 5, out, NULL), MT_STAT_BAD_RES_STATE,
+			  "QUERY_EQ of a software-owned EQ");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SUSPEND_T, 0, 0, 0x28, 0, NULL), MT_STAT_BAD_OP,
+			  "SUSPEND not implemented");
 	return TEST_SUCCESS;
 }
 
@@ -918,6 +1005,8 @@ static struct unit_test_suite mt25208_cmd_suite = {
 		TEST_CASE_ST(setup, teardown, test_state_machine),
 		TEST_CASE_ST(setup, teardown, test_query_dev_lim),
 		TEST_CASE_ST(setup, teardown, test_init_hca_errors),
+		TEST_CASE_ST(setup, teardown, test_more_errors),
+		TEST_CASE_ST(setup_up, teardown, test_more_errors_hca),
 		TEST_CASE_ST(setup_up, teardown, test_query_adapter),
 		TEST_CASE_ST(setup_up, teardown, test_teardown_sequence),
 		TEST_CASE_ST(setup_up, teardown, test_mpt),
