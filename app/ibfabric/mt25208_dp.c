@@ -54,6 +54,8 @@
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
 #define DP_MAX_UARS		(MT_BAR2_SIZE / MT_UAR_PAGE_SIZE)
 #define DP_FULL_SCAN_EVERY	256
+#define DP_RECORD_SCAN_EVERY	32	/* at most one record scan of a UAR per 32 polls */
+#define DP_QP_BITMAP		(1u << 18)
 #define DP_SQ_BUDGET		64	/* WQEs of one QP per poll: fairness */
 #define DP_PAYLOAD_MAX		4096
 #define DP_GRH_LEN		40
@@ -71,6 +73,8 @@ struct dp_uar {
 	uint32_t index;
 	uint64_t last_send;
 	uint64_t last_cq;
+	bool scan_due;		/* a doorbell came: look at the records (lost ones) */
+	unsigned int scanned_at;	/* dp->polls of the last record scan */
 };
 
 struct dp_cq {
@@ -85,6 +89,7 @@ struct mt25208_dp {
 	uint8_t uar_known[DP_MAX_UARS / 8];
 	uint32_t qps[DP_MAX_QPS];
 	unsigned int nqps;
+	uint8_t qp_known[DP_QP_BITMAP / 8];	/* by QPN & (DP_QP_BITMAP - 1) */
 	struct dp_cq cqs[DP_MAX_CQS];
 	uint8_t port_state[MT25208_MAX_PORTS + 1];
 	unsigned int polls;
@@ -158,13 +163,14 @@ static void
 track_qp(struct mt25208 *dev, uint32_t qpn, const void *qpc)
 {
 	struct mt25208_dp *dp = dp_of(dev);
-	unsigned int i;
+	uint32_t bit = qpn & (DP_QP_BITMAP - 1);
 
-	for (i = 0; i < dp->nqps; i++)
-		if (dp->qps[i] == qpn)
-			return;
-	if (dp->nqps < DP_MAX_QPS)
-		dp->qps[dp->nqps++] = qpn;
+	if (dp->qp_known[bit / 8] & (1u << (bit % 8)))
+		return;
+	if (dp->nqps >= DP_MAX_QPS)
+		return;
+	dp->qp_known[bit / 8] |= (uint8_t)(1u << (bit % 8));
+	dp->qps[dp->nqps++] = qpn;
 	if (qpc != NULL)
 		uar_add(dp, mt_qpc_usr_page(qpc));
 }
@@ -278,25 +284,14 @@ cq_arm(struct mt25208 *dev, uint32_t cqn, uint8_t cmd, uint8_t sn, uint32_t cons
 		cq_fire(dev, cqc, cqn);
 }
 
-/* Arm records of the CQs of known QPs: arms whose doorbell was overwritten. */
+/* An arm record (dp 13.2) whose doorbell another CQ's overwrote. */
 static void
-cq_arm_records(struct mt25208 *dev, uint32_t cqn)
+cq_arm_record(struct mt25208 *dev, uint32_t cqn, const void *r)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	struct dp_cq *c = &dp->cqs[cqn & (DP_MAX_CQS - 1)];
-	void *cqc = mt25208_cq_get(dev, cqn);
-	const void *r;
-	uint8_t cmd, sn;
+	uint8_t cmd = mt_dbr_arm_cmd(r), sn = mt_dbr_arm_sn(r);
 
-	if (cqc == NULL)
-		return;
-	r = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_arm_db(cqc));
-	if (r == NULL || mt_dbr_type(r) != MT_DBR_CQ_ARM)
-		return;
-	cmd = mt_dbr_arm_cmd(r);
-	sn = mt_dbr_arm_sn(r);
-	if (c->cqn == cqn && c->last_sn == sn)
-		return;
 	if (c->cqn != cqn) {
 		/* first look at this CQ: an arm not yet made has cmd 0 */
 		c->cqn = cqn;
@@ -304,6 +299,37 @@ cq_arm_records(struct mt25208 *dev, uint32_t cqn)
 	}
 	if (cmd != 0 && c->last_sn != sn)
 		cq_arm(dev, cqn, cmd, sn, mt_dbr_counter(r));
+}
+
+/*
+ * Read every mapped doorbell-record page of UAR @p uar (dp 7): SQ records
+ * name QPs with posted work whose doorbell may have been overwritten on
+ * a shared UAR page; CQ arm records, arms likewise overwritten.
+ */
+static void
+scan_records(struct mt25208 *dev, uint32_t uar)
+{
+	uint64_t uarc_sz = (uint64_t)MT_ICM_PAGE_SIZE << dev->cfg.log_uarc_pages;
+	uint32_t pages = 1u << dev->cfg.log_uarc_pages, pg, r;
+
+	if (uar >= (1u << dev->cfg.log_uar))
+		return;
+	for (pg = 0; pg < pages; pg++) {
+		const uint8_t *page = mt25208_icm_ptr(dev, dev->cfg.uarc_base + uar * uarc_sz +
+						     (uint64_t)pg * MT_ICM_PAGE_SIZE, MT_ICM_PAGE_SIZE);
+
+		if (page == NULL)
+			continue;
+		for (r = 0; r < MT_ICM_PAGE_SIZE / MT_DB_REC_SIZE; r++) {
+			const uint8_t *rec = page + r * MT_DB_REC_SIZE;
+			uint8_t type = mt_dbr_type(rec);
+
+			if (type == MT_DBR_SQ && mt_dbr_counter(rec) != 0)
+				track_qp(dev, mt_dbr_qn(rec), NULL);
+			else if (type == MT_DBR_CQ_ARM)
+				cq_arm_record(dev, mt_dbr_qn(rec), rec);
+		}
+	}
 }
 
 /* ---- QP errors and flushes ---------------------------------------------- */
@@ -644,14 +670,10 @@ full_scan(struct mt25208 *dev)
 		if (load64(pg + MT_UAR_SEND_DB) != 0 || load64(pg + MT_UAR_CQ_DB) != 0)
 			uar_add(dp, (uint32_t)u);
 	}
-	/* arms whose doorbell another CQ's overwrote */
-	for (i = 0; i < dp->nqps; i++) {
-		void *qpc = mt25208_qpc(dev, dp->qps[i]);
-
-		if (qpc == NULL)
-			continue;
-		cq_arm_records(dev, mt_qpc_cqn_snd(qpc));
-		cq_arm_records(dev, mt_qpc_cqn_rcv(qpc));
+	for (i = 0; i < dp->nuars; i++) {
+		scan_records(dev, dp->uars[i].index);
+		dp->uars[i].scanned_at = dp->polls;
+		dp->uars[i].scan_due = false;
 	}
 }
 
@@ -671,6 +693,7 @@ poll_uars(struct mt25208 *dev)
 			uint64_t db = be64toh(v);
 
 			u->last_send = v;
+			u->scan_due = true;
 			dp->st.doorbells++;
 			track_qp(dev, mt_send_db_qpn((uint32_t)db), NULL);
 			busy = true;
@@ -684,7 +707,14 @@ poll_uars(struct mt25208 *dev)
 			dp->st.doorbells++;
 			cq_arm(dev, mt_cq_db_cqn(hi), mt_cq_db_cmd(hi), mt_cq_db_sn(hi),
 			       (uint32_t)db);
+			u->scan_due = true;
 			busy = true;
+		}
+		/* a doorbell may have overwritten another queue's: records tell */
+		if (u->scan_due && dp->polls - u->scanned_at >= DP_RECORD_SCAN_EVERY) {
+			scan_records(dev, u->index);
+			u->scanned_at = dp->polls;
+			u->scan_due = false;
 		}
 	}
 	return busy;

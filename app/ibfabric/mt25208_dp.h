@@ -51,7 +51,10 @@ static inline uint32_t mt_dbr_counter(const void *r) { return mt_get32(r, 0); }
 static inline uint8_t mt_dbr_type(const void *r) { return (mt_get32(r, 4) >> 5) & 7; }
 static inline uint8_t mt_dbr_arm_sn(const void *r) { return (mt_get32(r, 4) >> 3) & 3; }
 static inline uint8_t mt_dbr_arm_cmd(const void *r) { return mt_get32(r, 4) & 7; }
+/** QPN / CQN / SRQN the record belongs to (identity word bits 31..8). */
+static inline uint32_t mt_dbr_qn(const void *r) { return mt_get32(r, 4) >> 8; }
 #define MT_DBR_CQ_ARM			2
+#define MT_DBR_SQ			3
 
 /* ------------------------------------------------------------------ */
 /* WQE segments (dp 2)                                                  */

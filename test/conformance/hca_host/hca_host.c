@@ -58,8 +58,9 @@ static unsigned int failures, checks;
 } while (0)
 
 #define REQUIRE(cond, ...) do { \
-	CHECK(cond, __VA_ARGS__); \
-	if (!(cond)) \
+	bool _ok = (cond); \
+	CHECK(_ok, __VA_ARGS__); \
+	if (!_ok) \
 		return -1; \
 } while (0)
 
@@ -292,7 +293,7 @@ scenario_commands(const char *dir)
 	CHECK(hh_get64(resp, 64 + 12) != 0, "NodeInfo NodeGUID non-zero");
 	CHECK_EQ(hh_get16(resp, 64 + 30), HH_PCI_DEVICE_ARBEL, "NodeInfo DeviceID = PCI device");
 	CHECK_EQ(hh_get32(resp, 64 + 36) & 0xffffff, 0x0002c9, "NodeInfo VendorID = Mellanox OUI");
-	CHECK_EQ(resp[64 + 39], 1, "NodeInfo LocalPortNum");
+	CHECK_EQ(resp[64 + 36], 1, "NodeInfo LocalPortNum (IBA 14.2.5.3: byte 36)");
 	hh_put16(mad, 16, 0x0010);
 	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
 	CHECK_EQ(st, HH_ST_OK, "MAD_IFC SubnGet(NodeDescription)");
@@ -302,7 +303,7 @@ scenario_commands(const char *dir)
 	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
 	CHECK_EQ(st, HH_ST_OK, "MAD_IFC SubnGet(PortInfo 1)");
 	CHECK_EQ(hh_get16(resp, 64 + 16), 0, "PortInfo LID 0 before any SM");
-	CHECK(resp[64 + 32] >> 4 == 0 && (resp[64 + 32] & 0xf) <= 2,
+	CHECK((resp[64 + 32] & 0xf) >= 1 && (resp[64 + 32] & 0xf) <= 2,
 	      "PortInfo port state 0x%x Down/Init before INIT_IB and SM", resp[64 + 32] & 0xf);
 	st = hh_mad_ifc(d, 3, mad, resp, NULL, 0, 3);
 	CHECK(st != HH_ST_OK, "MAD_IFC on port 3: status 0x%02x", st);
@@ -427,7 +428,7 @@ scenario_faults(const char *dir)
 	}
 
 	/* bad L_Key on the second UD QP: local protection error */
-	hh_post_ud_send(&h->d, &h->ud_bad, &dst, h->payload_mr.lkey ^ 0x100, 0, 64, true);
+	hh_post_ud_send(&h->d, &h->ud_bad, &dst, h->payload_mr.lkey ^ 0x01, 0, 64, true);
 	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "CQE for a send with a wrong L_Key");
 	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_LOCAL_PROT,
 		 "bad L_Key: syndrome LOCAL_PROT_ERR");

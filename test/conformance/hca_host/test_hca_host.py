@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""Conformance of ibfabric's MT25208 model against a driver-less host.
+
+usage: test_hca_host.py SCENARIO IBFABRIC HCA_HOST NETFILE
+
+Scenarios (the host side is test/conformance/hca_host/hca_host.c):
+  commands    every implemented firmware command, byte checks, an error
+              status each, reset (no SM)
+  faults      DMA fault, bad L_Key, bounds, flush in error (no SM)
+  ud          OpenSM on the passive CA configures both hosts through their
+              QP0 agents (MAD_IFC + MLX sends); one UD datagram each way,
+              CQ arming, a P_Key violation (trap 257 to the SM), Q_Key drop,
+              local length error
+  disappear   a host brought up to ACTIVE is killed: its HCA resets and its
+              port goes down on the fabric (the SM sees it); a new host
+              attaches and comes back to ACTIVE
+"""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from simlib import Fabric, Harness, TestFailure, find_umad2sim, start_opensm  # noqa: E402
+
+
+def pci_dirs(root):
+    """Device directories under the PCI root, in bus order (hosta, hostb)."""
+    return sorted(os.path.join(root, d) for d in os.listdir(root) if d.startswith('0000:'))
+
+
+def port_state(fab, node):
+    for p in fab.ports(node):
+        if p['num'] == '1':
+            return p['state'], p['phys']
+    return None, None
+
+
+def main():
+    scenario = sys.argv[1]
+    ibfabric, hca_host, net = (os.path.abspath(x) for x in sys.argv[2:5])
+    with Harness('hca_host_' + scenario, timeout=170) as h:
+        root = h.path('pci')
+        fab = Fabric(h, ibfabric, net, extra=['--pci-root', root])
+        h.wait_for(lambda: os.path.isdir(root) and len(pci_dirs(root)) == 2, timeout=10,
+                   what='two PCI functions under ' + root)
+        a, b = pci_dirs(root)
+        if scenario in ('commands', 'faults'):
+            r = h.run([hca_host, scenario, a], timeout=120, check=False)
+            print(r.stdout[-4000:])
+            if r.returncode == 77:
+                h.skip('hca_host: cannot run here')
+            h.check(r.returncode == 0, 'hca_host %s failed:\n%s' % (scenario, r.stderr[-2000:]))
+            return
+        lib = find_umad2sim(h)
+        sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1)
+        if scenario == 'ud':
+            r = h.run([hca_host, 'ud', a, b], timeout=150, check=False)
+            print(r.stdout[-6000:])
+            h.check(r.returncode == 0, 'hca_host ud failed:\n%s' % r.stderr[-3000:])
+            # the P_Key violation reached the SM as trap 257 (IBA 14.2.5.1)
+            h.wait_for(lambda: 'num:257' in sm.log(), timeout=10,
+                       what='OpenSM: "Received Generic Notice ... num:257" (Bad P_Key trap)')
+            return
+        if scenario == 'disappear':
+            host = h.spawn([hca_host, 'serve', a], name='hca_host')
+            h.wait_log(host, 'port ACTIVE', timeout=90)
+            h.check_eq(port_state(fab, 'hosta')[0], 'ACTIVE', 'hosta port 1 with a host')
+            h.need_program('saquery')
+            env = fab.env(lib, 'ca-sm')
+            lid = [p for p in fab.ports('hosta') if p['num'] == '1'][0]['lid']
+
+            def sa_has_hosta():
+                r = h.run(['saquery', 'NR', lid], env=env, check=False)
+                return 'hosta' in r.stdout
+            h.wait_for(sa_has_hosta, timeout=30, interval=1,
+                       what="hosta's NodeRecord (LID %s) in OpenSM's SA" % lid)
+            h.stop(host, sig=9)
+            h.wait_for(lambda: port_state(fab, 'hosta')[0] == 'DOWN', timeout=10,
+                       what='hosta port 1 down after its host was killed')
+            h.info('hosta after kill: state/phys %s/%s' % port_state(fab, 'hosta'))
+            # the SM sees the port go: hosta's NodeRecord leaves the SA
+            h.wait_for(lambda: not sa_has_hosta(), timeout=30, interval=1,
+                       what="hosta's NodeRecord gone from OpenSM's SA")
+            host2 = h.spawn([hca_host, 'serve', a], name='hca_host')
+            h.wait_log(host2, 'port ACTIVE', timeout=90)
+            h.check_eq(port_state(fab, 'hosta')[0], 'ACTIVE', 'hosta port 1 with a new host')
+            h.stop(host2)
+            return
+        raise TestFailure('unknown scenario ' + scenario)
+
+
+if __name__ == '__main__':
+    main()
