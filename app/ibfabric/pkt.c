@@ -12,11 +12,14 @@
  * misread, and test_pkt.c checks them against an independent engine):
  * - ICRC: the CRC-32 of IEEE 802.3 (polynomial 0x04C11DB7, bit-reflected,
  *   seed all ones, result complemented), over LRH..end of pad with the
- *   variant fields replaced by ones: the whole LRH (a router rewrites all
- *   of it, so no LRH bit can be end-to-end invariant; Linux rxe's native
- *   IB path and the RoCE annex both start from "8 bytes of 0xff
- *   representing a masked LRH"), GRH TClass, FlowLabel and HopLmt, BTH
- *   resv8a. It is sent least significant byte first, as the
+ *   variant fields replaced by ones. IBA 7.8.1 draws two cases: a local
+ *   packet (no GRH) never crosses a router, so only LRH VL (which a
+ *   switch may remap) and BTH resv8a are masked; a global packet may, and
+ *   a router rebuilds its LRH, so the whole LRH is masked, with GRH
+ *   TClass, FlowLabel and HopLmt and BTH resv8a (as summarised in
+ *   Shanley, "InfiniBand Network Architecture", ch. 25, figs. 25-15 and
+ *   25-16; RoCE's "8 bytes of 0xff for the masked LRH" is the global
+ *   case). It is sent least significant byte first, as the
  *   Ethernet FCS is (IBA 7.8.1; Linux rxe_icrc.c stores it the same way).
  * - VCRC: CRC-16 with polynomial 0x100B (IBA 7.8.2), bit-reflected like
  *   the ICRC, seed all ones, result complemented, over LRH..ICRC, sent
@@ -301,13 +304,15 @@ icrc_compute(const uint8_t *d, uint32_t icrc_off)
 	if (hlen > icrc_off)
 		hlen = icrc_off;
 	memcpy(hdr, d, hlen);
-	memset(hdr, 0xff, LRH_LEN);		/* the whole LRH is variant */
 	if (bth == LRH_LEN + GRH_LEN) {
+		memset(hdr, 0xff, LRH_LEN);	/* global: the whole LRH */
 		hdr[LRH_LEN + 0] |= 0x0f;	/* TClass[7:4] */
 		hdr[LRH_LEN + 1] = 0xff;	/* TClass[3:0], FlowLabel[19:16] */
 		hdr[LRH_LEN + 2] = 0xff;	/* FlowLabel[15:0] */
 		hdr[LRH_LEN + 3] = 0xff;
 		hdr[LRH_LEN + 7] = 0xff;	/* HopLmt */
+	} else {
+		hdr[0] |= 0xf0;			/* local: LRH VL only */
 	}
 	if (hlen > bth + 4)
 		hdr[bth + 4] = 0xff;		/* BTH resv8a */

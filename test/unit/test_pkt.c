@@ -32,9 +32,10 @@ static struct fab_pkt pkt;
  *   BTH (IBA 9.2): opcode 0x64 UD SEND only; SE 0 M 0 PadCnt 0 TVer 0 ->
  *     00; P_Key ffff; resv8a 00; DestQP 000000; A 0 -> 00; PSN 000000.
  *   DETH (IBA 9.3.3): Q_Key 00000000; 00; SrcQP 000000.
- * ICRC/VCRC: from Python's zlib.crc32 over the bytes with the whole LRH
- * and BTH resv8a set to ones (ICRC 0xf40decfb, sent fb ec 0d f4), and a
- * bitwise CRC-16/0x100B over LRH..ICRC (VCRC 0x978a, sent 8a 97).
+ * ICRC/VCRC: a local packet (IBA 7.8.1, local case): from Python's
+ * zlib.crc32 over the bytes with LRH VL and BTH resv8a set to ones (ICRC
+ * 0x402062d4, sent d4 62 20 40), and a bitwise CRC-16/0x100B over
+ * LRH..ICRC (VCRC 0xc781, sent 81 c7).
  * tshark 4.0.17 decoded this packet (LINKTYPE rewritten to DLT_USER0
  * with a user_dlts entry for "infiniband", since its pcap reader has no
  * mapping for 247) as: "Virtual Lane: 0xf, Link Version: 0, Link Next
@@ -42,9 +43,9 @@ static struct fab_pkt pkt;
  * Local ID: 65535, Opcode: Unreliable Datagram (UD) - SEND only (100),
  * Pad Count: 0, Partition Key: 65535, Destination Queue Pair: 0x000000,
  * Management Class: 0x81, Method: Get() (0x01), Attribute ID: 0x0011,
- * Hop Pointer: 0x00, Hop Count: 0x01" (the CRC values it printed then
- * were those of an earlier VL-only LRH mask, since corrected). That
- * tshark does not verify CRCs; the reference engines below do.
+ * Hop Pointer: 0x00, Hop Count: 0x01, Invariant CRC: 0xd4622040,
+ * Variant CRC: 0x81c7". That tshark does not verify CRCs; the reference
+ * engines below do.
  */
 static const uint8_t v1_hdr[28] = {
 	0xf0, 0x02, 0xff, 0xff, 0x00, 0x48, 0xff, 0xff,
@@ -52,7 +53,7 @@ static const uint8_t v1_hdr[28] = {
 	0x00, 0x00, 0x00, 0x00,
 	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 };
-static const uint8_t v1_crcs[6] = { 0xfb, 0xec, 0x0d, 0xf4, 0x8a, 0x97 };
+static const uint8_t v1_crcs[6] = { 0xd4, 0x62, 0x20, 0x40, 0x81, 0xc7 };
 
 static void
 v1_mad(uint8_t *mad)
@@ -174,12 +175,14 @@ ref_icrc(const struct fab_pkt *p)
 	size_t bth = 8;
 
 	memcpy(m, p->data, n);
-	memset(m, 0xff, 8);		/* the whole LRH is variant */
 	if ((p->data[1] & 3) == 3) {
+		memset(m, 0xff, 8);	/* global: the whole LRH */
 		m[8] |= 0x0f;
 		m[9] = m[10] = m[11] = 0xff;
 		m[15] = 0xff;
 		bth = 48;
+	} else {
+		m[0] |= 0xf0;		/* local: LRH VL only */
 	}
 	m[bth + 4] = 0xff;
 	return ref_crc32(m, n);
@@ -274,6 +277,30 @@ test_vector_grh_pad(void)
 }
 
 /* IBA 7.8.1: changing a variant field leaves the ICRC as it was. */
+/*
+ * IBA 7.8.1, local case: only LRH VL is variant, so SL and the LIDs of a
+ * packet without a GRH are covered by the ICRC.
+ */
+static int
+test_local_lrh_invariant(void)
+{
+	struct fab_pkt_addr a;
+	uint8_t mad[256];
+	uint32_t icrc;
+
+	v1_addr(&a);
+	v1_mad(mad);
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, mad, sizeof(mad)), "build");
+	icrc = wire_icrc(&pkt);
+	pkt.data[0] = (uint8_t)(pkt.data[0] & 0x0f);	/* VL 15 -> 0: variant */
+	pkt_update_crcs(&pkt);
+	TEST_ASSERT_EQUAL(wire_icrc(&pkt), icrc, "local: VL is variant");
+	pkt_set_lids(&pkt, 3, 0xffff);
+	TEST_ASSERT(wire_icrc(&pkt) != icrc, "local: DLID is invariant");
+	TEST_ASSERT_EQUAL(wire_icrc(&pkt), ref_icrc(&pkt), "ICRC vs reference");
+	return TEST_SUCCESS;
+}
+
 static int
 test_variant_fields(void)
 {
@@ -287,7 +314,7 @@ test_variant_fields(void)
 	icrc = wire_icrc(&pkt);
 	vcrc = wire_vcrc(&pkt);
 	pkt.data[0] = (uint8_t)(pkt.data[0] | 0x50);	/* VL 5 */
-	pkt.data[1] = (uint8_t)(pkt.data[1] ^ 0xf0);	/* SL: the whole LRH is variant */
+	pkt.data[1] = (uint8_t)(pkt.data[1] ^ 0xf0);	/* SL: global, whole LRH variant */
 	pkt.data[9] ^= 0xff;				/* TClass low, FlowLabel high */
 	pkt.data[15] = 0x01;				/* HopLmt */
 	pkt.data[68 - 20 + 4] = 0x5a;			/* BTH resv8a */
@@ -296,7 +323,7 @@ test_variant_fields(void)
 	TEST_ASSERT(wire_vcrc(&pkt) != vcrc, "VCRC covers everything");
 	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "still parses");
 
-	/* LIDs are LRH fields: a router may rewrite them, the ICRC stays */
+	/* in a global packet a router may rewrite the LIDs: the ICRC stays */
 	pkt_set_lids(&pkt, 7, 2);
 	TEST_ASSERT_EQUAL(wire_icrc(&pkt), icrc, "DLID is variant (LRH)");
 	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "parses after pkt_set_lids");
@@ -495,6 +522,7 @@ static struct unit_test_suite pkt_suite = {
 	.suite_name = "ibfabric packets (pkt.c)",
 	.unit_test_cases = {
 		TEST_CASE(test_vector_dr_smp),
+		TEST_CASE(test_local_lrh_invariant),
 		TEST_CASE(test_vector_grh_pad),
 		TEST_CASE(test_variant_fields),
 		TEST_CASE(test_parse_rejects),
