@@ -242,10 +242,12 @@ static bool
 reset_poll(struct mt25208 *dev)
 {
 	uint32_t *r = (uint32_t *)(void *)(dev->bar0 + MT_BAR0_RESET);
-	uint32_t v = __atomic_exchange_n(r, 0, __ATOMIC_ACQ_REL);
+	uint32_t v;
 
-	if (v == 0)
+	/* Load first: an exchange on every poll would dirty the host's cache line. */
+	if (__atomic_load_n(r, __ATOMIC_RELAXED) == 0)
 		return false;
+	v = __atomic_exchange_n(r, 0, __ATOMIC_ACQ_REL);
 	if (mt_get32(&v, 0) == MT_RESET_MAGIC) {
 		FAB_INFO("%s: reset by the host", dev->node->name);
 		mt25208_reset(dev);

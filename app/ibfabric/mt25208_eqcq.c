@@ -57,12 +57,14 @@ bool
 mt25208_eq_poll_regs(struct mt25208 *dev)
 {
 	uint32_t *r = (uint32_t *)(void *)(dev->bar0 + MT_BAR0_EQ_ARM + 4);
-	uint32_t v = __atomic_exchange_n(r, 0, __ATOMIC_ACQ_REL);
-	uint32_t mask;
+	uint32_t v, mask;
 	unsigned int n;
 
-	if (v == 0)
+	/* Load first: an exchange on every poll would dirty the host's cache line. */
+	if (__atomic_load_n(r, __ATOMIC_RELAXED) == 0)
 		return false;
+	/* Take the mask and clear it at once, so a host write in between is kept. */
+	v = __atomic_exchange_n(r, 0, __ATOMIC_ACQ_REL);
 	mask = mt_get32(&v, 0);
 	dev->eq_arm_seen = mask;
 	for (n = 0; n < MT_NUM_EQ; n++) {
