@@ -437,6 +437,7 @@ send_reply(struct pcisim_fn *fn, const struct pcisim_hdr *req, int32_t status, i
 static int32_t
 msg_map(struct pcisim_fn *fn, const struct pcisim_map *m, size_t len, int fd)
 {
+	struct stat st;
 	void *p;
 	int rc;
 
@@ -449,6 +450,17 @@ msg_map(struct pcisim_fn *fn, const struct pcisim_map *m, size_t len, int fd)
 		FAB_ERR("%s: IOMMU MAP: iova 0x%" PRIx64 " len 0x%" PRIx64 " offset 0x%" PRIx64
 			": each must be a multiple of 4096, len non-zero", fn->dev->node->name,
 			m->iova, m->len, m->offset);
+		return -EINVAL;
+	}
+	/*
+	 * Pages past the end of the file would raise SIGBUS on the model's
+	 * first DMA: refuse a window the file does not back.
+	 */
+	if (fstat(fd, &st) != 0 || (S_ISREG(st.st_mode) &&
+	    (m->offset > (uint64_t)st.st_size || m->len > (uint64_t)st.st_size - m->offset))) {
+		FAB_ERR("%s: IOMMU MAP: offset 0x%" PRIx64 " len 0x%" PRIx64
+			" beyond the end of the file (0x%llx bytes)", fn->dev->node->name,
+			m->offset, m->len, (unsigned long long)st.st_size);
 		return -EINVAL;
 	}
 	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m->offset);
