@@ -239,6 +239,10 @@ test_iommu_socket(void)
 	TEST_ASSERT_EQUAL(rpc(c, &map, sizeof(map), mfd, &r, NULL), 0, "MAP unaligned");
 	TEST_ASSERT_EQUAL(r.status, -EINVAL, "unaligned iova refused");
 	map.iova = 0x50000000;
+	map.offset = 0xf0000;	/* 512 KiB from 960 KiB: past the 1 MiB file */
+	TEST_ASSERT_EQUAL(rpc(c, &map, sizeof(map), mfd, &r, NULL), 0, "MAP past EOF");
+	TEST_ASSERT_EQUAL(r.status, -EINVAL, "window the file does not back refused");
+	map.offset = 0x10000;
 	TEST_ASSERT_EQUAL(rpc(c, &map, sizeof(map), -1, &r, NULL), 0, "MAP without fd");
 	TEST_ASSERT_EQUAL(r.status, -EINVAL, "MAP needs an fd");
 	TEST_ASSERT_EQUAL(rpc(c, &bad, sizeof(bad), -1, &r, NULL), 0, "version 2");
