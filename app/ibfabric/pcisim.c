@@ -463,6 +463,12 @@ msg_map(struct pcisim_fn *fn, const struct pcisim_map *m, size_t len, int fd)
 			m->offset, m->len, (unsigned long long)st.st_size);
 		return -EINVAL;
 	}
+	/*
+	 * Pin, as an IOMMU mapping would: a memfd that allows sealing can no
+	 * longer shrink under the model. Files that cannot be sealed
+	 * (hugetlbfs) keep the open point written in mthca_hw.rst.
+	 */
+	(void)fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK);
 	p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)m->offset);
 	if (p == MAP_FAILED) {
 		rc = -errno;
