@@ -182,6 +182,15 @@ cmd_run(struct mt25208 *dev, struct mt25208_cmd *c)
 		return MT_STAT_BAD_SYS_STATE;
 	}
 	st = d->fn(dev, c);
+	/*
+	 * Every refusal is reported once here with the command's fields (the
+	 * handlers add the offending field where they know it). ENABLE_LAM's
+	 * 0x22 and MAD_IFC's 0x30 are normal answers, not refusals.
+	 */
+	if (st != MT_STAT_OK && !(c->opcode == MT_OP_ENABLE_LAM && st == MT_STAT_LAM_NOT_PRE) &&
+	    !(c->opcode == MT_OP_MAD_IFC && st == MT_STAT_BAD_PKT))
+		FAB_INFO("%s: %s in_param 0x%" PRIx64 " in_mod 0x%x op_mod %u: status 0x%02x",
+			 dev->node->name, d->name, c->in_param, c->in_mod, c->op_mod, st);
 	FAB_DBG("%s: %s in 0x%" PRIx64 " mod 0x%x opmod %u out 0x%" PRIx64 " -> status 0x%02x",
 		dev->node->name, d->name, c->in_param, c->in_mod, c->op_mod, c->out_param, st);
 	return st;
