@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@
 #include "test.h"
 #include "fabric.h"
 #include "mt25208.h"
+#include "mt25208_host.h"
 #include "pcisim.h"
 
 static struct fabric *fab;
@@ -289,12 +292,62 @@ test_iommu_socket(void)
 	return TEST_SUCCESS;
 }
 
+/* mt25208_host.c: one function per active CA, and the poll timeout policy. */
+static int
+test_hca_set_policy(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct fab_node *b;
+	struct hca_set *s;
+	struct timespec ts = { 0, 3 * 1000 * 1000 };
+	char dir[PATH_MAX + 32];
+	int c, ep, t;
+
+	/* The fixture's node H1 is active; add a passive CA and a second active one. */
+	TEST_ASSERT(fabric_add_node(fab, FAB_NODE_CA, "P1", 1) != NULL, "passive CA");
+	b = fabric_add_node(fab, FAB_NODE_CA, "H2", 2);
+	TEST_ASSERT(b != NULL, "second active CA");
+	b->active_hca = true;
+	snprintf(dir, sizeof(dir), "%s-set", root);
+	/* H1 already has a model from the fixture: take it away for this case. */
+	pcisim_destroy(fn);
+	fn = NULL;
+	s = hca_set_create(fab, dir);
+	TEST_ASSERT(s != NULL, "hca_set_create");
+	TEST_ASSERT_EQUAL(hca_set_count(s), 2, "two active CAs, two functions");
+	TEST_ASSERT(ca->hca != NULL && b->hca != NULL, "models attached to the nodes");
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	TEST_ASSERT(ep >= 0 && hca_set_epoll_add(s, ep, 7) == 0, "epoll");
+	TEST_ASSERT_EQUAL(hca_set_poll(s), -1, "no host: block");
+	TEST_ASSERT(snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/0000:11:00.0/iommu.sock",
+			     dir) < (int)sizeof(sa.sun_path), "socket path fits");
+	c = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	TEST_ASSERT(c >= 0 && connect(c, (struct sockaddr *)&sa, sizeof(sa)) == 0, "connect H2");
+	hca_set_ready(s, 2 * 1);	/* listening socket of function 1 */
+	TEST_ASSERT_EQUAL(hca_set_poll(s), 0, "host just attached: spin");
+	nanosleep(&ts, NULL);
+	t = hca_set_poll(s);
+	TEST_ASSERT_EQUAL(t, MT25208_IDLE_POLL_MS, "quiet host: poll every 1 ms");
+	/* A host write to the HCR is activity: spin again. */
+	mt_put32(((struct mt25208 *)b->hca)->bar0 + MT_BAR0_HCR + MT_HCR_CMD, 0,
+		 MT_HCR_GO | 0x0ff);
+	TEST_ASSERT_EQUAL(hca_set_poll(s), 0, "command seen: spin");
+	close(c);
+	hca_set_ready(s, 2 * 1 + 1);	/* EOF on the host's socket */
+	TEST_ASSERT_EQUAL(hca_set_poll(s), -1, "host gone: block again");
+	close(ep);
+	hca_set_free(s);
+	TEST_ASSERT(ca->hca == NULL && b->hca == NULL, "models gone");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite pcisim_suite = {
 	.suite_name = "ibfabric simulated PCI function",
 	.unit_test_cases = {
 		TEST_CASE_ST(setup, teardown, test_sysfs_files),
 		TEST_CASE_ST(setup, teardown, test_bar_shared),
 		TEST_CASE_ST(setup, teardown, test_iommu_socket),
+		TEST_CASE_ST(setup, teardown, test_hca_set_policy),
 		TEST_CASES_END(),
 	},
 };
