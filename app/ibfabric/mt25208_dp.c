@@ -36,14 +36,18 @@
  * cannot be fetched raises WQ_CATAS_ERROR; a CQ buffer that cannot be
  * written raises CQ_ERROR (access). Nothing here stops ibfabric.
  *
- * Polling cost. Only UAR pages seen written are polled on every call; the
- * whole BAR2 is scanned once every DP_FULL_SCAN_EVERY calls to find new
- * ones (the added latency of a queue's very first doorbell).
+ * Polling cost. Only UAR pages seen in use (a doorbell, or the usr_page
+ * of a QP that received) are polled on every call; the whole BAR2 is
+ * scanned for new ones every DP_FULL_SCAN_NS, the latency a UAR page's
+ * very first doorbell may see. Doorbell-record pages of a UAR are read
+ * after its doorbells (at most every DP_RECORD_SCAN_EVERY calls) to find
+ * queues whose doorbell a later one overwrote.
  */
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fabric.h"
 #include "mad.h"
@@ -53,7 +57,7 @@
 #define DP_MAX_QPS		1024	/* QPs the data path tracks */
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
 #define DP_MAX_UARS		(MT_BAR2_SIZE / MT_UAR_PAGE_SIZE)
-#define DP_FULL_SCAN_EVERY	256
+#define DP_FULL_SCAN_NS		10000000ull	/* BAR2 scan for new UAR pages: every 10 ms */
 #define DP_RECORD_SCAN_EVERY	32	/* at most one record scan of a UAR per 32 polls */
 #define DP_QP_BITMAP		(1u << 18)
 #define DP_SQ_BUDGET		64	/* WQEs of one QP per poll: fairness */
@@ -93,6 +97,7 @@ struct mt25208_dp {
 	struct dp_cq cqs[DP_MAX_CQS];
 	uint8_t port_state[MT25208_MAX_PORTS + 1];
 	unsigned int polls;
+	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
 	uint8_t buf[DP_PAYLOAD_MAX + DP_GRH_LEN + 64];
 	uint8_t wqe[MT_WQE_MAX_SIZE];
 };
@@ -104,6 +109,15 @@ dp_of(const struct mt25208 *dev)
 }
 
 /* ---- small helpers ---------------------------------------------------- */
+
+static inline uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static inline uint64_t
 load64(const uint8_t *p)
@@ -221,7 +235,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 	void *cqc = mt25208_cq_get(dev, cqn);
 	uint32_t nent, prod, cons = 0;
 	const void *ci;
-	uint8_t owner = 0;
+	uint8_t *dst;
 	uint64_t va;
 	uint8_t state;
 
@@ -243,21 +257,16 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 		return;
 	}
 	va = mt_cqc_start(cqc) + (uint64_t)(prod & (nent - 1)) * MT_CQE_SIZE;
-	cqe[MT_CQE_OWNER] = 0;
-	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), mt_cqc_pd(cqc), va, cqe,
-			      MT_CQE_OWNER, true) != 0) {
+	/* a 32-byte entry never crosses an MTT page: one translation */
+	dst = mt25208_mr_translate(dev, mt_cqc_lkey(cqc), va, MT_CQE_SIZE, true);
+	if (dst == NULL) {
 		cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
 		cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
 		return;
 	}
+	memcpy(dst, cqe, MT_CQE_OWNER);
 	/* dp 10.3 step 3: the owner byte after the rest of the entry */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), mt_cqc_pd(cqc), va + MT_CQE_OWNER,
-			      &owner, 1, true) != 0) {
-		cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
-		cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
-		return;
-	}
+	__atomic_store_n(&dst[MT_CQE_OWNER], 0, __ATOMIC_RELEASE);
 	mt_cqc_set_prod(cqc, prod + 1);
 	dp->st.cqes++;
 	if (err)
@@ -751,13 +760,18 @@ bool
 mt25208_dp_poll(struct mt25208 *dev)
 {
 	struct mt25208_dp *dp = dp_of(dev);
+	uint64_t now;
 	bool busy;
 	unsigned int i;
 
 	if (dp == NULL || dev->fw_state != MT25208_FW_HCA)
 		return false;
-	if ((dp->polls++ % DP_FULL_SCAN_EVERY) == 0)
+	dp->polls++;
+	now = now_ns();
+	if (now - dp->full_scan_at >= DP_FULL_SCAN_NS) {
+		dp->full_scan_at = now;
 		full_scan(dev);
+	}
 	busy = poll_uars(dev);
 	for (i = 0; i < dp->nqps; i++)
 		busy |= qp_service(dev, dp->qps[i]);
