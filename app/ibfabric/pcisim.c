@@ -243,14 +243,57 @@ unlink_in(const char *dir, const char *name)
 		unlink(path);
 }
 
+static const char *const pcisim_files[] = {
+	"vendor", "device", "subsystem_vendor", "subsystem_device", "class",
+	"revision", "numa_node", "resource", "config", "driver", "resource0",
+	"resource2", "iommu.sock",
+};
+
+/*
+ * The function's directory exists: left behind by an ibfabric that was
+ * killed (its socket refuses connections), or in use by a live one.
+ * Remove a stale one's files (and the /dev/shm files its BAR links name)
+ * and take the directory over; refuse a live one with -EADDRINUSE.
+ */
+static int
+reuse_stale(struct pcisim_fn *fn, const struct fab_node *node)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char path[PATH_MAX], target[PATH_MAX];
+	unsigned int i;
+	ssize_t n;
+	int fd, live;
+
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/iommu.sock", fn->dir) >=
+	    (int)sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	live = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	if (live)
+		return -EADDRINUSE;
+	for (i = 0; i < 2; i++) {
+		if (snprintf(path, sizeof(path), "%s/resource%u", fn->dir, 2 * i) >=
+		    (int)sizeof(path))
+			continue;
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (strncmp(target, "/dev/shm/ibfabric-", 18) == 0)
+				unlink(target);
+		}
+	}
+	for (i = 0; i < sizeof(pcisim_files) / sizeof(pcisim_files[0]); i++)
+		unlink_in(fn->dir, pcisim_files[i]);
+	FAB_INFO("%s: reusing the stale PCI function directory %s", node->name, fn->dir);
+	return 0;
+}
+
 void
 pcisim_destroy(struct pcisim_fn *fn)
 {
-	static const char *const files[] = {
-		"vendor", "device", "subsystem_vendor", "subsystem_device", "class",
-		"revision", "numa_node", "resource", "config", "driver", "resource0",
-		"resource2", "iommu.sock",
-	};
 	char path[PATH_MAX];
 	unsigned int i;
 
@@ -271,8 +314,8 @@ pcisim_destroy(struct pcisim_fn *fn)
 			unlink(fn->bar_path[i]);
 	}
 	if (fn->dir[0] != '\0') {
-		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-			unlink_in(fn->dir, files[i]);
+		for (i = 0; i < sizeof(pcisim_files) / sizeof(pcisim_files[0]); i++)
+			unlink_in(fn->dir, pcisim_files[i]);
 		rmdir(fn->dir);
 	}
 	/* The shared driver directory and the root go with the last function. */
@@ -314,10 +357,13 @@ pcisim_create(struct fabric *f, struct fab_node *node, const char *root, unsigne
 		goto err;
 	}
 	rc = mkdir_p(drv);
-	if (rc == 0 && mkdir(fn->dir, 0755) != 0)
+	if (rc == 0 && mkdir(fn->dir, 0755) != 0) {
 		rc = -errno;
+		if (rc == -EEXIST)
+			rc = reuse_stale(fn, node);
+	}
 	if (rc != 0) {
-		fn->dir[0] = rc == -EEXIST ? '\0' : fn->dir[0];
+		fn->dir[0] = '\0';	/* not ours: leave it alone */
 		goto err;
 	}
 	rc = make_bar(fn, 0, MT_BAR0_SIZE, "resource0");

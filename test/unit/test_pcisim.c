@@ -292,6 +292,49 @@ test_iommu_socket(void)
 	return TEST_SUCCESS;
 }
 
+/* A directory left by a killed ibfabric is taken over; a live one is refused. */
+static int
+test_stale_dir(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	const char *shm = "/dev/shm/ibfabric-0-10-resource0";
+	struct fab_node *b;
+	struct pcisim_fn *f2;
+	int s, fd;
+
+	/* Live: the fixture's function owns bus 0x10 under root. */
+	b = fabric_add_node(fab, FAB_NODE_CA, "H2", 1);
+	TEST_ASSERT(b != NULL, "second CA");
+	f2 = pcisim_create(fab, b, root, 0x10);
+	TEST_ASSERT(f2 == NULL && errno == EADDRINUSE, "live function refused (errno %d)", errno);
+	TEST_ASSERT(access(pcisim_dir(fn), F_OK) == 0, "live directory untouched");
+
+	/* Stale: a directory with a dead socket, a file and a BAR link. */
+	TEST_ASSERT(snprintf(dir, sizeof(dir), "%.200s/0000:20:00.0", root) < (int)sizeof(dir),
+		    "dir fits");
+	TEST_ASSERT(mkdir(dir, 0755) == 0, "stale dir");
+	TEST_ASSERT(snprintf(sa.sun_path, sizeof(sa.sun_path), "%.90s/iommu.sock", dir) <
+		    (int)sizeof(sa.sun_path), "socket path fits");
+	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	TEST_ASSERT(s >= 0 && bind(s, (struct sockaddr *)&sa, sizeof(sa)) == 0, "dead socket");
+	close(s);
+	fd = open(shm, O_CREAT | O_RDWR, 0600);
+	TEST_ASSERT(fd >= 0, "stale shm file");
+	close(fd);
+	snprintf(path, sizeof(path), "%s/resource0", dir);
+	TEST_ASSERT(symlink(shm, path) == 0, "stale link");
+	snprintf(path, sizeof(path), "%s/vendor", dir);
+	fd = open(path, O_CREAT | O_WRONLY, 0644);
+	close(fd);
+	f2 = pcisim_create(fab, b, root, 0x20);
+	TEST_ASSERT(f2 != NULL, "stale directory taken over");
+	TEST_ASSERT(access(shm, F_OK) != 0, "stale BAR file removed");
+	pcisim_destroy(f2);
+	TEST_ASSERT(access(dir, F_OK) != 0, "directory removed at destroy");
+	return TEST_SUCCESS;
+}
+
 /* mt25208_host.c: one function per active CA, and the poll timeout policy. */
 static int
 test_hca_set_policy(void)
@@ -348,6 +391,7 @@ static struct unit_test_suite pcisim_suite = {
 		TEST_CASE_ST(setup, teardown, test_bar_shared),
 		TEST_CASE_ST(setup, teardown, test_iommu_socket),
 		TEST_CASE_ST(setup, teardown, test_hca_set_policy),
+		TEST_CASE_ST(setup, teardown, test_stale_dir),
 		TEST_CASES_END(),
 	},
 };
