@@ -8,14 +8,16 @@
  * HCA and the internal API between its files.
  *
  * Files: mt25208_cmd.c (HCR protocol, command dispatch, polling of the
- * BAR0 registers), mt25208_icm.c (MAP_FA/RUN_FW/SET_ICM_SIZE/MAP_ICM*,
- * INIT_HCA, ICM and DMA translation), mt25208_mr.c (MPT/MTT, lkeys),
+ * BAR0 registers), mt25208_fw.c (QUERY_FW/RUN_FW/QUERY_DEV_LIM/
+ * QUERY_ADAPTER/INIT_HCA/CLOSE_HCA), mt25208_icm.c (DMA and ICM
+ * translation, MAP_FA/SET_ICM_SIZE/MAP_ICM*), mt25208_mr.c (MPT/MTT, lkeys),
  * mt25208_eqcq.c (EQ/CQ contexts, MAP_EQ, EQE posting, interrupts),
  * mt25208_qp_ctx.c (QP transitions, CONF_SPECIAL_QP), mt25208_mad.c
  * (MAD_IFC -> the node's SMA/PMA), mt25208_mcg.c (MGM table),
  * mt25208_reset.c (reset, catastrophic error, host gone), pcisim.c (the
- * PCI function and its IOMMU/MSI-X socket), mt25208_dp.c (data path,
- * owned by the data-path helper).
+ * PCI function and its IOMMU/MSI-X socket), mt25208_host.c (every
+ * function of a fabric in the event loop, polling policy), mt25208_dp.c
+ * (data path).
  *
  * Threading: everything runs on ibfabric's single event-loop thread. The
  * BARs are shared memory that the host writes at any time: the model reads
