@@ -370,8 +370,8 @@ ctl_fault(struct fabric *f, int argc, char **argv, FILE *out)
 	for (i = 3; i < argc; i++) {
 		if (!ctl_parse_ppm(argv[i], "drop", &drop) &&
 		    !ctl_parse_ppm(argv[i], "corrupt", &corrupt))
-			return ctl_err(out, "fault \"%s\": expected drop=<ppm> or corrupt=<ppm>, 0..1000000",
-				       argv[i]);
+			return ctl_err(out, "fault \"%s\": expected drop=<ppm> or"
+				       " corrupt=<ppm>, 0..1000000", argv[i]);
 	}
 	ret = fab_link_set_faults(p, (uint32_t)drop, (uint32_t)corrupt);
 	if (ret < 0)
@@ -379,6 +379,9 @@ ctl_fault(struct fabric *f, int argc, char **argv, FILE *out)
 			       strerror(-ret));
 	return 0;
 }
+
+static const char ctl_capture_usage[] =
+	"usage: capture start [<node> <port>] <file> | capture stop [<node> <port>]";
 
 static int
 ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
@@ -389,7 +392,7 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 	int ret;
 
 	if (argc < 2)
-		return ctl_err(out, "usage: capture start [<node> <port>] <file> | capture stop [<node> <port>]");
+		return ctl_err(out, "%s", ctl_capture_usage);
 	if (strcmp(argv[1], "start") == 0)
 		start = true;
 	else if (strcmp(argv[1], "stop") == 0)
@@ -397,7 +400,7 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 	else
 		return ctl_err(out, "capture \"%s\": expected start or stop", argv[1]);
 	if ((start && argc != 3 && argc != 5) || (!start && argc != 2 && argc != 4))
-		return ctl_err(out, "usage: capture start [<node> <port>] <file> | capture stop [<node> <port>]");
+		return ctl_err(out, "%s", ctl_capture_usage);
 	if (argc >= 4) {
 		n = ctl_node(f, argv[2], out);
 		if (n == NULL)

@@ -638,8 +638,8 @@ main(int argc, char **argv)
 			base = U2S_DEFAULT_BASENAME;
 		if (ret == -EADDRINUSE)
 			FAB_ERR("socket name \"%s\" is in use (abstract socket @%s:ctl):"
-				" another ibfabric or ibsim is running; pick another with --sock-name",
-				base, base);
+				" another ibfabric or ibsim is running;"
+				" pick another with --sock-name", base, base);
 		else
 			FAB_ERR("socket name \"%s\": %s", base, strerror(-ret));
 		goto out;

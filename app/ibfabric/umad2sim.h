@@ -129,7 +129,7 @@ _Static_assert(sizeof(struct u2s_request) == 288, "sim_request is 288 bytes");
 struct fab_client {
 	struct fab_client *next_on_port;	/**< fab_port.clients list */
 	struct fab_port *port;		/**< attach port: CA port 1 / switch port 0 */
-	int fd;				/**< "<base>:out<slot>", bound for the server's life */
+	int fd;				/**< "<base>:out<slot>", bound at open */
 	unsigned int slot;
 	uint32_t gen;
 	uint32_t pid;

@@ -104,7 +104,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 1:
 		case 2:
 			memset(&ctl, 0, sizeof(ctl));
-			memcpy((uint8_t *)&ctl + 4, p, len < sizeof(ctl) - 4 ? len : sizeof(ctl) - 4);
+			memcpy((uint8_t *)&ctl + 4, p,
+			       len < sizeof(ctl) - 4 ? len : sizeof(ctl) - 4);
 			ctl.magic = U2S_MAGIC;
 			if (kind == 2) {
 				struct u2s_client_info ci;
@@ -112,14 +113,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				memset(&ci, 0, sizeof(ci));
 				ci.id = (uint32_t)id;
 				ci.issm = len > 0 ? p[0] & 1 : 0;
-				memcpy(ci.nodeid, p + (len > 0), len > 1 ? (len - 1 < 31 ? len - 1 : 31) : 0);
+				memcpy(ci.nodeid, p + (len > 0),
+				       len > 1 ? (len - 1 < 31 ? len - 1 : 31) : 0);
 				ctl.clientid = 0;
 				ctl.type = U2S_CTL_CONNECT;
 				ctl.len = sizeof(ci);
 				memcpy(ctl.data, &ci, sizeof(ci));
 			}
-			(void)sendto(ctl_fd, &ctl, sizeof(ctl), MSG_DONTWAIT, (struct sockaddr *)&sa,
-				     addr(&sa, base, "ctl", -1));
+			(void)sendto(ctl_fd, &ctl, sizeof(ctl), MSG_DONTWAIT,
+				     (struct sockaddr *)&sa, addr(&sa, base, "ctl", -1));
 			break;
 		default:
 			if (len == 0)

@@ -543,9 +543,13 @@ test_deliver(void)
 	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
 	TEST_ASSERT(p != NULL, "alloc");
 	TEST_ASSERT_SUCCESS(umad2sim_deliver(fab, &hca1->ports[1], &h, p), "response to slot 0");
-	TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "one sim_request");
+	TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE,
+			  "one sim_request");
 	{
-		/* dlid 0x0102 -> 01 02 00 00; slid 3 -> 00 03 00 00; qps BE 1; status 0; length BE 184. */
+		/*
+		 * dlid 0x0102 -> 01 02 00 00; slid 3 -> 00 03 00 00; qps BE 1;
+		 * status 0; length BE 184.
+		 */
 		const uint8_t hdr[32] = {
 			0x01, 0x02, 0, 0, 0x00, 0x03, 0, 0,
 			0, 0, 0, 1, 0, 0, 0, 1,
@@ -566,7 +570,7 @@ test_deliver(void)
 	/* A request (R clear) to QP1 goes to the port's issm client, TID untouched. */
 	mad[3] = 0x01;
 	mad[8] = 0x00;
-	mad[9] = 0x00;		/* slot 0 (client a) in bits 63..48, as the sender's side set it */
+	mad[9] = 0x00;		/* slot 0 (client a) in bits 63..48, as its sender set */
 	p = mk_pkt(&h, mad, 0x0003, 0x0102, 1, 1);
 	TEST_ASSERT_SUCCESS(umad2sim_deliver(fab, &hca2->ports[1], &h, p), "request to the SM");
 	TEST_ASSERT_EQUAL(recv(sm.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "SM got it");
@@ -717,7 +721,8 @@ test_stalled_client(void)
 	TEST_ASSERT(t1 - t0 < 0.05, "a stalled client made the fabric wait %.3f s", t1 - t0);
 
 	for (i = 0; i < ok; i++)
-		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "drain %u", i);
+		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE,
+				  "drain %u", i);
 	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
 	TEST_ASSERT_SUCCESS(umad2sim_deliver(fab, &hca1->ports[1], &h, p), "after draining");
 	TEST_ASSERT(!umad2sim_client(fab, 0)->stalled, "no longer stalled");
