@@ -131,7 +131,7 @@ mt25208_sqp_qpn(const struct mt25208 *dev, uint8_t kind, uint8_t port)
 static uint8_t
 qp_check_new(struct mt25208 *dev, uint32_t qpn, const uint8_t *qpc)
 {
-	uint8_t st = mt_qpc_st(qpc), port = mt_qpc_port(qpc), sport, kind;
+	uint8_t st = mt_qpc_st(qpc), port = mt_qpc_port(qpc), sport = 0, kind = 0;
 	bool special = mt25208_qp_special(dev, qpn, &sport, &kind);
 
 	if (st != MT_QP_ST_RC && st != MT_QP_ST_UC && st != MT_QP_ST_UD &&
