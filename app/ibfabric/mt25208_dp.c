@@ -32,9 +32,10 @@
  * Faults. A data buffer the MPT/MTT check refuses is a local protection
  * error CQE; one whose translated address lies outside every IOMMU window
  * (a DMA fault, logged with the address by mt25208_dma_ptr) is a local
- * access error CQE with vendor_err MT_VENDOR_ERR_DMA_FAULT. A WQE that
- * cannot be fetched raises WQ_CATAS_ERROR; a CQ buffer that cannot be
- * written raises CQ_ERROR (access). Nothing here stops ibfabric.
+ * access error CQE with vendor_err MT_VENDOR_ERR_DMA_FAULT. A WQE or CQE
+ * its MR refuses raises WQ_CATAS_ERROR / CQ_ERROR (access); a DMA fault on
+ * those, the HCA's own structures, is a catastrophic error (uplink bus
+ * error, the address in the buffer). Nothing here stops ibfabric.
  *
  * Polling cost. Only UAR pages seen in use (a doorbell, or the usr_page
  * of a QP that received) are polled on every call; the whole BAR2 is
@@ -224,6 +225,27 @@ cq_fire(struct mt25208 *dev, void *cqc, uint32_t cqn)
 }
 
 /*
+ * The CQE at @p va of CQ @p cqn cannot be written. A key or bounds refusal
+ * is the CQ's own error (CQ_ERROR, access violation); a bus address no
+ * IOMMU window covers is what a PCI master abort is to the silicon: a
+ * catastrophic error (uplink bus error, hw-cmd 16.2), logged with the
+ * address.
+ */
+static void
+cq_write_failed(struct mt25208 *dev, void *cqc, uint32_t cqn, uint64_t va)
+{
+	uint8_t probe[MT_CQE_SIZE];
+
+	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), MT25208_PD_ANY, va, probe, sizeof(probe),
+			      false) == -EFAULT) {
+		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "CQE write: DMA fault", va);
+		return;
+	}
+	cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
+	cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
+}
+
+/*
  * Write @p cqe (32 bytes, owner byte ignored) to CQ @p cqn. @p solicited:
  * a received message with BTH.SE; @p err: an error CQE (both fire a
  * solicited-only arm, IBA 11.4.2.2).
@@ -260,8 +282,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 	/* a 32-byte entry never crosses an MTT page: one translation */
 	dst = mt25208_mr_translate(dev, mt_cqc_lkey(cqc), va, MT_CQE_SIZE, true);
 	if (dst == NULL) {
-		cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
-		cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
+		cq_write_failed(dev, cqc, cqn, va);
 		return;
 	}
 	memcpy(dst, cqe, MT_CQE_OWNER);
@@ -583,12 +604,18 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 	if (rc == 0)
 		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + off, dp->wqe, size,
 				       false);
+	if (rc == -EFAULT) {
+		/* a WQE fetch the IOMMU refuses: a bus error, fatal to the HCA */
+		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "send WQE fetch: DMA fault",
+			      wbase + off);
+		return false;
+	}
 	if (rc != 0) {
 		uint8_t data[MT_EQE_DATA_SIZE];
 
 		memset(data, 0, sizeof(data));
 		mt_put32(data, 0, qpn);
-		/* the WQE itself is unreadable: a work-queue catastrophic error */
+		/* the WQE refused by its MR, or malformed: a work-queue catastrophic error */
 		mt25208_event(dev, MT_EV_WQ_CATAS, 0, data);
 		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), off, true,
 			rc == -EINVAL ? MT_SYND_LOCAL_QP_OP : synd_of(rc, &vendor),

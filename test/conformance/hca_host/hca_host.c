@@ -129,6 +129,17 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA before RUN_FW");
 	st = hh_cmd(d, 0, NULL, 0, 0, 0x7fe);
 	CHECK_EQ(st, HH_ST_BAD_OP, "unknown opcode 0x7fe");
+	st = hh_cmd(d, 1u << 20, NULL, 0, 0, HH_OP_SET_ICM_SIZE);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SET_ICM_SIZE before RUN_FW");
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM_AUX);
+	CHECK(st != HH_ST_OK, "MAP_ICM_AUX before RUN_FW: status 0x%02x", st);
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW);
+	CHECK(st != HH_ST_OK, "RUN_FW before MAP_FA: status 0x%02x", st);
+	/* MAP_FA of a page whose bus address no window covers */
+	memset(d->mbox_in.va, 0, 16);
+	hh_put64(d->mbox_in.va, 8, 0x2000);
+	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_FA);
+	CHECK(st != HH_ST_OK, "MAP_FA of unreachable bus address 0x2000: status 0x%02x", st);
 	/* an output mailbox outside every DMA window: the firmware's bus error */
 	out = 0x1000;
 	st = hh_cmd(d, 0, &out, 0, 0, HH_OP_QUERY_FW);
@@ -222,6 +233,16 @@ scenario_commands(const char *dir)
 	CHECK(st != HH_ST_OK, "SW2HW_EQ EQN 40 (> 31): status 0x%02x", st);
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_NOP);
 	CHECK_EQ(st, HH_ST_OK, "NOP (event mode) completes with a CMD EQE carrying its token");
+	st = hh_cmd(d, HH_EQ_CMD_MASK, NULL, 20, 0, HH_OP_MAP_EQ);
+	CHECK(st != HH_ST_OK, "MAP_EQ to EQ 20, not in hardware ownership: status 0x%02x", st);
+	st = hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, 20, false, true);
+	CHECK(st != HH_ST_OK, "HW2SW_EQ of EQ 20, not in hardware ownership: status 0x%02x", st);
+	st = hh_cmd(d, 0, NULL, d->sqp_start, 7, HH_OP_CONF_SPECIAL_QP);
+	CHECK(st != HH_ST_OK, "CONF_SPECIAL_QP op_mod 7: status 0x%02x", st);
+	st = hh_cmd(d, 0x1000, NULL, 0, 0, HH_OP_MGID_HASH);
+	CHECK(st != HH_ST_OK, "MGID_HASH with its mailbox at unmapped IOVA 0x1000: status 0x%02x", st);
+	st = hh_cmd(d, 0, NULL, 3, 0, HH_OP_CLOSE_IB);
+	CHECK(st != HH_ST_OK, "CLOSE_IB port 3: status 0x%02x", st);
 
 	/* MPT */
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->ntmr.index, 0, HH_OP_SW2HW_MPT);
@@ -357,6 +378,10 @@ scenario_commands(const char *dir)
 	st = hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true);
 	CHECK(st != HH_ST_OK, "QUERY_ADAPTER after CLOSE_HCA: status 0x%02x", st);
 
+	/* after UNMAP_FA the boot firmware runs: nothing to disable */
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYS_DIS);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SYS_DIS on the boot firmware");
+
 	/* cmd 16.1: the reset register brings back power-on state */
 	hh_bar0_write32(d, HH_RESET_OFF, 1);
 	nap(200000);
@@ -370,6 +395,11 @@ scenario_commands(const char *dir)
 	d->dma_used = 2 * HH_MAILBOX_SIZE;
 	ret = hh_bringup(d);
 	CHECK_EQ(ret, 0, "bring-up again after reset");
+	/* SYS_DIS of a running HCA: back to the boot firmware */
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYS_DIS);
+	CHECK_EQ(st, HH_ST_OK, "SYS_DIS after INIT_HCA");
+	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "QUERY_DEV_LIM after SYS_DIS");
 	hh_close(d);
 	return 0;
 }
@@ -385,7 +415,7 @@ scenario_faults(const char *dir)
 	struct hh_host *h = &H;
 	struct hh_ud_dest dst = { .dlid = 1, .dqpn = 0x77, .qkey = UD_QKEY, .sl = 0, .port = 1 };
 	uint8_t cqe[32];
-	int ret;
+	int ret, st;
 
 	h->name = "A";
 	ret = host_up(h, dir);
@@ -450,6 +480,42 @@ scenario_faults(const char *dir)
 	}
 	CHECK_EQ(hh_bar0_read32(&h->d, (uint32_t)(h->d.catas_base & (HH_BAR0_SIZE - 1))), 0,
 		 "no catastrophic error for data DMA faults");
+
+	/*
+	 * A CQ whose one MTT entry names a bus address outside every IOMMU
+	 * window: the CQE write is a bus error, a catastrophic error (cmd
+	 * 16.2): the buffer's word 0 has type 3 (uplink bus error) in bits
+	 * 31..24, and firmware stops answering commands.
+	 */
+	{
+		static struct hh_cq cq;
+		static struct hh_qp qp;
+		uint32_t catas = (uint32_t)(h->d.catas_base & (HH_BAR0_SIZE - 1)), w0 = 0;
+		int i;
+
+		ret = hh_cq_create(&h->d, &cq, h->d.rsvd_cqs + 9, 64);
+		if (ret == 0)
+			ret = hh_qp_create(&h->d, &qp, ud_qpn(h, 6), HH_QPST_UD, 1, &cq, &cq, 16);
+		qp.qkey = UD_QKEY;
+		if (ret == 0)
+			ret = hh_qp_up(&h->d, &qp, 0);
+		REQUIRE(ret == 0, "CQ and QP for the bus-error case");
+		hh_put64(h->d.mtt_host, cq.mr.first_seg * HH_MTT_SEG_SIZE, 0x3000 | HH_MTT_PRESENT);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		hh_post_ud_send(&h->d, &qp, &dst, h->payload_mr.lkey, 0, 64, true);
+		for (i = 0; i < 2000 && w0 == 0; i++) {
+			w0 = hh_bar0_read32(&h->d, catas);
+			nap(1000);
+		}
+		CHECK(w0 != 0, "catastrophic error buffer written after a CQE DMA fault");
+		CHECK_EQ(w0 >> 24, 3, "catastrophic error type: uplink bus error");
+		st = hh_cmd(&h->d, 0, NULL, 0x1f, 0, HH_OP_NOP);
+		CHECK(st != HH_ST_OK, "commands refused after a catastrophic error: status %d", st);
+		/* the reset register brings it back (cmd 16.1) */
+		hh_bar0_write32(&h->d, HH_RESET_OFF, 1);
+		nap(200000);
+		CHECK_EQ(hh_bar0_read32(&h->d, catas), 0, "reset clears the catastrophic buffer");
+	}
 	hh_close(&h->d);
 	return 0;
 }
