@@ -111,9 +111,11 @@ mt25208_dma_ptr(struct mt25208 *dev, uint64_t iova, size_t len, bool write)
 		}
 	}
 	dev->stats.dma_faults++;
-	FAB_ERR("%s: DMA fault: %s of %zu bytes at bus address 0x%" PRIx64
-		" outside every registered window", dev->node->name,
-		write ? "write" : "read", len, iova);
+	/* A host stuck in a faulting loop must not flood the log: 10, then 1 in 1000. */
+	if (dev->stats.dma_faults <= 10 || dev->stats.dma_faults % 1000 == 0)
+		FAB_ERR("%s: DMA fault #%" PRIu64 ": %s of %zu bytes at bus address 0x%" PRIx64
+			" outside every registered window", dev->node->name,
+			dev->stats.dma_faults, write ? "write" : "read", len, iova);
 	return NULL;
 }
 
