@@ -304,10 +304,10 @@ umad2sim_show_clients(const struct fabric *f, FILE *out)
 			continue;
 		fprintf(out, "client slot=%u pid=%" PRIu32 " node=\"%s\" port=%u"
 			" lid=%u issm=%d qp=%" PRIu32 " mads_in=%" PRIu64
-			" mads_out=%" PRIu64 " mads_lost=%" PRIu64 "\n",
+			" mads_out=%" PRIu64 " mads_lost=%" PRIu64 " stalled=%d\n",
 			c->slot, c->pid, c->port->node->name, c->port->num,
 			c->port->lid, c->issm ? 1 : 0, c->qp, c->mads_in,
-			c->mads_out, c->mads_lost);
+			c->mads_out, c->mads_lost, c->stalled ? 1 : 0);
 	}
 }
 
