@@ -32,6 +32,32 @@ def cpu_share(pid, seconds):
     return (proc_cpu_seconds(pid) - t0) / seconds
 
 
+def eal_safe_plugin(h, path):
+    """A copy of @path that EAL's -d accepts.
+
+    EAL refuses a plugin below a world-writable directory ("directory path
+    /tmp is world-writable and insecure"), so a build tree under /tmp
+    cannot be loaded from in place: copy the .so into a private directory
+    under /run (root) or ~/.cache, removed at teardown.
+    """
+    d = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.stat(d).st_mode & 0o002:
+            break
+        if d == '/':
+            return path
+        d = os.path.dirname(d)
+    import shutil
+    import tempfile
+    base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
+    os.makedirs(base, exist_ok=True)
+    priv = tempfile.mkdtemp(prefix='dpdk-ipoib-plugin.', dir=base)
+    h.on_teardown(lambda: shutil.rmtree(priv, ignore_errors=True))
+    dst = os.path.join(priv, os.path.basename(path))
+    shutil.copy2(path, dst)
+    return dst
+
+
 def main():
     ibfabric, netfile, probe_so = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('hca_probe', timeout=100) as h:
@@ -47,7 +73,7 @@ def main():
             with open(os.path.join(dev, name)) as f:
                 h.check_eq(f.read().strip(), want, name)
 
-        r = h.run(['dpdk-testpmd', '-d', probe_so, '--no-huge', '-m', '64',
+        r = h.run(['dpdk-testpmd', '-d', eal_safe_plugin(h, probe_so), '--no-huge', '-m', '64',
                    '--file-prefix', 'hcaprobe%d' % os.getpid(), '-a', BDF, '--',
                    '--total-num-mbufs=2048'],
                   env={'SYSFS_PCI_DEVICES': root}, input='', timeout=60, check=False)
