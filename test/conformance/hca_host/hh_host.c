@@ -73,8 +73,10 @@ static void
 host_events(struct hh_host *h)
 {
 	const uint8_t *eqe;
+	unsigned int n = 0;
 
 	while ((eqe = hh_eq_next(&h->d, &h->d.eq[HH_EQ_ASYNC])) != NULL) {
+		n++;
 		uint8_t type = hh_get8(eqe, HH_EQE_TYPE);
 
 		if (type == HH_EV_PORT_CHANGE) {
@@ -90,7 +92,10 @@ host_events(struct hh_host *h)
 			HH_LOG("%s: async event 0x%02x", h->name, type);
 		}
 	}
-	hh_eq_arm(&h->d, &h->d.eq[HH_EQ_ASYNC]);
+	/* re-arm after a drain that found entries (dp 15.2), not on every
+	 * poll: an arm write is register activity that keeps the model spinning */
+	if (n != 0)
+		hh_eq_arm(&h->d, &h->d.eq[HH_EQ_ASYNC]);
 }
 
 void
