@@ -129,6 +129,27 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA before RUN_FW");
 	st = hh_cmd(d, 0, NULL, 0, 0, 0x7fe);
 	CHECK_EQ(st, HH_ST_BAD_OP, "unknown opcode 0x7fe");
+	/* every command of an initialised HCA refuses the boot firmware (cmd 4.6) */
+	{
+		static const uint16_t hca_ops[] = {
+			HH_OP_INIT_IB, HH_OP_CLOSE_IB, HH_OP_SET_IB, HH_OP_SW2HW_MPT,
+			HH_OP_HW2SW_MPT, HH_OP_QUERY_MPT, HH_OP_WRITE_MTT, HH_OP_SYNC_TPT,
+			HH_OP_MAP_EQ, HH_OP_SW2HW_EQ, HH_OP_HW2SW_EQ, HH_OP_QUERY_EQ,
+			HH_OP_SW2HW_CQ, HH_OP_HW2SW_CQ, HH_OP_QUERY_CQ, HH_OP_RESIZE_CQ,
+			HH_OP_RST2INIT, HH_OP_INIT2INIT, HH_OP_INIT2RTR, HH_OP_RTR2RTS,
+			HH_OP_RTS2RTS, HH_OP_SQERR2RTS, HH_OP_2ERR, HH_OP_RTS2SQD,
+			HH_OP_SQD2RTS, HH_OP_SQD2SQD, HH_OP_2RST, HH_OP_QUERY_QP,
+			HH_OP_CONF_SPECIAL_QP, HH_OP_MAD_IFC, HH_OP_READ_MGM, HH_OP_WRITE_MGM,
+			HH_OP_MGID_HASH, HH_OP_NOP,
+		};
+
+		memset(d->mbox_in.va, 0, HH_MAILBOX_SIZE);
+		for (i = 0; i < sizeof(hca_ops) / sizeof(hca_ops[0]); i++) {
+			out = d->mbox_out.iova;
+			st = hh_cmd(d, d->mbox_in.iova, &out, 1, 0, hca_ops[i]);
+			CHECK_EQ(st, HH_ST_BAD_SYS_STATE, hh_op_name(hca_ops[i]));
+		}
+	}
 	st = hh_cmd(d, 1u << 20, NULL, 0, 0, HH_OP_SET_ICM_SIZE);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SET_ICM_SIZE before RUN_FW");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM_AUX);
@@ -244,6 +265,73 @@ scenario_commands(const char *dir)
 	st = hh_cmd(d, 0, NULL, 3, 0, HH_OP_CLOSE_IB);
 	CHECK(st != HH_ST_OK, "CLOSE_IB port 3: status 0x%02x", st);
 
+	/* QUERY_EQ: the context given to SW2HW_EQ (cmd 8.2) */
+	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, d->eq[HH_EQ_COMP].eqn, false, true);
+	CHECK_EQ(st, HH_ST_OK, "QUERY_EQ");
+	o = d->mbox_out.va;
+	CHECK_EQ(hh_get32(o, HH_EQC_LOGSIZE) >> 24, 6, "QUERY_EQ log2(entries)");
+	CHECK_EQ(hh_get8(o, HH_EQC_INTR), 128, "QUERY_EQ intr (MSI-X vector 0)");
+	CHECK_EQ(hh_get32(o, HH_EQC_PD) & 0xffffff, d->pd, "QUERY_EQ PD");
+	CHECK_EQ(hh_get32(o, HH_EQC_LKEY), d->eq[HH_EQ_COMP].mr.lkey, "QUERY_EQ L_Key");
+	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, 20, false, true);
+	CHECK(st != HH_ST_OK, "QUERY_EQ of EQ 20, not in hardware ownership: status 0x%02x", st);
+
+	/* QUERY_MPT: the entry given to SW2HW_MPT, now hardware-owned (cmd 11.1) */
+	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, d->ntmr.index, false, true);
+	CHECK_EQ(st, HH_ST_OK, "QUERY_MPT");
+	o = d->mbox_out.va;
+	CHECK_EQ(hh_get32(o, HH_MPT_FLAGS) >> 28, 0, "QUERY_MPT ownership: hardware");
+	CHECK_EQ(hh_get32(o, HH_MPT_FLAGS) & 0x0fffffff, HH_MPT_F_MIO | HH_MPT_F_REGION |
+		 HH_MPT_F_PHYSICAL | HH_MPT_F_LOCAL_READ | HH_MPT_F_LOCAL_WRITE, "QUERY_MPT flags");
+	CHECK_EQ(hh_get32(o, HH_MPT_KEY), d->ntmr.index, "QUERY_MPT key");
+	CHECK_EQ(hh_get32(o, HH_MPT_PD), d->pd, "QUERY_MPT PD");
+	CHECK_EQ(hh_get64(o, HH_MPT_START), 0, "QUERY_MPT start");
+	CHECK_EQ(hh_get64(o, HH_MPT_LEN), ~0ull, "QUERY_MPT length");
+	/* cmd 3: 0x0a "index out of range", 0x05 "access to reserved resource" */
+	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, d->num_mpts + 3, false, true);
+	CHECK_EQ(st, HH_ST_BAD_INDEX, "QUERY_MPT of an index beyond the MPT table");
+	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, 0, false, true);
+	CHECK_EQ(st, HH_ST_BAD_RESOURCE, "QUERY_MPT of reserved MPT 0");
+
+	/* WRITE_MTT: the entries land in the MTT's ICM (cmd 11.3) */
+	{
+		uint32_t seg = d->next_mtt_seg++;
+		uint8_t *m = d->mbox_in.va;
+
+		memset(m, 0, 64);
+		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)seg * HH_MTT_SEG_SIZE);
+		hh_put64(m, HH_WMTT_ENTRIES, 0x12345000ull | HH_MTT_PRESENT);
+		hh_put64(m, HH_WMTT_ENTRIES + 8, 0x6789a000ull | HH_MTT_PRESENT);
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
+		CHECK_EQ(st, HH_ST_OK, "WRITE_MTT of 2 entries");
+		CHECK(memcmp(d->mtt_host + (size_t)seg * HH_MTT_SEG_SIZE, m + HH_WMTT_ENTRIES, 16) == 0,
+		      "WRITE_MTT entries are in the MTT table's ICM pages");
+		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE +
+			 (1u << 20));
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
+		CHECK(st != HH_ST_OK, "WRITE_MTT beyond the MTT table: status 0x%02x", st);
+	}
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYNC_TPT);
+	CHECK_EQ(st, HH_ST_OK, "SYNC_TPT");
+
+	/* UNMAP_ICM of one UARC page mapped for it */
+	{
+		struct hh_buf pg;
+		uint64_t va = d->uarc_base + (uint64_t)(d->uar + 6) * HH_UARC_SIZE;
+		uint8_t *m = d->mbox_in.va;
+
+		REQUIRE(hh_dma_alloc(d, 4096, 4096, &pg) == 0, "page for MAP_ICM");
+		memset(m, 0, 16);
+		hh_put64(m, 0, va);
+		hh_put64(m, 8, pg.iova);
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM);
+		CHECK_EQ(st, HH_ST_OK, "MAP_ICM of one UARC page");
+		st = hh_cmd(d, va, NULL, 1, 0, HH_OP_UNMAP_ICM);
+		CHECK_EQ(st, HH_ST_OK, "UNMAP_ICM of that page");
+		st = hh_cmd(d, d->icm_total + (1ull << 20), NULL, 1, 0, HH_OP_UNMAP_ICM);
+		CHECK(st != HH_ST_OK, "UNMAP_ICM beyond the ICM size: status 0x%02x", st);
+	}
+
 	/* MPT */
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->ntmr.index, 0, HH_OP_SW2HW_MPT);
 	CHECK(st != HH_ST_OK, "SW2HW_MPT on an MPT in hardware ownership: status 0x%02x", st);
@@ -261,6 +349,37 @@ scenario_commands(const char *dir)
 		CHECK(st != HH_ST_OK, "SW2HW_CQ twice: status 0x%02x", st);
 		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, d->rsvd_cqs + 8, false, true);
 		CHECK(st != HH_ST_OK, "HW2SW_CQ of a CQ never given to hardware: status 0x%02x", st);
+		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, cq.cqn, false, true);
+		CHECK_EQ(st, HH_ST_OK, "QUERY_CQ");
+		o = d->mbox_out.va;
+		CHECK_EQ(hh_get32(o, HH_CQC_LOGSIZE_UAR), (6u << 24) | d->uar, "QUERY_CQ log size, UAR");
+		CHECK_EQ(hh_get32(o, HH_CQC_COMP_EQN), d->eq[HH_EQ_COMP].eqn, "QUERY_CQ completion EQN");
+		CHECK_EQ(hh_get32(o, HH_CQC_LKEY), cq.mr.lkey, "QUERY_CQ L_Key");
+		CHECK_EQ(hh_get32(o, HH_CQC_CQN) & 0xffffff, cq.cqn, "QUERY_CQ CQN");
+		CHECK_EQ(hh_get32(o, HH_CQC_CI_DB), cq.set_ci_db, "QUERY_CQ set_ci record index");
+		CHECK_EQ(hh_get32(o, HH_CQC_STATE_DB), cq.arm_db, "QUERY_CQ arm record index");
+		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, d->rsvd_cqs + 8, false, true);
+		CHECK(st != HH_ST_OK, "QUERY_CQ of a CQ not in hardware ownership: status 0x%02x", st);
+		{
+			struct hh_buf nb;
+			struct hh_mr nmr;
+			uint8_t *m = d->mbox_in.va;
+
+			REQUIRE(hh_dma_alloc(d, 128 * HH_CQE_SIZE, 4096, &nb) == 0 &&
+				hh_mr_mtt(d, &nmr, &nb, HH_MPT_F_LOCAL_WRITE) == 0, "new CQ buffer");
+			memset(m, 0, HH_RCQ_SIZE);
+			hh_put8(m, HH_RCQ_LOG_SIZE, 7);
+			hh_put32(m, HH_RCQ_LKEY, nmr.lkey);
+			st = hh_cmd(d, d->mbox_in.iova, NULL, cq.cqn, 1, HH_OP_RESIZE_CQ);
+			CHECK_EQ(st, HH_ST_OK, "RESIZE_CQ to 128 entries");
+			st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, cq.cqn, false, true);
+			CHECK(st == HH_ST_OK && hh_get32(d->mbox_out.va, HH_CQC_LOGSIZE_UAR) >> 24 == 7 &&
+			      hh_get32(d->mbox_out.va, HH_CQC_LKEY) == nmr.lkey,
+			      "QUERY_CQ after RESIZE_CQ: log size 7, the new L_Key");
+			st = hh_cmd(d, d->mbox_in.iova, NULL, d->rsvd_cqs + 8, 1, HH_OP_RESIZE_CQ);
+			CHECK(st != HH_ST_OK, "RESIZE_CQ of a CQ not in hardware ownership: status 0x%02x",
+			      st);
+		}
 
 		/* QP transitions (cmd 10.5) */
 		ret = hh_qp_create(d, &qp, d->sqp_start + 20, HH_QPST_UD, 1, &cq, &cq, 16);
@@ -270,6 +389,8 @@ scenario_commands(const char *dir)
 		CHECK_EQ(st, HH_ST_BAD_QP_STATE, "INIT2RTR on a QP in RESET");
 		st = hh_qp_modify(d, &qp, HH_QPS_RESET, HH_QPS_INIT, 0);
 		CHECK_EQ(st, HH_ST_OK, "RST2INIT");
+		st = hh_qp_cmd(d, &qp, HH_OP_INIT2INIT, HH_QPS_INIT, HH_QPS_INIT, 0);
+		CHECK_EQ(st, HH_ST_OK, "INIT2INIT");
 		st = hh_qp_modify(d, &qp, HH_QPS_INIT, HH_QPS_RTR, 0);
 		CHECK_EQ(st, HH_ST_OK, "INIT2RTR");
 		st = hh_cmd_box(d, HH_OP_QUERY_QP, 0, qp.qpn, false, true);
@@ -283,6 +404,18 @@ scenario_commands(const char *dir)
 		CHECK_EQ(hh_get32(o, HH_QPM_LOCAL_QPN) & 0xffffff, qp.qpn, "QUERY_QP local QPN");
 		st = hh_qp_modify(d, &qp, HH_QPS_RTR, HH_QPS_RTS, 0);
 		CHECK_EQ(st, HH_ST_OK, "RTR2RTS");
+		st = hh_qp_cmd(d, &qp, HH_OP_RTS2RTS, HH_QPS_RTS, HH_QPS_RTS, 0);
+		CHECK_EQ(st, HH_ST_OK, "RTS2RTS");
+		st = hh_qp_cmd(d, &qp, HH_OP_SQERR2RTS, HH_QPS_SQE, HH_QPS_RTS, 0);
+		CHECK_EQ(st, HH_ST_BAD_QP_STATE, "SQERR2RTS on a QP in RTS");
+		st = hh_qp_cmd(d, &qp, HH_OP_RTS2SQD, HH_QPS_RTS, HH_QPS_SQD, 0);
+		CHECK_EQ(st, HH_ST_OK, "RTS2SQD");
+		st = hh_qp_cmd(d, &qp, HH_OP_SQD2SQD, HH_QPS_SQD, HH_QPS_SQD, 0);
+		CHECK_EQ(st, HH_ST_OK, "SQD2SQD");
+		st = hh_qp_cmd(d, &qp, HH_OP_SQD2RTS, HH_QPS_SQD, HH_QPS_RTS, 0);
+		CHECK_EQ(st, HH_ST_OK, "SQD2RTS");
+		st = hh_qp_cmd(d, &qp, HH_OP_SQD2RTS, HH_QPS_SQD, HH_QPS_RTS, 0);
+		CHECK_EQ(st, HH_ST_BAD_QP_STATE, "SQD2RTS on a QP in RTS");
 		st = hh_qp_modify(d, &qp, HH_QPS_RTS, HH_QPS_ERR, 0);
 		CHECK_EQ(st, HH_ST_OK, "2ERR");
 		st = hh_qp_modify(d, &qp, HH_QPS_ERR, HH_QPS_RESET, 0);
@@ -338,6 +471,28 @@ scenario_commands(const char *dir)
 	CHECK(st != HH_ST_OK, "INIT_IB port 3: status 0x%02x", st);
 	st = hh_init_ib(d, 1);
 	CHECK_EQ(st, HH_ST_OK, "INIT_IB port 1");
+	{
+		const uint8_t *pi;
+		uint32_t cap;
+		uint8_t *m = d->mbox_in.va;
+
+		hh_put16(mad, 16, 0x0015);
+		hh_put32(mad, 20, 1);
+		mad[1] = 0x01;
+		st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+		cap = hh_get32(resp, 64 + 20);
+		/* SET_IB (cmd 5.8): the capability mask is what PortInfo reports */
+		memset(m, 0, HH_SIB_SIZE);
+		hh_put32(m, HH_SIB_CAP_MASK, cap | (1u << 16));
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_SET_IB);
+		CHECK_EQ(st, HH_ST_OK, "SET_IB port 1");
+		st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
+		pi = resp;
+		CHECK_EQ(hh_get32(pi, 64 + 20), cap | (1u << 16),
+			 "PortInfo CapabilityMask after SET_IB (IsCommunicationManagementSupported added)");
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 3, 0, HH_OP_SET_IB);
+		CHECK(st != HH_ST_OK, "SET_IB port 3: status 0x%02x", st);
+	}
 	st = hh_cmd(d, 0, NULL, 1, 0, HH_OP_CLOSE_IB);
 	CHECK_EQ(st, HH_ST_OK, "CLOSE_IB port 1");
 

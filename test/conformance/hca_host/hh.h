@@ -203,6 +203,9 @@ int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, u
 		 struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth);
 int hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
 		 uint16_t pkey_index);
+/** Any transition command @p op (cmd 10.5) with the mailbox for state @p to. */
+int hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
+	      enum hh_qp_state to, uint16_t pkey_index);
 int hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index);
 int hh_init_ib(struct hh_dev *d, uint8_t port);
 int hh_mad_ifc(struct hh_dev *d, uint8_t port, const uint8_t *mad, uint8_t *resp,

@@ -113,9 +113,21 @@ enum hh_op {
 	HH_OP_CLOSE_HCA = 0x008,
 	HH_OP_INIT_IB = 0x009,
 	HH_OP_CLOSE_IB = 0x00a,
+	HH_OP_SET_IB = 0x00c,
 	HH_OP_SW2HW_MPT = 0x00d,
+	HH_OP_QUERY_MPT = 0x00e,
 	HH_OP_HW2SW_MPT = 0x00f,
 	HH_OP_WRITE_MTT = 0x011,
+	HH_OP_QUERY_EQ = 0x015,
+	HH_OP_QUERY_CQ = 0x018,
+	HH_OP_RTS2RTS = 0x01c,
+	HH_OP_SQERR2RTS = 0x01d,
+	HH_OP_RTS2SQD = 0x01f,
+	HH_OP_SQD2RTS = 0x020,
+	HH_OP_RESIZE_CQ = 0x02c,
+	HH_OP_INIT2INIT = 0x02d,
+	HH_OP_SYNC_TPT = 0x02f,
+	HH_OP_SQD2SQD = 0x038,
 	HH_OP_MAP_EQ = 0x012,
 	HH_OP_SW2HW_EQ = 0x013,
 	HH_OP_HW2SW_EQ = 0x014,
@@ -347,6 +359,17 @@ enum hh_event {
 #define HH_CQC_STATE_DB		0x38
 #define HH_CQC_SIZE		0x40
 #define HH_CQC_FLAGS_INIT	0x00040000u	/* OK, disarmed, TR */
+/* RESIZE_CQ input (cmd 5.13) */
+#define HH_RCQ_LOG_SIZE		0x0c
+#define HH_RCQ_LKEY		0x1c
+#define HH_RCQ_SIZE		0x40
+/* SET_IB input (cmd 5.8) */
+#define HH_SIB_FLAGS		0x00
+#define HH_SIB_CAP_MASK		0x04
+#define HH_SIB_SIZE		0x40
+/* WRITE_MTT mailbox (cmd 11.3) */
+#define HH_WMTT_ADDR		0x00
+#define HH_WMTT_ENTRIES		0x10
 
 /* ---- CQE (dp 10.2, 11.1) ----------------------------------------------- */
 

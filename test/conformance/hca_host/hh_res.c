@@ -650,13 +650,21 @@ int
 hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
 	     uint16_t pkey_index)
 {
-	uint8_t *m = d->mbox_in.va;
 	uint16_t op = transition_op(from, to);
-	uint32_t optmask = 0;
-	uint64_t out;
 
 	if (op == 0)
 		return -EINVAL;
+	return hh_qp_cmd(d, qp, op, from, to, pkey_index);
+}
+
+int
+hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
+	  enum hh_qp_state to, uint16_t pkey_index)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint32_t optmask = 0;
+	uint64_t out;
+
 	if (op == HH_OP_2RST) {
 		/* cmd 10.5: no input mailbox; op_mod 3 = do not write the output one */
 		out = d->mbox_out.iova;
