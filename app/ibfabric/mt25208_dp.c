@@ -599,7 +599,9 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 			       sizeof(prev), false);
 	size = rc == 0 ? (uint32_t)mt_wqe_next_size(prev) * 16 : 0;
 	op = rc == 0 ? mt_wqe_next_op(prev) : 0;
-	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride)))
+	/* dp 3.4: the predecessor's nda names this WQE; the drivers always write it so */
+	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride) ||
+			mt_wqe_next_off(prev) != off))
 		rc = -EINVAL;
 	if (rc == 0)
 		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + off, dp->wqe, size,
@@ -683,7 +685,8 @@ qp_service(struct mt25208 *dev, uint32_t qpn)
 		mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
 		busy = true;
 		if (!ok) {
-			qp_flush(dev, qpc, eqpc, qpn);
+			if (mt_qpc_state(qpc) == MT_QPS_ERR)
+				qp_flush(dev, qpc, eqpc, qpn);
 			break;
 		}
 	}
@@ -791,7 +794,8 @@ mt25208_dp_poll(struct mt25208 *dev)
 	bool busy;
 	unsigned int i;
 
-	if (dp == NULL || dev->fw_state != MT25208_FW_HCA)
+	/* after a catastrophic error the HCA does nothing until reset (hw-cmd 16.2) */
+	if (dp == NULL || dev->fw_state != MT25208_FW_HCA || dev->catas)
 		return false;
 	dp->polls++;
 	now = now_ns();
@@ -989,8 +993,8 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 	uint8_t sport, skind;
 	uint32_t qpn;
 
-	if (dp == NULL || dev->fw_state != MT25208_FW_HCA) {
-		fab_pkt_drop(dev->fab, p, "HCA not initialised");
+	if (dp == NULL || dev->fw_state != MT25208_FW_HCA || dev->catas) {
+		fab_pkt_drop(dev->fab, p, "HCA not initialised, or in catastrophic error");
 		return;
 	}
 	if (h->opcode != FAB_BTH_OP_UD_SEND_ONLY && h->opcode != FAB_BTH_OP_UD_SEND_ONLY_IMM) {

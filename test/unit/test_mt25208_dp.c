@@ -423,6 +423,35 @@ test_local_length(void)
 }
 
 /*
+ * dp 3.4: WQE n's predecessor names it in nda_op[31:6]; a chain that does
+ * not (here WQE 0's predecessor, WQE 15, pointing at WQE 3) is a local QP
+ * operation error (0x02) on WQE 0, the QP goes to ERR.
+ */
+static int
+test_bad_chain(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	uint8_t cqe[32], *prev;
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, &qp, hh_host_qpn(&A.h, 11), HH_QPST_UD, 1,
+					 &A.h.scq, &A.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP to RTS");
+	dst.dqpn = B.h.ud.qpn;
+	hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 64, true);
+	/* the model has not run since the doorbell: break the link */
+	prev = qp.buf.va + qp.send_off + (15u << qp.sq_shift);
+	hh_put32(prev, HH_WQE_NDA_OP, (qp.send_off + (3u << qp.sq_shift)) | HH_OPCODE_SEND);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn, "my_qpn");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xff, "send error CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x02, "LOCAL_QP_OP_ERR");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), qp.send_off, "wqe of WQE 0");
+	return TEST_SUCCESS;
+}
+
+/*
  * QP0 and MAD_IFC: a directed-route SubnGet(NodeInfo) from the switch
  * (hop count 1, path [0, 1]) reaches B's QP0 on VL15; the host agent
  * answers through MAD_IFC and an MLX send (VL15, SLR, DLID 0xffff).
@@ -473,6 +502,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_multicast),
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),
+		TEST_CASE(test_bad_chain),
 		TEST_CASE(test_errors),
 		TEST_CASES_END()
 	}
