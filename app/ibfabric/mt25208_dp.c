@@ -504,15 +504,13 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	a.dlid = mt_av_dlid(av);
 	a.slid = port->lid | (mt_av_path_bits(av) & lmc_mask(port));
 	if (mt_av_grh(av)) {
-		uint64_t prefix = htobe64(port->gid_prefix);
-		uint64_t guid = htobe64(port->guids[mt_av_gid_index(av) & (FAB_GUID_CAP - 1)]);
-
 		a.grh = true;
 		a.tclass = mt_av_tclass(av);
 		a.flow_label = mt_av_flow_label(av);
 		a.hop_limit = mt_av_hop_limit(av);
-		memcpy(a.sgid, &prefix, 8);
-		memcpy(a.sgid + 8, &guid, 8);
+		/* SGID = GID prefix : GUID at the AV's index, wire order (IBA 4.1.1) */
+		mt_put64(a.sgid, 0, port->gid_prefix);
+		mt_put64(a.sgid, 8, port->guids[mt_av_gid_index(av) & (FAB_GUID_CAP - 1)]);
 		memcpy(a.dgid, av + MT_AV_DGID, 16);
 	}
 	a.pkey = port->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE];
@@ -729,23 +727,19 @@ poll_uars(struct mt25208 *dev)
 		uint64_t v = load64(pg + MT_UAR_SEND_DB);
 
 		if (v != u->last_send) {
-			uint64_t db = be64toh(v);
-
 			u->last_send = v;
 			u->scan_due = true;
 			dp->st.doorbells++;
-			track_qp(dev, mt_send_db_qpn((uint32_t)db), NULL);
+			track_qp(dev, mt_send_db_qpn(mt_db_lo(v)), NULL);
 			busy = true;
 		}
 		v = load64(pg + MT_UAR_CQ_DB);
 		if (v != u->last_cq) {
-			uint64_t db = be64toh(v);
-			uint32_t hi = (uint32_t)(db >> 32);
+			uint32_t hi = mt_db_hi(v);
 
 			u->last_cq = v;
 			dp->st.doorbells++;
-			cq_arm(dev, mt_cq_db_cqn(hi), mt_cq_db_cmd(hi), mt_cq_db_sn(hi),
-			       (uint32_t)db);
+			cq_arm(dev, mt_cq_db_cqn(hi), mt_cq_db_cmd(hi), mt_cq_db_sn(hi), mt_db_lo(v));
 			u->scan_due = true;
 			busy = true;
 		}

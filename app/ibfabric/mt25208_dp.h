@@ -37,6 +37,12 @@ struct fab_hdrs;
 #define MT_UAR_SEND_DB			0x10	/**< hi: [31:24] count, [23:8] start, [5] F, [4:0] op */
 #define MT_UAR_CQ_DB			0x20	/**< hi: [29:28] sn, [27:24] cmd, [23:0] CQN */
 
+/*
+ * A doorbell as one 64-bit load of its UAR slot (the host stores it with
+ * one 64-bit big-endian store, high word first in memory, dp 6.3).
+ */
+static inline uint32_t mt_db_hi(uint64_t raw) { return (uint32_t)(be64toh(raw) >> 32); }
+static inline uint32_t mt_db_lo(uint64_t raw) { return (uint32_t)be64toh(raw); }
 static inline uint32_t mt_send_db_qpn(uint32_t lo) { return lo >> 8; }
 static inline uint8_t mt_cq_db_sn(uint32_t hi) { return (hi >> 28) & 3; }
 static inline uint8_t mt_cq_db_cmd(uint32_t hi) { return (hi >> 24) & 0xf; }
