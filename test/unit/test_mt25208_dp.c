@@ -451,6 +451,176 @@ test_bad_chain(void)
 	return TEST_SUCCESS;
 }
 
+/* xorshift64: a deterministic stream for the garbage tests */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 16);
+}
+
+/*
+ * Host memory is the host's: garbage send WQEs (valid chain, random body:
+ * flags, AV, QPN, Q_Key, segments with random or real L_Keys, addresses
+ * and lengths, inline headers) must end in completions or error CQEs,
+ * never in a crash or a read outside what the MR check allows (the test
+ * runs clean under ASan). The QP is reset after each error.
+ */
+static int
+test_garbage_wqes(void)
+{
+	static struct hh_qp qp;
+	uint8_t cqe[32];
+	unsigned int round, got = 0, errs = 0;
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, &qp, hh_host_qpn(&A.h, 12), HH_QPST_UD, 1,
+					 &A.h.scq, &A.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP to RTS");
+	for (round = 0; round < 300; round++) {
+		uint32_t ind = qp.sq_head & (qp.sq_max - 1), i, size = 1 + rnd() % 8;
+		uint8_t *w = qp.buf.va + qp.send_off + (ind << qp.sq_shift);
+		uint8_t *prev = qp.buf.va + qp.send_off + (((ind - 1) & (qp.sq_max - 1)) << qp.sq_shift);
+
+		for (i = 8; i < (1u << qp.sq_shift); i += 4)
+			hh_put32(w, i, rnd());
+		for (i = 64; i < size * 16; i += 16) {
+			switch (rnd() % 4) {
+			case 0:		/* real region, random window */
+				hh_put32(w, i + 4, A.h.payload_mr.lkey);
+				hh_put64(w, i + 8, rnd() % (A.h.payload.len + 64));
+				hh_put32(w, i, rnd() % 3000);
+				break;
+			case 1:		/* physical region, random bus address */
+				hh_put32(w, i + 4, A.h.d.ntmr.lkey);
+				hh_put64(w, i + 8, ((uint64_t)rnd() << 20) ^ rnd());
+				hh_put32(w, i, rnd() % 512);
+				break;
+			case 2:		/* inline header with a random count */
+				hh_put32(w, i, 0x80000000u | (rnd() % 80));
+				break;
+			default:	/* anything */
+				break;
+			}
+		}
+		hh_put32(w, 16, (1u << 24) | A.h.d.pd);	/* port 1 in the AV, mostly */
+		hh_put32(w, HH_WQE_FLAGS, rnd() | HH_WQE_F_CQ_UPDATE);	/* signaled: count them */
+		hh_put32(prev, HH_WQE_NDA_OP, (qp.send_off + (ind << qp.sq_shift)) |
+			 (rnd() % 4 ? HH_OPCODE_SEND : rnd() & 0x1f));
+		hh_put32(prev, HH_WQE_EE_NDS, HH_NDS_DBD | size);
+		qp.sq_head++;
+		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, qp.sq_head & 0xffff);
+		hh_uar_write64(&A.h.d, A.h.d.uar, HH_UAR_SEND, (1u << 24) |
+			       (((qp.sq_head - 1) & 0xffff) << 8) | HH_OPCODE_SEND, (qp.qpn << 8) | size);
+		while (hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 20)) {
+			got++;
+			if ((hh_get8(cqe, HH_CQE_OPCODE) & 0xfe) == 0xfe)
+				errs++;
+		}
+		if (errs != 0 && hh_get32(cqe, HH_CQE_MY_QPN) == qp.qpn &&
+		    (hh_get8(cqe, HH_CQE_OPCODE) & 0xfe) == 0xfe) {
+			/* back to RTS: 2RST, then the ring from the start (dp 3.1) */
+			TEST_ASSERT_EQUAL(hh_qp_modify(&A.h.d, &qp, HH_QPS_ERR, HH_QPS_RESET, 0), 0, "2RST");
+			qp.sq_head = 0;
+			hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
+			for (i = 0; i < qp.sq_max; i++)
+				hh_put32(qp.buf.va + qp.send_off + (i << qp.sq_shift), HH_WQE_NDA_OP,
+					 qp.send_off + (((i + 1) & (qp.sq_max - 1)) << qp.sq_shift));
+			TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP back to RTS");
+		}
+	}
+	TEST_ASSERT(got >= 300, "every garbage WQE completed (%u CQEs, %u errors)", got, errs);
+	TEST_ASSERT(errs > 0 && errs < got, "both outcomes seen (%u errors of %u)", errs, got);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Garbage on the wire: UD packets with random DestQP (0, 1, B's QP, the
+ * hardware QPNs, random), P_Key, Q_Key, opcode, SL, VL, GRH and payload
+ * length arrive at B; each is delivered or dropped and counted, none
+ * crashes the model. A good datagram still arrives afterwards.
+ */
+static int
+test_garbage_packets(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	static uint8_t payload[2200];
+	const struct mt25208_dp_stats *st = mt25208_dp_stats(B.dev);
+	uint64_t before = st->recvs + st->drop_no_qp + st->drop_qp_state + st->drop_pkey +
+			  st->drop_qkey + st->drop_no_wqe + st->drop_malformed + st->mcast_copies;
+	uint8_t cqe[32];
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &qp, hh_host_qpn(&B.h, 12), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 64), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&B.h.d, &qp, 0), "QP to RTS");
+	hh_post_recv(&B.h.d, &qp, 60);
+	for (i = 0; i < 500; i++) {
+		static const uint16_t pkeys[] = { 0xffff, 0x7fff, 0x0000, 0x8001 };
+		struct fab_pkt *p = fab_pkt_alloc(fab);
+		struct fab_pkt_addr a;
+		uint32_t qps[] = { 0, 1, qp.qpn, B.h.d.sqp_start, B.h.d.sqp_start + 2, rnd() & 0xffffff,
+				   0xffffff };
+		uint32_t len = rnd() % sizeof(payload), k;
+
+		TEST_ASSERT(p != NULL, "packet");
+		for (k = 0; k < len; k++)
+			payload[k] = (uint8_t)rnd();
+		memset(&a, 0, sizeof(a));
+		a.vl = rnd() % 3 == 0 ? 15 : 0;
+		a.sl = rnd() & 15;
+		a.dlid = rnd() % 5 == 0 ? (uint16_t)(0xc000 + (rnd() & 3)) :
+			 rnd() % 7 == 0 ? 0xffff : LID_B;
+		a.slid = LID_A;
+		a.grh = rnd() % 4 == 0;
+		a.pkey = pkeys[rnd() % 4];
+		a.dest_qp = qps[rnd() % 7];
+		a.qkey = rnd() % 2 ? HH_HOST_UD_QKEY : rnd() % 2 ? 0x80010000u : rnd();
+		a.src_qp = rnd() & 0xffffff;
+		if (pkt_build_ud(p, &a, payload, len) != 0) {
+			fab_pkt_free(fab, p);
+			continue;
+		}
+		if (rnd() % 8 == 0)
+			p->data[8] = 0x65;	/* SEND with immediate, header unchanged */
+		if (rnd() % 8 == 0) {
+			p->data[rnd() % p->len] ^= 0x10;	/* a corrupt packet: CRCs must catch it */
+		} else {
+			pkt_update_crcs(p);
+		}
+		fab_pkt_enqueue(fab, &B.node->ports[1], p);
+		run_all(NULL);
+		while (hh_cq_poll(&B.h.d, &B.h.rcq, cqe))
+			;
+	}
+	TEST_ASSERT(st->recvs + st->drop_no_qp + st->drop_qp_state + st->drop_pkey + st->drop_qkey +
+		    st->drop_no_wqe + st->drop_malformed + st->mcast_copies > before,
+		    "garbage was seen by the data path");
+	/* the model still works: a fresh QP gets a good datagram */
+	{
+		static struct hh_qp q2;
+
+		TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &q2, hh_host_qpn(&B.h, 13), HH_QPST_UD, 1,
+						 &B.h.scq, &B.h.rcq, 16), "QP");
+		q2.qkey = HH_HOST_UD_QKEY;
+		TEST_ASSERT_SUCCESS(hh_qp_up(&B.h.d, &q2, 0), "QP to RTS");
+		hh_post_recv(&B.h.d, &q2, 1);
+		dst.dqpn = q2.qpn;
+		hh_post_ud_send(&B.h.d, &B.h.ud, &dst, B.h.payload_mr.lkey, 0, 64, false);
+		dst.dlid = LID_B;
+		TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "good datagram after garbage");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), q2.qpn, "to the fresh QP");
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "received");
+	}
+	return TEST_SUCCESS;
+}
+
 /*
  * QP0 and MAD_IFC: a directed-route SubnGet(NodeInfo) from the switch
  * (hop count 1, path [0, 1]) reaches B's QP0 on VL15; the host agent
@@ -503,6 +673,8 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),
 		TEST_CASE(test_bad_chain),
+		TEST_CASE(test_garbage_wqes),
+		TEST_CASE(test_garbage_packets),
 		TEST_CASE(test_errors),
 		TEST_CASES_END()
 	}
