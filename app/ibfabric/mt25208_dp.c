@@ -62,7 +62,6 @@
 #define DP_RECORD_SCAN_EVERY	32	/* at most one record scan of a UAR per 32 polls */
 #define DP_QP_BITMAP		(1u << 18)
 #define DP_SQ_BUDGET		64	/* WQEs of one QP per poll: fairness */
-#define DP_PAYLOAD_MAX		4096
 #define DP_GRH_LEN		40
 #define DP_LRH_LEN		8
 #define DP_BTH_LEN		12
@@ -99,7 +98,7 @@ struct mt25208_dp {
 	uint8_t port_state[MT25208_MAX_PORTS + 1];
 	unsigned int polls;
 	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
-	uint8_t buf[DP_PAYLOAD_MAX + DP_GRH_LEN + 64];
+	uint8_t buf[FAB_PKT_MAX];	/* gathered payload (UD) or packet bytes (MLX) */
 	uint8_t wqe[MT_WQE_MAX_SIZE];
 };
 
