@@ -190,6 +190,15 @@ track_qp(struct mt25208 *dev, uint32_t qpn, const void *qpc)
 }
 
 static void
+untrack_qp(struct mt25208_dp *dp, unsigned int i)
+{
+	uint32_t bit = dp->qps[i] & (DP_QP_BITMAP - 1);
+
+	dp->qp_known[bit / 8] &= (uint8_t)~(1u << (bit % 8));
+	dp->qps[i] = dp->qps[--dp->nqps];
+}
+
+static void
 cqc_set_status(void *cqc, uint8_t st)
 {
 	mt_put32(cqc, MT_CQC_FLAGS, (mt_get32(cqc, MT_CQC_FLAGS) & 0x0fffffffu) |
@@ -648,9 +657,13 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 	return true;
 }
 
-/* Run or flush the work of one known QP. Returns true if it did anything. */
+/*
+ * Run or flush the work of one known QP. Returns true if it did anything;
+ * *gone when the QP is in RESET or its context unmapped (destroyed): it is
+ * tracked again at its next doorbell.
+ */
 static bool
-qp_service(struct mt25208 *dev, uint32_t qpn)
+qp_service(struct mt25208 *dev, uint32_t qpn, bool *gone)
 {
 	void *qpc = mt25208_qpc(dev, qpn);
 	void *eqpc = mt25208_eqpc(dev, qpn);
@@ -659,7 +672,8 @@ qp_service(struct mt25208 *dev, uint32_t qpn)
 	uint8_t state;
 	bool busy = false;
 
-	if (qpc == NULL || eqpc == NULL)
+	*gone = qpc == NULL || eqpc == NULL || mt_qpc_state(qpc) == MT_QPS_RESET;
+	if (*gone)
 		return false;
 	state = mt_qpc_state(qpc);
 	if (state == MT_QPS_ERR) {
@@ -797,8 +811,15 @@ mt25208_dp_poll(struct mt25208 *dev)
 		full_scan(dev);
 	}
 	busy = poll_uars(dev);
-	for (i = 0; i < dp->nqps; i++)
-		busy |= qp_service(dev, dp->qps[i]);
+	for (i = 0; i < dp->nqps; ) {
+		bool gone;
+
+		busy |= qp_service(dev, dp->qps[i], &gone);
+		if (gone)
+			untrack_qp(dp, i);	/* the last one moves to i */
+		else
+			i++;
+	}
 	poll_ports(dev);
 	return busy;
 }

@@ -621,6 +621,44 @@ test_garbage_packets(void)
 }
 
 /*
+ * QPs come and go: 1100 QP numbers (more than the 1024 QPs the data path
+ * tracks at once; QPNs above the table size alias one context, hw-cmd
+ * 10.1) each go RESET -> RTS, send one signaled datagram and go back to
+ * RESET. Every send completes: a QP in RESET stops being tracked.
+ */
+static int
+test_qp_churn(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	uint32_t base, k, i;
+	uint8_t cqe[32];
+
+	base = hh_host_qpn(&A.h, 14);
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, &qp, base, HH_QPST_UD, 1, &A.h.scq, &A.h.rcq, 16),
+			    "QP buffers");
+	qp.qkey = HH_HOST_UD_QKEY;
+	dst.dqpn = 0x123;	/* nobody: the wire drops it, the send still completes */
+	for (k = 0; k < 1100; k++) {
+		qp.qpn = base + k * A.h.d.num_qps;
+		qp.sq_head = 0;
+		/* dp 7.2: the records' identity words name the QP */
+		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
+		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 4, (qp.qpn << 8) | (HH_DBR_SQ << 5));
+		for (i = 0; i < qp.sq_max; i++)
+			hh_put32(qp.buf.va + qp.send_off + (i << qp.sq_shift), HH_WQE_NDA_OP,
+				 qp.send_off + (((i + 1) & (qp.sq_max - 1)) << qp.sq_shift));
+		TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP 0x%x to RTS", qp.qpn);
+		hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE of QP 0x%x", qp.qpn);
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn & 0xffffff, "my_qpn");
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "success");
+		TEST_ASSERT_EQUAL(hh_qp_modify(&A.h.d, &qp, HH_QPS_RTS, HH_QPS_RESET, 0), 0, "2RST");
+	}
+	return TEST_SUCCESS;
+}
+
+/*
  * QP0 and MAD_IFC: a directed-route SubnGet(NodeInfo) from the switch
  * (hop count 1, path [0, 1]) reaches B's QP0 on VL15; the host agent
  * answers through MAD_IFC and an MLX send (VL15, SLR, DLID 0xffff).
@@ -674,6 +712,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_bad_chain),
 		TEST_CASE(test_garbage_wqes),
 		TEST_CASE(test_garbage_packets),
+		TEST_CASE(test_qp_churn),
 		TEST_CASE(test_errors),
 		TEST_CASES_END()
 	}
