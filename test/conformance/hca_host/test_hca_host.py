@@ -24,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from simlib import Fabric, Harness, TestFailure, find_umad2sim, start_opensm  # noqa: E402
+from test_capture import check_pcap, read_pcap  # noqa: E402
 
 
 def pci_dirs(root):
@@ -43,7 +44,11 @@ def main():
     ibfabric, hca_host, net = (os.path.abspath(x) for x in sys.argv[2:5])
     with Harness('hca_host_' + scenario, timeout=170) as h:
         root = h.path('pci')
-        fab = Fabric(h, ibfabric, net, extra=['--pci-root', root])
+        pcap = h.path('all.pcap')
+        extra = ['--pci-root', root]
+        if scenario == 'ud':
+            extra += ['--capture', pcap]
+        fab = Fabric(h, ibfabric, net, extra=extra)
         h.wait_for(lambda: os.path.isdir(root) and len(pci_dirs(root)) == 2, timeout=10,
                    what='two PCI functions under ' + root)
         a, b = pci_dirs(root)
@@ -63,6 +68,17 @@ def main():
             # the P_Key violation reached the SM as trap 257 (IBA 14.2.5.1)
             h.wait_for(lambda: 'num:257' in sm.log(), timeout=10,
                        what='OpenSM: "Received Generic Notice ... num:257" (Bad P_Key trap)')
+            # ARCHITECTURE rule 3: what the model put on the wire (UD packets it
+            # built, MLX packets whose CRCs it computed) are real IB packets
+            h.stop(sm)
+            h.stop(fab.proc)
+            n = check_pcap(h, pcap, 40)
+            _, pkts = read_pcap(pcap)
+            ud = [p for p, _ in pkts if len(p) > 28 and p[8] == 0x64 and p[1] & 3 == 2 and
+                  int.from_bytes(p[13:16], 'big') > 1 and len(p) - 28 - 6 >= 2044]
+            h.check(ud, 'no 2044-byte UD datagram in the capture')
+            h.info('capture: %d packets, CRCs right, tshark clean; %d 2044-byte datagrams'
+                   % (n, len(ud)))
             return
         if scenario == 'disappear':
             host = h.spawn([hca_host, 'serve', a], name='hca_host')
