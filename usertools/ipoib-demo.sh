@@ -31,13 +31,26 @@ work=$(mktemp -d /tmp/ipoib-demo.XXXXXX)
 sock=demo$$
 fab_pid=
 sm_pid=
+# Stop @1 with SIGTERM, then SIGKILL after 2 s (a umad2sim client can hang
+# in its exit handler).
+stop() {
+	kill "$1" 2>/dev/null || return 0
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ $n -lt 20 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -9 "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
 cleanup() {
-	[ -n "$sm_pid" ] && kill "$sm_pid" 2>/dev/null && wait "$sm_pid" 2>/dev/null
-	[ -n "$fab_pid" ] && kill "$fab_pid" 2>/dev/null && wait "$fab_pid" 2>/dev/null
+	trap - EXIT HUP INT PIPE TERM
+	[ -n "$sm_pid" ] && stop "$sm_pid"
+	[ -n "$fab_pid" ] && stop "$fab_pid"
 	rm -rf "$work"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' HUP INT PIPE TERM
 
 # The first CA of the fabric hosts the SM and the diagnostics.
 sm_host=$(awk '/^[ \t]*(Hca|Ca)[ \t]/ { match($0, /"[^"]*"/); print substr($0, RSTART + 1, RLENGTH - 2); exit }' "$net")
