@@ -44,10 +44,12 @@ stop() {
 	wait "$1" 2>/dev/null
 }
 cleanup() {
+	rc=$?
 	trap - EXIT HUP INT PIPE TERM
 	[ -n "$sm_pid" ] && stop "$sm_pid"
 	[ -n "$fab_pid" ] && stop "$fab_pid"
 	rm -rf "$work"
+	exit $rc
 }
 trap cleanup EXIT
 trap 'exit 130' HUP INT PIPE TERM
