@@ -40,14 +40,14 @@ stop() {
 		sleep 0.1
 		n=$((n + 1))
 	done
-	kill -9 "$1" 2>/dev/null
-	wait "$1" 2>/dev/null
+	kill -9 "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
 }
 cleanup() {
 	rc=$?
 	trap - EXIT HUP INT PIPE TERM
-	[ -n "$sm_pid" ] && stop "$sm_pid"
-	[ -n "$fab_pid" ] && stop "$fab_pid"
+	[ -z "$sm_pid" ] || stop "$sm_pid"
+	[ -z "$fab_pid" ] || stop "$fab_pid"
 	rm -rf "$work"
 	exit $rc
 }
