@@ -304,6 +304,7 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	    p->data[h->payload_off + MAD_MGMT_CLASS] == MAD_CLASS_SMI_DR) {
 		mad = p->data + h->payload_off;
 		dr_receive(mad, false, in->num, in->node->nports, &r);
+		p->crc_valid = false;	/* HopPointer changed in place */
 		/* a CA never relays: only DR_LOCAL survives the CA rules */
 		if (r.verdict == DR_DISCARD || r.action != DR_LOCAL) {
 			fab_pkt_drop(f, p, r.rule);

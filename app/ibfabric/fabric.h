@@ -244,6 +244,20 @@ struct fab_pkt {
 	int origin;			/**< umad2sim client slot that sent it, or -1 */
 	uint32_t origin_gen;		/**< that slot's generation, to ignore reused slots */
 	uint16_t mad_len;		/**< ibsim "length" of the MAD the client wrote */
+	/**
+	 * True while the ICRC and VCRC in @c data were computed by pkt.c
+	 * over exactly these bytes (pkt_build_ud, pkt_update_crcs,
+	 * pkt_set_lids) and nothing has changed them since. Then the
+	 * checks of pkt_parse/pkt_parse_link/pkt_check_icrc cannot fail
+	 * and are skipped: the outcome is that of checking, at a fraction
+	 * of the cost (a 2 KiB datagram is otherwise CRCed five times on
+	 * its way). Whoever changes @c data without pkt_update_crcs() must
+	 * clear it: link.c's corruption fault and the in-place DR
+	 * hop-pointer updates do. The conformance capture test checks every
+	 * captured packet's CRCs independently, so a writer that forgot
+	 * would be caught there.
+	 */
+	bool crc_valid;
 	uint8_t data[FAB_PKT_MAX];
 };
 

@@ -67,6 +67,7 @@ fab_pkt_alloc(struct fabric *f)
 	p->origin = -1;
 	p->origin_gen = 0;
 	p->mad_len = 0;
+	p->crc_valid = false;
 	return p;
 }
 
@@ -158,6 +159,7 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 			uint32_t at = (uint32_t)((rng_next(f) >> 32) % p->len);
 
 			p->data[at] ^= (uint8_t)(1u << (rng_next(f) >> 61));
+			p->crc_valid = false;	/* the receiver must see the damage */
 		}
 	}
 	/*

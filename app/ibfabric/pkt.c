@@ -70,7 +70,19 @@ static int crc_ready;
  * product comes out one bit short, so the constants are x^191 and
  * x^127 mod P. They are computed at start from the polynomials.
  */
-static uint64_t fold32_k[2], fold16_k[2];
+/*
+ * Folding constants per distance: [0] = x^(D+63), [1] = x^(D-1) mod P
+ * for a fold over D bits, D = 128 (one block), 256, 384 and 512 (four
+ * blocks: four independent lanes hide the multiplier's latency, the
+ * lanes then fold into one at distances 384/256/128).
+ */
+struct fold_k {
+	uint64_t k128[2];
+	uint64_t k256[2];
+	uint64_t k384[2];
+	uint64_t k512[2];
+};
+static struct fold_k fold32_k, fold16_k;
 static int use_clmul;
 
 /* x^e mod P (P of degree w with its x^w term), in normal bit order */
@@ -107,24 +119,69 @@ reflect64(uint64_t r, unsigned int w)
  * the number of bytes it stands for (a multiple of 16).
  */
 __attribute__((target("pclmul,sse2")))
+static inline __m128i
+clmul_step(__m128i x, __m128i k)
+{
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),
+			     _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+__attribute__((target("pclmul,sse2")))
+static inline __m128i
+clmul_k(const uint64_t k[2])
+{
+	return _mm_set_epi64x((long long)k[1], (long long)k[0]);
+}
+
+__attribute__((target("pclmul,sse2")))
 static size_t
-clmul_fold(const uint8_t *d, size_t n, const uint64_t k[2], uint32_t init,
+clmul_fold(const uint8_t *d, size_t n, const struct fold_k *k, uint32_t init,
 	   uint8_t out[16])
 {
-	__m128i kk = _mm_set_epi64x((long long)k[1], (long long)k[0]);
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)d);
 	size_t off = 16;
 
 	x = _mm_xor_si128(x, _mm_cvtsi32_si128((int)init));
-	while (off + 16 <= n) {
+	if (n >= 128) {
+		__m128i k512 = clmul_k(k->k512);
+		__m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(d + 16));
+		__m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(d + 32));
+		__m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(d + 48));
+
+		for (off = 64; off + 64 <= n; off += 64) {
+			const __m128i *b = (const __m128i *)(const void *)(d + off);
+
+			x = _mm_xor_si128(clmul_step(x, k512), _mm_loadu_si128(b));
+			x1 = _mm_xor_si128(clmul_step(x1, k512), _mm_loadu_si128(b + 1));
+			x2 = _mm_xor_si128(clmul_step(x2, k512), _mm_loadu_si128(b + 2));
+			x3 = _mm_xor_si128(clmul_step(x3, k512), _mm_loadu_si128(b + 3));
+		}
+		/* the four lanes stand for blocks off-64 .. off-16: merge into the last */
+		x = _mm_xor_si128(_mm_xor_si128(clmul_step(x, clmul_k(k->k384)),
+						clmul_step(x1, clmul_k(k->k256))),
+				  _mm_xor_si128(clmul_step(x2, clmul_k(k->k128)), x3));
+	}
+	for (; off + 16 <= n; off += 16) {
 		__m128i y = _mm_loadu_si128((const __m128i *)(const void *)(d + off));
 
-		x = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x, kk, 0x00),
-						_mm_clmulepi64_si128(x, kk, 0x11)), y);
-		off += 16;
+		x = _mm_xor_si128(clmul_step(x, clmul_k(k->k128)), y);
 	}
 	_mm_storeu_si128((__m128i *)(void *)out, x);
 	return off;
+}
+
+/* The constants of struct fold_k for polynomial @p poly of degree @p w. */
+static void
+fold_init(struct fold_k *k, uint64_t poly, unsigned int w)
+{
+	k->k128[0] = reflect64(xpow_mod(128 + 63, poly, w), w);
+	k->k128[1] = reflect64(xpow_mod(128 - 1, poly, w), w);
+	k->k256[0] = reflect64(xpow_mod(256 + 63, poly, w), w);
+	k->k256[1] = reflect64(xpow_mod(256 - 1, poly, w), w);
+	k->k384[0] = reflect64(xpow_mod(384 + 63, poly, w), w);
+	k->k384[1] = reflect64(xpow_mod(384 - 1, poly, w), w);
+	k->k512[0] = reflect64(xpow_mod(512 + 63, poly, w), w);
+	k->k512[1] = reflect64(xpow_mod(512 - 1, poly, w), w);
 }
 #endif
 
@@ -168,10 +225,8 @@ crc_init(void)
 			crc16_tab[k][i] = (uint16_t)((d >> 8) ^ crc16_tab[0][d & 0xff]);
 		}
 #ifdef PKT_HAVE_CLMUL
-	fold32_k[0] = reflect64(xpow_mod(191, 0x104C11DB7ull, 32), 32);
-	fold32_k[1] = reflect64(xpow_mod(127, 0x104C11DB7ull, 32), 32);
-	fold16_k[0] = reflect64(xpow_mod(191, 0x1100Bull, 16), 16);
-	fold16_k[1] = reflect64(xpow_mod(127, 0x1100Bull, 16), 16);
+	fold_init(&fold32_k, 0x104C11DB7ull, 32);
+	fold_init(&fold16_k, 0x1100Bull, 16);
 	__builtin_cpu_init();
 	use_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse2");
 #endif
@@ -263,7 +318,7 @@ crc32_run(uint32_t c, const uint8_t *d, size_t n)
 #ifdef PKT_HAVE_CLMUL
 	if (use_clmul && n >= 32) {
 		uint8_t f[16];
-		size_t used = clmul_fold(d, n, fold32_k, c, f);
+		size_t used = clmul_fold(d, n, &fold32_k, c, f);
 
 		return crc32_table(crc32_table(0, f, 16), d + used, n - used);
 	}
@@ -277,7 +332,7 @@ crc16_run(uint16_t c, const uint8_t *d, size_t n)
 #ifdef PKT_HAVE_CLMUL
 	if (use_clmul && n >= 32) {
 		uint8_t f[16];
-		size_t used = clmul_fold(d, n, fold16_k, c, f);
+		size_t used = clmul_fold(d, n, &fold16_k, c, f);
 
 		return crc16_table(crc16_table(0, f, 16), d + used, n - used);
 	}
@@ -344,6 +399,7 @@ crcs_store(struct fab_pkt *p)
 	vcrc = vcrc_compute(p->data, p->len - VCRC_LEN);
 	p->data[p->len - 2] = (uint8_t)vcrc;
 	p->data[p->len - 1] = (uint8_t)(vcrc >> 8);
+	p->crc_valid = true;
 }
 
 int
@@ -433,7 +489,7 @@ parse(const struct fab_pkt *p, struct fab_hdrs *h, bool check_icrc)
 
 	/* VCRC first: a switch checks it on every hop (IBA 7.8.2) */
 	vcrc = (uint16_t)(d[len - 2] | d[len - 1] << 8);
-	if (vcrc != vcrc_compute(d, len - VCRC_LEN))
+	if (!p->crc_valid && vcrc != vcrc_compute(d, len - VCRC_LEN))
 		return -EILSEQ;
 
 	off = LRH_LEN;
@@ -494,7 +550,7 @@ parse(const struct fab_pkt *p, struct fab_hdrs *h, bool check_icrc)
 	h->payload_off = off;
 	h->payload_len = icrc_off - off - h->pad;
 
-	if (!check_icrc)
+	if (!check_icrc || p->crc_valid)
 		return 0;
 	icrc = (uint32_t)d[icrc_off] | (uint32_t)d[icrc_off + 1] << 8 |
 	       (uint32_t)d[icrc_off + 2] << 16 | (uint32_t)d[icrc_off + 3] << 24;
@@ -523,6 +579,8 @@ pkt_check_icrc(const struct fab_pkt *p)
 
 	if (p->len < LRH_LEN + BTH_LEN + ICRC_LEN + VCRC_LEN || p->len > FAB_PKT_MAX)
 		return -EBADMSG;
+	if (p->crc_valid)
+		return 0;
 	icrc_off = p->len - VCRC_LEN - ICRC_LEN;
 	icrc = (uint32_t)d[icrc_off] | (uint32_t)d[icrc_off + 1] << 8 |
 	       (uint32_t)d[icrc_off + 2] << 16 | (uint32_t)d[icrc_off + 3] << 24;

@@ -54,6 +54,7 @@ switch_dr(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	struct dr_result r;
 
 	dr_receive(mad, true, in->num, node->nports, &r);
+	p->crc_valid = false;		/* HopPointer changed in place */
 	if (r.verdict == DR_DISCARD) {
 		fab_pkt_drop(f, p, r.rule);
 		return;
@@ -122,6 +123,7 @@ switch_mcast(struct fabric *f, struct fab_port *in, struct fab_pkt *p, uint16_t 
 		}
 		c->len = p->len;
 		memcpy(c->data, p->data, p->len);
+		c->crc_valid = p->crc_valid;
 		fab_port_xmit(f, &node->ports[out[i]], c);
 	}
 	fab_port_xmit(f, &node->ports[out[nout - 1]], p);

@@ -590,6 +590,7 @@ test_garbage_packets(void)
 			p->data[8] = 0x65;	/* SEND with immediate, header unchanged */
 		if (rnd() % 8 == 0) {
 			p->data[rnd() % p->len] ^= 0x10;	/* a corrupt packet: CRCs must catch it */
+			p->crc_valid = false;	/* changed behind pkt.c's back, as a wire fault */
 		} else {
 			pkt_update_crcs(p);
 		}

@@ -211,6 +211,8 @@ fix_vcrc(struct fab_pkt *p)
 
 	p->data[p->len - 2] = (uint8_t)v;
 	p->data[p->len - 1] = (uint8_t)(v >> 8);
+	/* the bytes changed behind pkt.c's back: its checks must run */
+	p->crc_valid = false;
 }
 
 static int
@@ -298,6 +300,35 @@ test_local_lrh_invariant(void)
 	pkt_set_lids(&pkt, 3, 0xffff);
 	TEST_ASSERT(wire_icrc(&pkt) != icrc, "local: DLID is invariant");
 	TEST_ASSERT_EQUAL(wire_icrc(&pkt), ref_icrc(&pkt), "ICRC vs reference");
+	return TEST_SUCCESS;
+}
+
+/*
+ * fab_pkt.crc_valid: set by every pkt.c writer of CRCs; while set, the
+ * checks are skipped (they could not fail); cleared, they run again and
+ * catch a byte changed behind pkt.c's back.
+ */
+static int
+test_crc_valid_flag(void)
+{
+	struct fab_pkt_addr a;
+	struct fab_hdrs h;
+	uint8_t mad[256];
+
+	v1_mad(mad);
+	v1_addr(&a);
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, mad, sizeof(mad)), "build");
+	TEST_ASSERT(pkt.crc_valid, "pkt_build_ud sets crc_valid");
+	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "parse");
+	pkt.data[100] ^= 0x01;
+	pkt.crc_valid = false;
+	TEST_ASSERT_EQUAL(pkt_parse_link(&pkt, &h), -EILSEQ, "VCRC checked again");
+	TEST_ASSERT_EQUAL(pkt_check_icrc(&pkt), -EILSEQ, "ICRC checked again");
+	pkt_update_crcs(&pkt);
+	TEST_ASSERT(pkt.crc_valid, "pkt_update_crcs sets crc_valid");
+	TEST_ASSERT_EQUAL(wire_icrc(&pkt), ref_icrc(&pkt), "resealed ICRC");
+	pkt.crc_valid = false;
+	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "resealed packet passes the full check");
 	return TEST_SUCCESS;
 }
 
@@ -389,6 +420,7 @@ test_parse_rejects(void)
 	v1_addr(&a);
 	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, mad, sizeof(mad)), "build");
 	pkt.data[pkt.len - 1] ^= 1;
+	pkt.crc_valid = false;
 	TEST_ASSERT_EQUAL(pkt_parse(&pkt, &h), -EILSEQ, "VCRC");
 
 	/* PadCnt larger than the payload of a packet with an empty payload */
@@ -523,6 +555,7 @@ static struct unit_test_suite pkt_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_vector_dr_smp),
 		TEST_CASE(test_local_lrh_invariant),
+		TEST_CASE(test_crc_valid_flag),
 		TEST_CASE(test_vector_grh_pad),
 		TEST_CASE(test_variant_fields),
 		TEST_CASE(test_parse_rejects),

@@ -619,6 +619,7 @@ test_deliver(void)
 		p->origin = 0;
 		p->origin_gen = umad2sim_client(fab, 0)->gen;
 		p->data[28 + 6] ^= 1;	/* hop pointer changed, CRCs stale */
+		p->crc_valid = false;
 		umad2sim_report_drop(fab, p);
 		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE, "echo");
 		TEST_ASSERT(got[16] == 0 && got[17] == 0 && got[18] == 0 && got[19] == 110,
