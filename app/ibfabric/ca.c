@@ -303,6 +303,7 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	if (h->dest_qp == 0 && h->payload_len >= FAB_MAD_SIZE &&
 	    p->data[h->payload_off + MAD_MGMT_CLASS] == MAD_CLASS_SMI_DR) {
 		mad = p->data + h->payload_off;
+		pkt_seal(p);
 		dr_receive(mad, false, in->num, in->node->nports, &r);
 		p->crc_valid = false;	/* HopPointer changed in place */
 		/* a CA never relays: only DR_LOCAL survives the CA rules */

@@ -258,6 +258,14 @@ struct fab_pkt {
 	 * would be caught there.
 	 */
 	bool crc_valid;
+	/**
+	 * The ICRC/VCRC trailer has not been written yet (pkt_build_ud_lazy):
+	 * no model of a receiver ever reads it while crc_valid holds, so it
+	 * is computed only when something will look at the wire bytes: a
+	 * capture, a corruption fault (so that the damage is detectable), an
+	 * in-place edit. pkt_seal() writes it. Implies crc_valid.
+	 */
+	bool crc_pending;
 	uint8_t data[FAB_PKT_MAX];
 };
 
@@ -442,6 +450,16 @@ int pkt_parse(const struct fab_pkt *p, struct fab_hdrs *h);
 int pkt_parse_link(const struct fab_pkt *p, struct fab_hdrs *h);
 /** Check the ICRC of a packet that pkt_parse_link() accepted: 0 or -EILSEQ. */
 int pkt_check_icrc(const struct fab_pkt *p);
+/**
+ * pkt_build_ud() without writing the ICRC/VCRC trailer yet (see
+ * fab_pkt.crc_pending): for the data path, where most packets are never
+ * captured. pkt_seal() writes the trailer; link.c does before a capture
+ * or a fault, and any code that edits the bytes must do it first.
+ */
+int pkt_build_ud_lazy(struct fab_pkt *p, const struct fab_pkt_addr *a,
+		      const void *payload, uint32_t len);
+/** Write the pending ICRC/VCRC trailer of @p p, if any. */
+void pkt_seal(struct fab_pkt *p);
 /** Recompute ICRC and VCRC after the payload or a variant field changed. */
 void pkt_update_crcs(struct fab_pkt *p);
 /** Rewrite the LRH DLID/SLID (for DR SMPs turned around), CRCs included. */

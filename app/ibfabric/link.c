@@ -68,6 +68,7 @@ fab_pkt_alloc(struct fabric *f)
 	p->origin_gen = 0;
 	p->mad_len = 0;
 	p->crc_valid = false;
+	p->crc_pending = false;
 	return p;
 }
 
@@ -147,8 +148,10 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 		out->cnt.unicast_xmit_pkts++;
 
 	/* the capture sees what the transmitter sent, before any fault */
-	if (f->pcap_all != NULL || out->pcap != NULL || peer->pcap != NULL)
+	if (f->pcap_all != NULL || out->pcap != NULL || peer->pcap != NULL) {
+		pkt_seal(p);
 		fab_capture_pkt(f, out, p);
+	}
 
 	if (l != NULL) {
 		if (rng_hit(f, l->drop_ppm)) {
@@ -157,6 +160,8 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 		}
 		if (rng_hit(f, l->corrupt_ppm) && p->len != 0) {
 			uint32_t at = (uint32_t)((rng_next(f) >> 32) % p->len);
+
+			pkt_seal(p);	/* damage real CRCs, not a pending trailer */
 
 			p->data[at] ^= (uint8_t)(1u << (rng_next(f) >> 61));
 			p->crc_valid = false;	/* the receiver must see the damage */

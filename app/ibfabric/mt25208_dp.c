@@ -534,7 +534,8 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	p = fab_pkt_alloc(dev->fab);
 	if (p == NULL)
 		return 0;	/* the wire dropped it; the WQE still completes */
-	if (pkt_build_ud(p, &a, dp->buf, (uint32_t)len) != 0) {
+	/* CRCs only when someone looks at the wire bytes (fab_pkt.crc_pending) */
+	if (pkt_build_ud_lazy(p, &a, dp->buf, (uint32_t)len) != 0) {
 		fab_pkt_free(dev->fab, p);
 		return -EMSGSIZE;
 	}

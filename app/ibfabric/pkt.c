@@ -400,11 +400,12 @@ crcs_store(struct fab_pkt *p)
 	p->data[p->len - 2] = (uint8_t)vcrc;
 	p->data[p->len - 1] = (uint8_t)(vcrc >> 8);
 	p->crc_valid = true;
+	p->crc_pending = false;
 }
 
-int
-pkt_build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
-	     const void *payload, uint32_t len)
+static int
+build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
+	 const void *payload, uint32_t len, bool seal)
 {
 	uint32_t hdrs = LRH_LEN + (a->grh ? GRH_LEN : 0) + BTH_LEN + DETH_LEN;
 	uint32_t pad = (4 - (len & 3)) & 3;
@@ -456,8 +457,35 @@ pkt_build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
 	wr24(b + 5, a->src_qp & 0xffffff);
 
 	p->len = total;
-	crcs_store(p);
+	if (seal) {
+		crcs_store(p);
+	} else {
+		/* trailer written by pkt_seal() when someone looks at it */
+		p->crc_valid = true;
+		p->crc_pending = true;
+	}
 	return 0;
+}
+
+int
+pkt_build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
+	     const void *payload, uint32_t len)
+{
+	return build_ud(p, a, payload, len, true);
+}
+
+int
+pkt_build_ud_lazy(struct fab_pkt *p, const struct fab_pkt_addr *a,
+		  const void *payload, uint32_t len)
+{
+	return build_ud(p, a, payload, len, false);
+}
+
+void
+pkt_seal(struct fab_pkt *p)
+{
+	if (p->crc_pending)
+		crcs_store(p);
 }
 
 static int

@@ -53,6 +53,7 @@ switch_dr(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	uint8_t *mad = p->data + h->payload_off;
 	struct dr_result r;
 
+	pkt_seal(p);
 	dr_receive(mad, true, in->num, node->nports, &r);
 	p->crc_valid = false;		/* HopPointer changed in place */
 	if (r.verdict == DR_DISCARD) {
@@ -124,6 +125,7 @@ switch_mcast(struct fabric *f, struct fab_port *in, struct fab_pkt *p, uint16_t 
 		c->len = p->len;
 		memcpy(c->data, p->data, p->len);
 		c->crc_valid = p->crc_valid;
+		c->crc_pending = p->crc_pending;
 		fab_port_xmit(f, &node->ports[out[i]], c);
 	}
 	fab_port_xmit(f, &node->ports[out[nout - 1]], p);

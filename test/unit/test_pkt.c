@@ -332,6 +332,36 @@ test_crc_valid_flag(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * pkt_build_ud_lazy(): same bytes as pkt_build_ud() once pkt_seal()
+ * wrote the trailer; until then the packet parses (its CRCs are right
+ * by construction) and the trailer is untouched.
+ */
+static int
+test_lazy_seal(void)
+{
+	static struct fab_pkt eager;
+	struct fab_pkt_addr a;
+	struct fab_hdrs h;
+
+	v2_addr(&a);
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&eager, &a, "hello", 5), "eager build");
+	memset(pkt.data, 0xa5, sizeof(pkt.data));
+	pkt.crc_valid = false;
+	TEST_ASSERT_SUCCESS(pkt_build_ud_lazy(&pkt, &a, "hello", 5), "lazy build");
+	TEST_ASSERT(pkt.crc_valid && pkt.crc_pending, "lazy packet is valid, trailer pending");
+	TEST_ASSERT_EQUAL(pkt.len, eager.len, "same length");
+	TEST_ASSERT_BUFFERS_EQUAL(pkt.data, eager.data, pkt.len - 6, "same headers and payload");
+	TEST_ASSERT_EQUAL(pkt.data[pkt.len - 1], 0xa5, "trailer not written yet");
+	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "a pending packet parses");
+	pkt_seal(&pkt);
+	TEST_ASSERT(!pkt.crc_pending && pkt.crc_valid, "sealed");
+	TEST_ASSERT_BUFFERS_EQUAL(pkt.data, eager.data, pkt.len, "sealed = eager, CRCs included");
+	pkt.crc_valid = false;
+	TEST_ASSERT_SUCCESS(pkt_parse(&pkt, &h), "sealed packet passes the full check");
+	return TEST_SUCCESS;
+}
+
 static int
 test_variant_fields(void)
 {
@@ -556,6 +586,7 @@ static struct unit_test_suite pkt_suite = {
 		TEST_CASE(test_vector_dr_smp),
 		TEST_CASE(test_local_lrh_invariant),
 		TEST_CASE(test_crc_valid_flag),
+		TEST_CASE(test_lazy_seal),
 		TEST_CASE(test_vector_grh_pad),
 		TEST_CASE(test_variant_fields),
 		TEST_CASE(test_parse_rejects),
