@@ -150,7 +150,7 @@ fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 		/* LID-routed reply: from the LID the request was sent to */
 		a.dlid = h->slid;
 		a.slid = h->dlid != FAB_LID_PERMISSIVE ? h->dlid : port->lid;
-		if (pkt_build_ud(p, &a, buf, sizeof(buf)) != 0) {
+		if (pkt_build_ud_lazy(p, &a, buf, sizeof(buf)) != 0) {
 			fab_pkt_drop(f, p, "reply does not fit");
 			return;
 		}
@@ -180,7 +180,7 @@ fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 		a.slid = FAB_LID_PERMISSIVE;
 		break;
 	}
-	if (pkt_build_ud(p, &a, buf, sizeof(buf)) != 0) {
+	if (pkt_build_ud_lazy(p, &a, buf, sizeof(buf)) != 0) {
 		fab_pkt_drop(f, p, "reply does not fit");
 		return;
 	}
@@ -303,9 +303,9 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	if (h->dest_qp == 0 && h->payload_len >= FAB_MAD_SIZE &&
 	    p->data[h->payload_off + MAD_MGMT_CLASS] == MAD_CLASS_SMI_DR) {
 		mad = p->data + h->payload_off;
-		pkt_seal(p);
 		dr_receive(mad, false, in->num, in->node->nports, &r);
-		p->crc_valid = false;	/* HopPointer changed in place */
+		/* this node's SMI changed HopPointer: CRCs regenerated lazily */
+		p->crc_pending = p->crc_valid;
 		/* a CA never relays: only DR_LOCAL survives the CA rules */
 		if (r.verdict == DR_DISCARD || r.action != DR_LOCAL) {
 			fab_pkt_drop(f, p, r.rule);
@@ -381,7 +381,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	pa.slid = a->slid != 0 ? a->slid : mp->lid;
 
 	if (!qp0 || buf[MAD_MGMT_CLASS] != MAD_CLASS_SMI_DR) {
-		if (pkt_build_ud(p, &pa, buf, sizeof(buf)) != 0) {
+		if (pkt_build_ud_lazy(p, &pa, buf, sizeof(buf)) != 0) {
 			fab_pkt_drop(f, p, "MAD does not fit a packet");
 			return;
 		}
@@ -397,7 +397,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	} else if (r.lid != 0) {
 		pa.dlid = r.lid;
 	}
-	if (pkt_build_ud(p, &pa, buf, sizeof(buf)) != 0) {
+	if (pkt_build_ud_lazy(p, &pa, buf, sizeof(buf)) != 0) {
 		fab_pkt_drop(f, p, "MAD does not fit a packet");
 		return;
 	}

@@ -462,7 +462,10 @@ int pkt_build_ud_lazy(struct fab_pkt *p, const struct fab_pkt_addr *a,
 void pkt_seal(struct fab_pkt *p);
 /** Recompute ICRC and VCRC after the payload or a variant field changed. */
 void pkt_update_crcs(struct fab_pkt *p);
-/** Rewrite the LRH DLID/SLID (for DR SMPs turned around), CRCs included. */
+/**
+ * Rewrite the LRH DLID/SLID (for DR SMPs turned around); the CRCs are
+ * regenerated, lazily (the trailer is written by pkt_seal()).
+ */
 void pkt_set_lids(struct fab_pkt *p, uint16_t dlid, uint16_t slid);
 
 /* ------------------------------------------------------------------ */

@@ -628,5 +628,7 @@ pkt_set_lids(struct fab_pkt *p, uint16_t dlid, uint16_t slid)
 {
 	wr16(p->data + 2, dlid);
 	wr16(p->data + 6, slid);
-	pkt_update_crcs(p);
+	/* the node rewriting the LRH regenerates the CRCs: lazily (pkt_seal) */
+	p->crc_valid = true;
+	p->crc_pending = true;
 }

@@ -53,9 +53,13 @@ switch_dr(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	uint8_t *mad = p->data + h->payload_off;
 	struct dr_result r;
 
-	pkt_seal(p);
 	dr_receive(mad, true, in->num, node->nports, &r);
-	p->crc_valid = false;		/* HopPointer changed in place */
+	/*
+	 * The switch's SMI changed HopPointer and regenerates the CRCs, as
+	 * hardware does (lazily here, fab_pkt.crc_pending); a packet whose
+	 * ICRC was not known good stays unknown.
+	 */
+	p->crc_pending = p->crc_valid;
 	if (r.verdict == DR_DISCARD) {
 		fab_pkt_drop(f, p, r.rule);
 		return;

@@ -189,17 +189,21 @@ ref_icrc(const struct fab_pkt *p)
 }
 
 static uint32_t
-wire_icrc(const struct fab_pkt *p)
+wire_icrc(struct fab_pkt *p)
 {
-	const uint8_t *b = p->data + p->len - 6;
+	const uint8_t *b;
+
+	pkt_seal(p);	/* a lazily built or rewritten packet writes its trailer now */
+	b = p->data + p->len - 6;
 
 	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
 	       (uint32_t)b[3] << 24;
 }
 
 static uint16_t
-wire_vcrc(const struct fab_pkt *p)
+wire_vcrc(struct fab_pkt *p)
 {
+	pkt_seal(p);
 	return (uint16_t)(p->data[p->len - 2] | p->data[p->len - 1] << 8);
 }
 
