@@ -458,6 +458,12 @@ int pkt_check_icrc(const struct fab_pkt *p);
  */
 int pkt_build_ud_lazy(struct fab_pkt *p, const struct fab_pkt_addr *a,
 		      const void *payload, uint32_t len);
+/**
+ * Where pkt_build_ud() puts the payload of a UD SEND-only packet (with or
+ * without a GRH): a caller may assemble the payload there and pass that
+ * pointer, saving a copy.
+ */
+uint32_t pkt_ud_payload_offset(bool grh);
 /** Write the pending ICRC/VCRC trailer of @p p, if any. */
 void pkt_seal(struct fab_pkt *p);
 /** Recompute ICRC and VCRC after the payload or a variant field changed. */

@@ -441,15 +441,14 @@ qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn)
 /* ---- send WQE execution (dp 3, 16.2, 17) --------------------------------- */
 
 /*
- * Gather the data segments of @p w from @p off to @p end into dp->buf.
+ * Gather the data segments of @p w from @p off to @p end into @p dst.
  * Returns the byte count, or a negative errno (-EMSGSIZE: more than
  * @p max bytes; -EACCES/-EFAULT from the MR check).
  */
 static int
 gather(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t off, uint32_t end,
-       uint32_t max)
+       uint32_t max, uint8_t *dst)
 {
-	struct mt25208_dp *dp = dp_of(dev);
 	uint32_t total = 0;
 	int rc;
 
@@ -461,7 +460,7 @@ gather(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t off, uint32_
 			cnt &= 0x3ff;
 			if (off + 4 + cnt > end || total + cnt > max)
 				return -EMSGSIZE;
-			memcpy(dp->buf + total, w + off + 4, cnt);
+			memcpy(dst + total, w + off + 4, cnt);
 			total += cnt;
 			off += (4 + cnt + 15) & ~15u;
 			continue;
@@ -469,7 +468,7 @@ gather(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t off, uint32_
 		if (total + cnt > max)
 			return -EMSGSIZE;
 		rc = mt25208_mr_access(dev, mt_dseg_lkey(w + off), pd, mt_dseg_addr(w + off),
-				       dp->buf + total, cnt, false);
+				       dst + total, cnt, false);
 		if (rc != 0)
 			return rc;
 		total += cnt;
@@ -497,15 +496,12 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	const uint8_t *ud = w + MT_WQE_NEXT_SIZE;
 	struct fab_pkt_addr a;
 	struct fab_pkt *p;
+	uint8_t *payload;
 	uint32_t qkey, psn;
 	int len;
 
 	if (op != MT_OP_SEND || size < MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE || port == NULL)
 		return -EINVAL;
-	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE, size,
-		     qpc_mtu_bytes(qpc));
-	if (len < 0)
-		return len;
 	memset(&a, 0, sizeof(a));
 	a.sl = mt_av_sl(av);
 	a.vl = port->sl2vl[a.sl] & 0xf;
@@ -527,15 +523,28 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	a.qkey = (qkey & MT_QKEY_USE_QP) ? mt_qpc_qkey(qpc) : qkey;	/* dp 16.3 */
 	a.src_qp = qpn;
 	a.solicited = (mt_wqe_flags(w) & MT_WQE_F_SOLICIT) != 0;
+
+	/*
+	 * Gather straight into the packet's payload (one copy, not two);
+	 * with no packet to be had the wire dropped it, and the gather into
+	 * dp->buf still checks the L_Keys as the HCA would.
+	 */
+	p = fab_pkt_alloc(dev->fab);
+	payload = p != NULL ? p->data + pkt_ud_payload_offset(a.grh) : dp->buf;
+	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE, size,
+		     qpc_mtu_bytes(qpc), payload);
+	if (len < 0) {
+		if (p != NULL)
+			fab_pkt_free(dev->fab, p);
+		return len;
+	}
 	psn = mt_qpc_next_send_psn(qpc);
 	a.psn = psn;
 	mt_put32(qpc, MT_QPC_NEXT_SEND_PSN, (psn + 1) & 0xffffff);
-
-	p = fab_pkt_alloc(dev->fab);
 	if (p == NULL)
 		return 0;	/* the wire dropped it; the WQE still completes */
 	/* CRCs only when someone looks at the wire bytes (fab_pkt.crc_pending) */
-	if (pkt_build_ud_lazy(p, &a, dp->buf, (uint32_t)len) != 0) {
+	if (pkt_build_ud_lazy(p, &a, payload, (uint32_t)len) != 0) {
 		fab_pkt_free(dev->fab, p);
 		return -EMSGSIZE;
 	}
@@ -564,7 +573,7 @@ exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_
 	if (port == NULL)
 		return -EINVAL;
 	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE, size,
-		     FAB_PKT_MAX - DP_VCRC_LEN);
+		     FAB_PKT_MAX - DP_VCRC_LEN, dp->buf);
 	if (len < 0)
 		return len;
 	if (len < DP_LRH_LEN + DP_BTH_LEN + DP_DETH_LEN + DP_ICRC_LEN)

@@ -415,8 +415,12 @@ build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
 
 	if (len > FAB_PKT_MAX || total > FAB_PKT_MAX)
 		return -EMSGSIZE;
-	/* payload first: it may lie in p->data (a request turned into its reply) */
-	memmove(d + hdrs, payload, len);
+	/*
+	 * payload first: it may lie in p->data (a request turned into its
+	 * reply), or already in place (gathered there by the HCA model)
+	 */
+	if (payload != d + hdrs)
+		memmove(d + hdrs, payload, len);
 	memset(d + hdrs + len, 0, pad);
 
 	/* LRH, IBA 7.7: LVer 0, PktLen counts LRH..ICRC in 4-byte words */
@@ -472,6 +476,12 @@ pkt_build_ud(struct fab_pkt *p, const struct fab_pkt_addr *a,
 	     const void *payload, uint32_t len)
 {
 	return build_ud(p, a, payload, len, true);
+}
+
+uint32_t
+pkt_ud_payload_offset(bool grh)
+{
+	return LRH_LEN + (grh ? GRH_LEN : 0) + BTH_LEN + DETH_LEN;
 }
 
 int
