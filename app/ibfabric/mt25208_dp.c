@@ -84,6 +84,15 @@ struct dp_uar {
 struct dp_cq {
 	uint32_t cqn;
 	uint8_t last_sn;	/* sn of the last arm accepted, DP_NO_SN: none */
+	/*
+	 * set_ci last read from the host's record (cqe_post). The host only
+	 * moves it forward, so while prod - ci_seen < nent there is room
+	 * and the record, a cache line the host keeps writing, is not
+	 * read again. A new CQ on the same number restarts prod at 0, which
+	 * wraps prod - ci_seen and forces a fresh read.
+	 */
+	uint32_t ci_seen;
+	uint32_t ci_cqn;	/* the CQ ci_seen belongs to */
 };
 
 struct mt25208_dp {
@@ -262,9 +271,10 @@ static void
 cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool err)
 {
 	struct mt25208_dp *dp = dp_of(dev);
+	struct dp_cq *c = &dp->cqs[cqn & (DP_MAX_CQS - 1)];
 	void *cqc = mt25208_cq_get(dev, cqn);
 	uint32_t nent, prod, cons = 0;
-	const void *ci;
+	const void *ci = NULL;
 	uint8_t *dst;
 	uint64_t va;
 	uint8_t state;
@@ -274,9 +284,15 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 	uar_add(dp, mt_cqc_uar(cqc));	/* its arm doorbells matter from now on */
 	nent = 1u << mt_cqc_log_size(cqc);
 	prod = mt_cqc_prod(cqc);
-	ci = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_ci_db(cqc));
-	if (ci != NULL)
-		cons = mt_dbr_counter(ci);
+	/* cheap first (the last set_ci seen), exact second (the record) */
+	if (c->ci_cqn != cqn || prod - c->ci_seen >= nent) {
+		ci = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_ci_db(cqc));
+		if (ci != NULL) {
+			cons = mt_dbr_counter(ci);
+			c->ci_seen = cons;
+			c->ci_cqn = cqn;
+		}
+	}
 	/* dp 10.3 step 2: producer - set_ci == nent is an overrun */
 	if (ci != NULL && prod - cons >= nent) {
 		dp->st.cq_overruns++;

@@ -660,6 +660,65 @@ test_qp_churn(void)
 }
 
 /*
+ * CQ overrun (dp 10.3 step 2): a 4-entry CQ whose consumer never moves
+ * takes 4 completions; the 5th is an overrun: counted, the CQ goes to
+ * its error state and the host gets a CQ error event. The model reads
+ * the host's set_ci record only when its cached value says the CQ might
+ * be full, so a consumer that does move must keep the CQ alive: with
+ * set_ci published after every CQE, 12 completions fit the same CQ.
+ */
+static int
+test_cq_overrun(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_cq small, small2;
+	static struct hh_qp qp, qp2;
+	const struct mt25208_dp_stats *st = mt25208_dp_stats(A.dev);
+	uint64_t overruns = st->cq_overruns;
+	const uint8_t *eqe = NULL;
+	uint8_t cqe[32];
+	unsigned int i;
+
+	dst.dqpn = 0x123;	/* nobody: the wire drops it, the send still completes */
+
+	/* a consumer that keeps up: no overrun however many completions */
+	TEST_ASSERT_SUCCESS(hh_cq_create(&A.h.d, &small2, A.h.d.rsvd_cqs + 8, 4), "CQ 4");
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, &qp2, hh_host_qpn(&A.h, 16), HH_QPST_UD, 1,
+					 &small2, &A.h.rcq, 16), "QP");
+	qp2.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp2, 0), "QP to RTS");
+	for (i = 0; i < 12; i++) {
+		hh_post_ud_send(&A.h.d, &qp2, &dst, A.h.payload_mr.lkey, 0, 16, true);
+		TEST_ASSERT(hh_host_wait_cqe(&A.h, &small2, cqe, 2000), "CQE %u", i);
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "success %u", i);
+	}
+	TEST_ASSERT_EQUAL(st->cq_overruns, overruns, "a moving consumer: no overrun");
+
+	/* a consumer that never moves */
+	TEST_ASSERT_SUCCESS(hh_cq_create(&A.h.d, &small, A.h.d.rsvd_cqs + 7, 4), "CQ 4");
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, &qp, hh_host_qpn(&A.h, 15), HH_QPST_UD, 1,
+					 &small, &A.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP to RTS");
+	for (i = 0; i < 5; i++) {
+		hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+		run_all(NULL);
+	}
+	for (i = 0; i < 100 && st->cq_overruns == overruns; i++)
+		run_all(NULL);
+	TEST_ASSERT_EQUAL(st->cq_overruns, overruns + 1, "the 5th completion overruns");
+	for (i = 0; i < 100 && eqe == NULL; i++) {
+		run_all(NULL);
+		eqe = hh_eq_next(&A.h.d, &A.h.d.eq[HH_EQ_ASYNC]);
+		/* skip unrelated async events (port changes) */
+		if (eqe != NULL && hh_get32(eqe, HH_EQE_DATA) != small.cqn)
+			eqe = NULL;
+	}
+	TEST_ASSERT(eqe != NULL, "CQ error event for CQ 0x%x", small.cqn);
+	return TEST_SUCCESS;
+}
+
+/*
  * QP0 and MAD_IFC: a directed-route SubnGet(NodeInfo) from the switch
  * (hop count 1, path [0, 1]) reaches B's QP0 on VL15; the host agent
  * answers through MAD_IFC and an MLX send (VL15, SLR, DLID 0xffff).
@@ -714,6 +773,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_garbage_wqes),
 		TEST_CASE(test_garbage_packets),
 		TEST_CASE(test_qp_churn),
+		TEST_CASE(test_cq_overrun),
 		TEST_CASE(test_errors),
 		TEST_CASES_END()
 	}
