@@ -690,8 +690,12 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 void
 umad2sim_data_ready(struct fabric *f, unsigned int slot)
 {
-	/* One byte more than a sim_request, to see oversized datagrams. */
-	static uint8_t bufs[U2S_BATCH][sizeof(struct u2s_request) + 1]
+	/*
+	 * Room for one byte more than a sim_request, to see oversized
+	 * datagrams; rows padded to 8 bytes so that every row is a properly
+	 * aligned struct u2s_request (288 + 1 would misalign rows 1..).
+	 */
+	static uint8_t bufs[U2S_BATCH][sizeof(struct u2s_request) + 8]
 		__attribute__((aligned(8)));
 	struct mmsghdr msgs[U2S_BATCH];
 	struct iovec iov[U2S_BATCH];
@@ -706,7 +710,7 @@ umad2sim_data_ready(struct fabric *f, unsigned int slot)
 	memset(msgs, 0, sizeof(msgs));
 	for (i = 0; i < U2S_BATCH; i++) {
 		iov[i].iov_base = bufs[i];
-		iov[i].iov_len = sizeof(bufs[i]);
+		iov[i].iov_len = sizeof(struct u2s_request) + 1;
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
