@@ -215,12 +215,14 @@ mt25208_cmd_sw2hw_eq(struct mt25208 *dev, struct mt25208_cmd *c)
 static uint8_t
 eq_out(struct mt25208 *dev, struct mt25208_cmd *c, bool to_sw)
 {
-	struct mt25208_eq *eq = &dev->eq[c->in_mod];
+	struct mt25208_eq *eq;
 	uint8_t *ctx, *mb, st;
 
+	/* in_mod comes from the host: index the EQ table only once checked */
 	st = eq_check(dev, c->in_mod, to_sw ? "HW2SW_EQ" : "QUERY_EQ");
 	if (st != MT_STAT_OK)
 		return st;
+	eq = &dev->eq[c->in_mod];
 	if (!eq->hw)
 		return MT_STAT_BAD_RES_STATE;
 	ctx = eq_ctx(dev, c->in_mod);

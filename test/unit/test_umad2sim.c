@@ -408,7 +408,7 @@ test_queries(void)
 static int
 test_garbage(void)
 {
-	uint8_t msg[CTL_SIZE + 8], reply[CTL_SIZE + 16];
+	uint8_t msg[CTL_SIZE + 32], reply[CTL_SIZE + 16];	/* msg: also a 100-byte datagram */
 	uint64_t bad_ctl = fab->bad_ctl_msgs, bad_mads = fab->bad_mads;
 	struct client c;
 
