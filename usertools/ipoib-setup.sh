@@ -9,7 +9,8 @@
 #   usertools/ipoib-setup.sh bench     ... then run the benchmarks (suite bench)
 #
 # Environment: BUILD_DIR (default: build), MESON_ARGS (extra meson setup
-# arguments), CI (set: build with werror=true, as CI does).
+# arguments), CI (set: build with werror=true, as CI does), IPOIB_SANITIZE
+# (0: "test" skips its second pass under ASan and UBSan in BUILD_DIR-sanitize).
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -95,15 +96,17 @@ configure_build() {
 
 # One closing line any CI reader understands: "N passed, N failed, N skipped".
 summarize() {
-	[ -f "$1" ] || return 0
-	python3 - "$1" <<'PYEOF'
-import json, sys
+	python3 - "$@" <<'PYEOF'
+import json, os, sys
 res = {}
-for line in open(sys.argv[1]):
-    line = line.strip()
-    if line:
-        r = json.loads(line)['result']
-        res[r] = res.get(r, 0) + 1
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        continue
+    for line in open(path):
+        line = line.strip()
+        if line:
+            r = json.loads(line)['result']
+            res[r] = res.get(r, 0) + 1
 passed = res.get('OK', 0) + res.get('EXPECTEDFAIL', 0)
 skipped = res.get('SKIP', 0)
 failed = sum(v for k, v in res.items() if k not in ('OK', 'EXPECTEDFAIL', 'SKIP'))
@@ -119,10 +122,29 @@ build)
 	;;
 test)
 	say "running the default test suites (unit, fabric, conformance)"
-	cd "$build"
 	rc=0
-	meson test --print-errorlogs --num-processes 2 || rc=$?
-	summarize "$build/meson-logs/testlog.json"
+	(cd "$build" && meson test --print-errorlogs --num-processes 2) || rc=$?
+	logs="$build/meson-logs/testlog.json"
+	if [ "${IPOIB_SANITIZE:-1}" != 0 ]; then
+		# The same suites once more under ASan and UBSan (any report
+		# fails the test): bad input must never corrupt memory.
+		san=$build-sanitize
+		if [ ! -f "$san/build.ninja" ]; then
+			say "configuring $san (address,undefined sanitizers)"
+			meson setup "$san" "$top" -Dwerror=true \
+				-Db_sanitize=address,undefined -Db_lundef=false \
+				-Dc_args=-fno-sanitize-recover=all \
+				-Ddpdk_sdk_dir="$build/dpdk-sdk" >/dev/null ||
+				die "meson setup of $san failed"
+		fi
+		say "building $san"
+		ninja -C "$san" >/dev/null || die "sanitizer build failed"
+		say "running the default test suites under ASan and UBSan"
+		(cd "$san" && meson test --print-errorlogs --num-processes 2) || rc=$?
+		logs="$logs $san/meson-logs/testlog.json"
+	fi
+	# shellcheck disable=SC2086
+	summarize $logs
 	exit $rc
 	;;
 demo)
