@@ -123,7 +123,9 @@ class Harness:
         if code not in (0, SKIP):
             self._failed = True
             self._dump_logs()
-        self.teardown()
+        if self.teardown() and code in (0, SKIP):
+            code = 1
+            print('FAIL: a sanitizer reported an error in a process of the test')
         for sig, h in self._old_handlers.items():
             signal.signal(sig, h)
         if code == 0:
@@ -147,8 +149,32 @@ class Harness:
             for line in lines:
                 print('  ' + line)
 
+    # What ASan, LeakSanitizer and UBSan print; in a sanitizer build any
+    # of these in a spawned process's output fails the test.
+    SANITIZER_MARKS = ('ERROR: AddressSanitizer', 'ERROR: LeakSanitizer',
+                       'runtime error:')
+
+    def _sanitizer_reports(self):
+        found = False
+        for p in self.procs:
+            text = p.log()
+            for mark in self.SANITIZER_MARKS:
+                at = text.find(mark)
+                if at >= 0:
+                    found = True
+                    print('---- %s: %s (%s) ----' % (p.name, mark, p.log_path))
+                    for line in text[max(0, at - 200):at + 3000].splitlines()[:40]:
+                        print('  ' + line)
+                    break
+        return found
+
     def teardown(self):
-        """Kill every spawned process group, delete namespaces, run cleanups."""
+        """Kill every spawned process group, delete namespaces, run cleanups.
+
+        Returns True when a spawned process's output holds a sanitizer
+        report (checked after the processes stopped, so that reports
+        printed at exit, such as leaks, are seen).
+        """
         for fn in reversed(self.cleanups):
             try:
                 fn()
@@ -156,6 +182,9 @@ class Harness:
                 print('cleanup failed: %s' % e)
         for p in reversed(self.procs):
             self._stop(p)
+        reported = self._sanitizer_reports()
+        if reported:
+            self._failed = True
         for ns in reversed(self.namespaces):
             subprocess.run(['ip', 'netns', 'del', ns], stderr=subprocess.DEVNULL)
         self.procs = []
@@ -164,6 +193,7 @@ class Harness:
             shutil.rmtree(self.dir, ignore_errors=True)
         elif self.dir:
             print('kept scratch dir %s' % self.dir)
+        return reported
 
     def _stop(self, p, grace=2.0):
         if p.popen.poll() is None:
@@ -280,6 +310,12 @@ class Harness:
         except subprocess.TimeoutExpired as e:
             raise TestFailure('%s: timed out after %ss\n%s' %
                               (' '.join(argv), timeout, (e.stdout or b'')[-2000:]))
+        for mark in self.SANITIZER_MARKS:
+            for text in (r.stdout, r.stderr):
+                if mark in text:
+                    at = text.find(mark)
+                    raise TestFailure('%s: sanitizer report:\n%s' %
+                                      (' '.join(argv), text[max(0, at - 200):at + 3000]))
         if check and r.returncode != 0:
             raise TestFailure('%s: exit %d\nstdout:\n%s\nstderr:\n%s' %
                               (' '.join(argv), r.returncode, r.stdout[-3000:], r.stderr[-3000:]))
