@@ -57,7 +57,7 @@ def sweep_once(h, lib, sim, host, proc, tag):
 def main():
     ibfabric = os.path.abspath(sys.argv[1])
     hosts = int(sys.argv[2]) if len(sys.argv) > 2 else 2016
-    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
     with Harness('bench_sweep', timeout=3000) as h:
         lib = find_umad2sim(h)
         h.need_program('opensm')
