@@ -27,7 +27,7 @@ GOOD_H2 = 'Hca 1 "H2"\n[1] "S1"[2]\n'
 CASES = [
     ('unknown peer', GOOD_SW + '[3] "Nobody"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4),
     ('port out of range', GOOD_SW + '[9] "H1"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4),
-    ('duplicate name', GOOD_SW + '\n' + GOOD_H1 + '\n' + GOOD_H2 + '\nHca 1 "H1"\n[1] "S1"[3]\n', 12),
+    ('duplicate name', GOOD_SW + '\n' + GOOD_H1 + '\n' + GOOD_H2 + '\nHca 1 "H1"\n[1] "S1"[3]\n', 11),
     ('unknown node type', GOOD_SW + '\nFrobnicator 1 "X"\n', 5),
 ]
 
@@ -44,7 +44,8 @@ def main():
             path = h.write_file('bad-%s.net' % what.replace(' ', '-'), text)
             r = h.run([ibfabric, '--no-console', path], check=False, timeout=20)
             h.check(r.returncode != 0, '%s: exit 0' % what)
-            h.check('%s:' % path in r.stderr, '%s: no "%s:<line>" in %r' % (what, path, r.stderr))
+            h.check('%s:%d:' % (path, line) in r.stderr,
+                    '%s: no "%s:%d:" in %r' % (what, path, line, r.stderr))
             h.info('%s: rc %d: %s' % (what, r.returncode, r.stderr.strip().splitlines()[-1]))
 
         # Asymmetric link: S1 says [1] -> H1[1], H1 says [1] -> S1[2].

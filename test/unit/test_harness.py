@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""Self-test of test/lib/harness.py: what every fabric and conformance
+test relies on. Each scenario runs a small test script in a child python
+and checks its exit code and that nothing it started survives:
+
+- pass: exit 0, scratch directory removed;
+- failure (h.fail): exit 1, process group killed, namespace deleted,
+  scratch directory kept and named;
+- harness timeout (SIGALRM): exit 1, same teardown;
+- SIGTERM from meson's own timeout: exit 1, same teardown;
+- skip: exit 77;
+- a sanitizer report in a spawned process's output: exit 1.
+
+usage: test_harness.py <test/lib dir>
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+LIB = os.path.abspath(sys.argv[1])
+
+SCRIPT = '''
+import sys, time
+sys.path.insert(0, %(lib)r)
+from harness import Harness
+with Harness('selftest', timeout=%(timeout)d) as h:
+    p = h.spawn(['sleep', '1000'], name='sleeper')
+    open(%(pidfile)r, 'w').write('%%d %%s' %% (p.pid, h.dir))
+    ns = h.netns('st') if %(netns)r else ''
+    open(%(pidfile)r, 'a').write(' ' + ns)
+    %(body)s
+'''
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie is gone for our purposes
+    try:
+        with open('/proc/%d/stat' % pid) as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except OSError:
+        return False
+
+
+def scenario(name, body, want_rc, timeout=20, netns=False, kill_after=None):
+    work = tempfile.mkdtemp(prefix='harness-selftest.')
+    pidfile = os.path.join(work, 'pid')
+    env = dict(os.environ, IPOIB_TEST_SCRATCH=os.path.join(work, 'scratch'))
+    code = SCRIPT % dict(lib=LIB, timeout=timeout, pidfile=pidfile, netns=netns, body=body)
+    child = subprocess.Popen([sys.executable, '-c', code], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if kill_after is not None:
+        deadline = time.monotonic() + 10
+        while not os.path.exists(pidfile) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(kill_after)
+        child.send_signal(signal.SIGTERM)
+    out, _ = child.communicate(timeout=60)
+    errors = []
+    if child.returncode != want_rc:
+        errors.append('exit %d, expected %d' % (child.returncode, want_rc))
+    try:
+        fields = open(pidfile).read().split()
+    except OSError:
+        fields = []
+    if len(fields) < 2:
+        errors.append('the test script did not start its process')
+    else:
+        pid, scratch = int(fields[0]), fields[1]
+        time.sleep(0.1)
+        if alive(pid):
+            errors.append('spawned process %d survived' % pid)
+            os.kill(pid, signal.SIGKILL)
+        kept = os.path.isdir(scratch)
+        if want_rc in (0, 77) and kept:
+            errors.append('scratch dir kept after a pass/skip')
+        if want_rc == 1 and not kept:
+            errors.append('scratch dir removed after a failure')
+        if len(fields) > 2:
+            ns = fields[2]
+            r = subprocess.run(['ip', 'netns', 'list'], capture_output=True, text=True)
+            if ns in r.stdout:
+                errors.append('namespace %s left behind' % ns)
+                subprocess.run(['ip', 'netns', 'del', ns])
+    subprocess.run(['rm', '-rf', work])
+    print('%-10s %s' % (name, 'ok' if not errors else 'FAILED: ' + '; '.join(errors)))
+    if errors:
+        print('  output:\n    ' + '\n    '.join(out.splitlines()[-15:]))
+    return not errors
+
+
+def main():
+    can_netns = subprocess.run(['ip', 'netns', 'list'], capture_output=True).returncode == 0 \
+        and os.geteuid() == 0
+    results = [
+        scenario('pass', 'pass', 0),
+        scenario('fail', 'h.fail("deliberate")', 1, netns=can_netns),
+        scenario('timeout', 'time.sleep(30)', 1, timeout=1, netns=can_netns),
+        scenario('sigterm', 'time.sleep(30)', 1, kill_after=0.5),
+        scenario('skip', 'h.skip("not here")', 77),
+        scenario('sanitizer', 'q = h.spawn(["sh", "-c", "echo ==1==ERROR: AddressSanitizer: x"])\n'
+                 '    h.wait_log(q, "AddressSanitizer")', 1),
+    ]
+    passed = sum(results)
+    print('%d passed, %d failed' % (passed, len(results) - passed))
+    return 0 if all(results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
