@@ -93,6 +93,23 @@ def main():
                 return 'hosta' in r.stdout
             h.wait_for(sa_has_hosta, timeout=30, interval=1,
                        what="hosta's NodeRecord (LID %s) in OpenSM's SA" % lid)
+            # Firmware agents behind the host's special QPs (issue 4): an
+            # SMP reaches QP0 and a PMA GMP reaches QP1; the host hands
+            # each to MAD_IFC and sends the firmware's answer back.
+            r = h.run(['smpquery', 'nodedesc', lid], env=env, timeout=30)
+            h.check('hosta' in r.stdout, 'smpquery nodedesc %s: %r' % (lid, r.stdout))
+
+            def xmit_pkts():
+                r = h.run(['perfquery', lid, '1'], env=env, timeout=30)
+                for line in r.stdout.splitlines():
+                    if line.startswith('PortXmitPkts:'):
+                        return int(line.rsplit('.', 1)[1])
+                raise TestFailure('perfquery %s 1: no PortXmitPkts in %r' % (lid, r.stdout))
+            first = xmit_pkts()
+            h.check(first > 0, 'hosta PortXmitPkts %d: the host answered MADs' % first)
+            second = xmit_pkts()
+            h.check(second > first, 'hosta PortXmitPkts did not grow (%d, %d)' % (first, second))
+            h.info('perfquery via MAD_IFC: PortXmitPkts %d -> %d' % (first, second))
             h.stop(host, sig=9)
             h.wait_for(lambda: port_state(fab, 'hosta')[0] == 'DOWN', timeout=10,
                        what='hosta port 1 down after its host was killed')
