@@ -71,6 +71,7 @@ def main():
         h.check('0xffff' in r.stdout, 'default P_Key 0xffff: %r' % r.stdout)
 
         # ibroute on every switch: the LFT OpenSM programmed, as ibfabric holds it.
+        lfts = {}
         for sw in [n for n in nodes.values() if n['type'] == 'switch']:
             lines = fab.ctl.cmd('show routes "%s"' % sw['name'])
             want = {}
@@ -81,11 +82,32 @@ def main():
             got = {int(m.group(1), 16): int(m.group(2))
                    for m in re.finditer(r'^(0x[0-9a-fA-F]+) (\d+) :', r.stdout, re.M)}
             h.check(got and got == want, 'ibroute %s: %s, ibfabric: %s' % (sw['name'], got, want))
+            lfts[sw['name']] = want
 
         # ibtracert between two CAs
         r = h.run(['ibtracert', str(lid_a), str(lid_b)], env=env)
         h.check('From ca' in r.stdout and 'To ca' in r.stdout and b in r.stdout,
                 'ibtracert: %r' % r.stdout)
+        # every hop: "[out] -> switch|ca port {guid}[in] lid L-L "desc"". The
+        # first leaves a's port 1; each later one leaves a switch by the
+        # port its LFT gives for lid_b; the last lands on b.
+        hops = re.findall(r'^\[(\d+)\] -> (switch|ca) port \{0x[0-9a-fA-F]+\}\[(\d+)\] '
+                          r'lid \d+-\d+ "([^"]*)"', r.stdout, re.M)
+        h.check(len(hops) >= 2, 'ibtracert: no hops in %r' % r.stdout)
+        by_desc = {n['desc']: n['name'] for n in nodes.values()}
+        here = a
+        for out, kind, _inport, desc in hops:
+            if nodes[here]['type'] == 'switch':
+                h.check_eq(int(out), lfts[here].get(lid_b), 'ibtracert: %s egress for LID %d'
+                           % (here, lid_b))
+            else:
+                h.check_eq(int(out), 1, 'ibtracert: %s egress port' % here)
+            h.check(desc in by_desc, 'ibtracert hop to unknown node %r' % desc)
+            here = by_desc[desc]
+            h.check_eq(nodes[here]['type'], 'switch' if kind == 'switch' else 'ca',
+                       'ibtracert: type of %s' % here)
+        h.check_eq(here, b, 'ibtracert: last hop')
+        h.info('ibtracert %d -> %d: %d hops, each by the LFTs' % (lid_a, lid_b, len(hops)))
 
         # perfquery: counters grow with traffic
         def xmit_pkts():
