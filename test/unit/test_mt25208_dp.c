@@ -325,15 +325,25 @@ test_multicast(void)
 	struct hh_dev *d = &B.h.d;
 	struct hh_ud_dest dst = { .dlid = MLID, .qkey = HH_HOST_UD_QKEY, .port = 1,
 				  .dqpn = 0xffffff };
-	uint8_t cqe[32];
+	static struct hh_qp qp2;
+	uint8_t cqe[32], cqe2[32], cqe3[32];
 	uint64_t hash = 0;
+	uint32_t q1, q2;
 	uint8_t *buf;
+
+	/* a second member QP on B: every QP of the group gets a copy */
+	TEST_ASSERT_SUCCESS(hh_qp_create(d, &qp2, hh_host_qpn(&B.h, 18), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 16), "second member QP");
+	qp2.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(d, &qp2, 0), "QP to RTS");
+	TEST_ASSERT_SUCCESS(hh_post_recv(d, &qp2, 4), "receives");
 
 	memcpy(d->mbox_in.va, mgid, 16);
 	TEST_ASSERT_EQUAL(hh_cmd(d, d->mbox_in.iova, &hash, 0, 0, HH_OP_MGID_HASH), 0, "MGID_HASH");
 	memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
 	memcpy(d->mbox_in.va + HH_MGM_GID, mgid, 16);
 	hh_put32(d->mbox_in.va, HH_MGM_QP, HH_MGM_QP_VALID | B.h.ud.qpn);
+	hh_put32(d->mbox_in.va, HH_MGM_QP + 4, HH_MGM_QP_VALID | qp2.qpn);
 	TEST_ASSERT_EQUAL(hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(hash & 0xffff), 0,
 				 HH_OP_WRITE_MGM), 0, "WRITE_MGM");
 	/* A's WQE with the AV's GRH bit and DGID = the MGID */
@@ -346,6 +356,14 @@ test_multicast(void)
 	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 100, true);
 	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
 	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "multicast receive CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe2, 2000), "second member's CQE");
+	q1 = hh_get32(cqe, HH_CQE_MY_QPN);
+	q2 = hh_get32(cqe2, HH_CQE_MY_QPN);
+	TEST_ASSERT((q1 == B.h.ud.qpn && q2 == qp2.qpn) || (q1 == qp2.qpn && q2 == B.h.ud.qpn),
+		    "one copy per member QP (got 0x%x, 0x%x)", q1, q2);
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe3, 50), "no third copy");
+	if (q1 != B.h.ud.qpn)
+		memcpy(cqe, cqe2, sizeof(cqe));
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_G_PATH) & 0x80, 0x80, "GRH bit");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 140, "byte_cnt 40 + 100");
 	buf = B.h.ud.data.va + (size_t)((hh_get32(cqe, HH_CQE_WQE) >> B.h.ud.rq_shift)) * HH_RECV_SLOT;
