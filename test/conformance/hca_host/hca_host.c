@@ -153,14 +153,17 @@ scenario_commands(const char *dir)
 	st = hh_cmd(d, 1u << 20, NULL, 0, 0, HH_OP_SET_ICM_SIZE);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SET_ICM_SIZE before RUN_FW");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM_AUX);
-	CHECK(st != HH_ST_OK, "MAP_ICM_AUX before RUN_FW: status 0x%02x", st);
+	/* the aux area comes after RUN_FW (cmd 4.6); code: mthca_hw.rst state table */
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "MAP_ICM_AUX before RUN_FW");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW);
-	CHECK(st != HH_ST_OK, "RUN_FW before MAP_FA: status 0x%02x", st);
+	/* cmd does not fix it; mthca_hw.rst state table: RUN_FW needs the FW area, else 0x04 */
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "RUN_FW before MAP_FA");
 	/* MAP_FA of a page whose bus address no window covers */
 	memset(d->mbox_in.va, 0, 16);
 	hh_put64(d->mbox_in.va, 8, 0x2000);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_FA);
-	CHECK(st != HH_ST_OK, "MAP_FA of unreachable bus address 0x2000: status 0x%02x", st);
+	/* cmd 3: 0x01 INTERNAL_ERR, "e.g. bus error" */
+	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_FA of unreachable bus address 0x2000");
 	/* an output mailbox outside every DMA window: the firmware's bus error */
 	out = 0x1000;
 	st = hh_cmd(d, 0, &out, 0, 0, HH_OP_QUERY_FW);
@@ -234,36 +237,42 @@ scenario_commands(const char *dir)
 	CHECK(d->aux_pages > 0, "SET_ICM_SIZE asked for %u aux pages", d->aux_pages);
 	CHECK(d->inta_pin < 64, "QUERY_ADAPTER INTA pin %u", d->inta_pin);
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW);
-	CHECK(st != HH_ST_OK, "RUN_FW twice: status 0x%02x (not OK)", st);
+	/* mthca_hw.rst state table: RUN_FW only on the boot firmware, INIT_HCA only in RUN */
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "RUN_FW twice");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA);
-	CHECK(st != HH_ST_OK, "INIT_HCA twice: status 0x%02x (not OK)", st);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA twice");
 	/* MAP_ICM of a page whose bus address is outside every window */
 	memset(d->mbox_in.va, 0, 32);
 	hh_put64(d->mbox_in.va, 0, d->uarc_base + (uint64_t)(d->uar + 5) * HH_UARC_SIZE);
 	hh_put64(d->mbox_in.va, 8, 0x2000);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM);
-	CHECK(st != HH_ST_OK, "MAP_ICM of unreachable bus address 0x2000: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_ICM of unreachable bus address 0x2000 (cmd 3: bus error)");
 
 	/* EQs, MAP_EQ, event mode, NOP with an interrupt (cmd 17 steps 20-22) */
 	ret = hh_setup_eqs(d);
 	REQUIRE(ret == 0, "EQs, MAP_EQ, NOP in event mode with an interrupt, CONF_SPECIAL_QP");
 	memset(d->mbox_in.va, 0, HH_EQC_SIZE);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->eq[0].eqn, 0, HH_OP_SW2HW_EQ);
-	CHECK(st != HH_ST_OK, "SW2HW_EQ on an EQ in hardware ownership: status 0x%02x", st);
+	/* cmd 3: 0x09 "not in the appropriate state or ownership", 0x0a "index out of range" */
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_EQ on an EQ in hardware ownership");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 40, 0, HH_OP_SW2HW_EQ);
-	CHECK(st != HH_ST_OK, "SW2HW_EQ EQN 40 (> 31): status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_INDEX, "SW2HW_EQ EQN 40 (> 31)");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_NOP);
 	CHECK_EQ(st, HH_ST_OK, "NOP (event mode) completes with a CMD EQE carrying its token");
 	st = hh_cmd(d, HH_EQ_CMD_MASK, NULL, 20, 0, HH_OP_MAP_EQ);
-	CHECK(st != HH_ST_OK, "MAP_EQ to EQ 20, not in hardware ownership: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "MAP_EQ to EQ 20, not in hardware ownership");
 	st = hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, 20, false, true);
-	CHECK(st != HH_ST_OK, "HW2SW_EQ of EQ 20, not in hardware ownership: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_EQ of EQ 20, not in hardware ownership");
 	st = hh_cmd(d, 0, NULL, d->sqp_start, 7, HH_OP_CONF_SPECIAL_QP);
+	/* TODO(issue 4): spec says 0x02 (cmd 3: BAD_OP, "opcode modifier not supported"),
+	 * model returns 0x03 */
 	CHECK(st != HH_ST_OK, "CONF_SPECIAL_QP op_mod 7: status 0x%02x", st);
 	st = hh_cmd(d, 0x1000, NULL, 0, 0, HH_OP_MGID_HASH);
-	CHECK(st != HH_ST_OK, "MGID_HASH with its mailbox at unmapped IOVA 0x1000: status 0x%02x", st);
+	/* cmd 3: bus error; mthca_hw.rst: a mailbox outside the DMA windows is 0x01 */
+	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MGID_HASH with its mailbox at unmapped IOVA 0x1000");
 	st = hh_cmd(d, 0, NULL, 3, 0, HH_OP_CLOSE_IB);
-	CHECK(st != HH_ST_OK, "CLOSE_IB port 3: status 0x%02x", st);
+	/* cmd does not fix it; mthca_hw.rst: "A bad port is 0x03" */
+	CHECK_EQ(st, HH_ST_BAD_PARAM, "CLOSE_IB port 3");
 
 	/* QUERY_EQ: the context given to SW2HW_EQ (cmd 8.2) */
 	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, d->eq[HH_EQ_COMP].eqn, false, true);
@@ -274,7 +283,7 @@ scenario_commands(const char *dir)
 	CHECK_EQ(hh_get32(o, HH_EQC_PD) & 0xffffff, d->pd, "QUERY_EQ PD");
 	CHECK_EQ(hh_get32(o, HH_EQC_LKEY), d->eq[HH_EQ_COMP].mr.lkey, "QUERY_EQ L_Key");
 	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, 20, false, true);
-	CHECK(st != HH_ST_OK, "QUERY_EQ of EQ 20, not in hardware ownership: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "QUERY_EQ of EQ 20, not in hardware ownership (cmd 3)");
 
 	/* QUERY_MPT: the entry given to SW2HW_MPT, now hardware-owned (cmd 11.1) */
 	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, d->ntmr.index, false, true);
@@ -309,6 +318,11 @@ scenario_commands(const char *dir)
 		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE +
 			 (1u << 20));
 		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
+		/*
+		 * TODO(issue 4): spec says 0x03 (cmd 3: "out of range"; the model answers
+		 * 0x03 below the table), model returns 0x05: it checks only that the ICM
+		 * page is mapped, so just past the table (mapped RDB pages) it answers 0x00.
+		 */
 		CHECK(st != HH_ST_OK, "WRITE_MTT beyond the MTT table: status 0x%02x", st);
 	}
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYNC_TPT);
@@ -329,14 +343,16 @@ scenario_commands(const char *dir)
 		st = hh_cmd(d, va, NULL, 1, 0, HH_OP_UNMAP_ICM);
 		CHECK_EQ(st, HH_ST_OK, "UNMAP_ICM of that page");
 		st = hh_cmd(d, d->icm_total + (1ull << 20), NULL, 1, 0, HH_OP_UNMAP_ICM);
-		CHECK(st != HH_ST_OK, "UNMAP_ICM beyond the ICM size: status 0x%02x", st);
+		/* cmd 3: 0x03 "out of range"; mthca_hw.rst: ICM addresses outside the size are 0x03 */
+		CHECK_EQ(st, HH_ST_BAD_PARAM, "UNMAP_ICM beyond the ICM size");
 	}
 
 	/* MPT */
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->ntmr.index, 0, HH_OP_SW2HW_MPT);
-	CHECK(st != HH_ST_OK, "SW2HW_MPT on an MPT in hardware ownership: status 0x%02x", st);
+	/* cmd 3: 0x09 "not in the appropriate state or ownership" */
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_MPT on an MPT in hardware ownership");
 	st = hh_cmd(d, 0, NULL, d->next_mpt + 100, 1, HH_OP_HW2SW_MPT);
-	CHECK(st != HH_ST_OK, "HW2SW_MPT of a software-owned MPT: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_MPT of a software-owned MPT");
 
 	/* CQ */
 	{
@@ -346,9 +362,10 @@ scenario_commands(const char *dir)
 		ret = hh_cq_create(d, &cq, d->rsvd_cqs + 7, 64);
 		CHECK_EQ(ret, 0, "SW2HW_CQ");
 		st = hh_cmd(d, d->mbox_in.iova, NULL, cq.cqn, 0, HH_OP_SW2HW_CQ);
-		CHECK(st != HH_ST_OK, "SW2HW_CQ twice: status 0x%02x", st);
+		/* cmd 3: 0x09 "not in the appropriate state or ownership" */
+		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_CQ twice");
 		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, d->rsvd_cqs + 8, false, true);
-		CHECK(st != HH_ST_OK, "HW2SW_CQ of a CQ never given to hardware: status 0x%02x", st);
+		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_CQ of a CQ never given to hardware");
 		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, cq.cqn, false, true);
 		CHECK_EQ(st, HH_ST_OK, "QUERY_CQ");
 		o = d->mbox_out.va;
@@ -359,7 +376,7 @@ scenario_commands(const char *dir)
 		CHECK_EQ(hh_get32(o, HH_CQC_CI_DB), cq.set_ci_db, "QUERY_CQ set_ci record index");
 		CHECK_EQ(hh_get32(o, HH_CQC_STATE_DB), cq.arm_db, "QUERY_CQ arm record index");
 		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, d->rsvd_cqs + 8, false, true);
-		CHECK(st != HH_ST_OK, "QUERY_CQ of a CQ not in hardware ownership: status 0x%02x", st);
+		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "QUERY_CQ of a CQ not in hardware ownership");
 		{
 			struct hh_buf nb;
 			struct hh_mr nmr;
@@ -377,8 +394,7 @@ scenario_commands(const char *dir)
 			      hh_get32(d->mbox_out.va, HH_CQC_LKEY) == nmr.lkey,
 			      "QUERY_CQ after RESIZE_CQ: log size 7, the new L_Key");
 			st = hh_cmd(d, d->mbox_in.iova, NULL, d->rsvd_cqs + 8, 1, HH_OP_RESIZE_CQ);
-			CHECK(st != HH_ST_OK, "RESIZE_CQ of a CQ not in hardware ownership: status 0x%02x",
-			      st);
+			CHECK_EQ(st, HH_ST_BAD_RES_STATE, "RESIZE_CQ of a CQ not in hardware ownership");
 		}
 
 		/* QP transitions (cmd 10.5) */
@@ -421,8 +437,10 @@ scenario_commands(const char *dir)
 		st = hh_qp_modify(d, &qp, HH_QPS_ERR, HH_QPS_RESET, 0);
 		CHECK_EQ(st, HH_ST_OK, "2RST (ERR2RST, op_mod 3)");
 		st = hh_cmd_box(d, HH_OP_QUERY_QP, 0, qp.qpn, false, true);
-		CHECK(st != HH_ST_OK || hh_get32(d->mbox_out.va, HH_QPM_FLAGS) >> 28 == HH_QPS_RESET,
-		      "QUERY_QP after 2RST: status 0x%02x, RESET", st);
+		/* cmd does not say (Linux never queries a RESET QP); the model answers it */
+		CHECK_EQ(st, HH_ST_OK, "QUERY_QP after 2RST");
+		CHECK_EQ(hh_get32(d->mbox_out.va, HH_QPM_FLAGS) >> 28, HH_QPS_RESET,
+			 "QUERY_QP after 2RST: state RESET");
 		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, cq.cqn, false, true);
 		CHECK_EQ(st, HH_ST_OK, "HW2SW_CQ");
 		CHECK_EQ(hh_get32(d->mbox_out.va, HH_CQC_CQN) & 0xffffff, cq.cqn,
@@ -460,15 +478,16 @@ scenario_commands(const char *dir)
 	CHECK((resp[64 + 32] & 0xf) >= 1 && (resp[64 + 32] & 0xf) <= 2,
 	      "PortInfo port state 0x%x Down/Init before INIT_IB and SM", resp[64 + 32] & 0xf);
 	st = hh_mad_ifc(d, 3, mad, resp, NULL, 0, 3);
-	CHECK(st != HH_ST_OK, "MAD_IFC on port 3: status 0x%02x", st);
+	/* cmd does not fix it; mthca_hw.rst: "A bad port is 0x03" */
+	CHECK_EQ(st, HH_ST_BAD_PARAM, "MAD_IFC on port 3");
 	mad[1] = 0x77;	/* a class firmware does not serve */
 	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
-	CHECK(st == HH_ST_BAD_PKT || (st == HH_ST_OK && (hh_get16(resp, 4) & 0x7fff) != 0),
-	      "MAD_IFC of class 0x77: status 0x%02x (BAD_PKT or a MAD error status)", st);
+	/* mthca_hw.rst: other classes answer 0x30 BAD_PKT (cmd 3, 5.11: drop the MAD) */
+	CHECK_EQ(st, HH_ST_BAD_PKT, "MAD_IFC of class 0x77");
 
 	/* INIT_IB / CLOSE_IB */
 	st = hh_init_ib(d, 3);
-	CHECK(st != HH_ST_OK, "INIT_IB port 3: status 0x%02x", st);
+	CHECK_EQ(st, HH_ST_BAD_PARAM, "INIT_IB port 3 (mthca_hw.rst: a bad port is 0x03)");
 	st = hh_init_ib(d, 1);
 	CHECK_EQ(st, HH_ST_OK, "INIT_IB port 1");
 	{
@@ -491,7 +510,7 @@ scenario_commands(const char *dir)
 		CHECK_EQ(hh_get32(pi, 64 + 20), cap | (1u << 16),
 			 "PortInfo CapabilityMask after SET_IB (IsCommunicationManagementSupported added)");
 		st = hh_cmd(d, d->mbox_in.iova, NULL, 3, 0, HH_OP_SET_IB);
-		CHECK(st != HH_ST_OK, "SET_IB port 3: status 0x%02x", st);
+		CHECK_EQ(st, HH_ST_BAD_PARAM, "SET_IB port 3 (mthca_hw.rst: a bad port is 0x03)");
 	}
 	st = hh_cmd(d, 0, NULL, 1, 0, HH_OP_CLOSE_IB);
 	CHECK_EQ(st, HH_ST_OK, "CLOSE_IB port 1");
@@ -520,8 +539,8 @@ scenario_commands(const char *dir)
 		CHECK(memcmp(d->mbox_out.va, resp, HH_MGM_ENTRY_SIZE) == 0,
 		      "READ_MGM returns the 256 bytes written");
 		st = hh_cmd_box(d, HH_OP_READ_MGM, 0, d->num_mcgs + 5, false, true);
-		CHECK(st != HH_ST_OK, "READ_MGM index %u beyond the table: status 0x%02x",
-		      d->num_mcgs + 5, st);
+		/* cmd 3: 0x0a "index out of range"; mthca_hw.rst: MGM index beyond the table */
+		CHECK_EQ(st, HH_ST_BAD_INDEX, "READ_MGM index beyond the table");
 		memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
 		hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(h1 & 0xffff), 0, HH_OP_WRITE_MGM);
 	}
@@ -531,7 +550,8 @@ scenario_commands(const char *dir)
 	CHECK_EQ(ret, 0, "teardown: CLOSE_IB, CONF_SPECIAL_QP 0, MAP_EQ unmap, HW2SW_EQ, CLOSE_HCA, "
 		 "UNMAP_ICM_AUX, UNMAP_FA");
 	st = hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true);
-	CHECK(st != HH_ST_OK, "QUERY_ADAPTER after CLOSE_HCA: status 0x%02x", st);
+	/* UNMAP_FA went back to the boot firmware: mthca_hw.rst state table, 0x04 */
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "QUERY_ADAPTER after CLOSE_HCA and UNMAP_FA");
 
 	/* after UNMAP_FA the boot firmware runs: nothing to disable */
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYS_DIS);
@@ -665,7 +685,8 @@ scenario_faults(const char *dir)
 		CHECK(w0 != 0, "catastrophic error buffer written after a CQE DMA fault");
 		CHECK_EQ(w0 >> 24, 3, "catastrophic error type: uplink bus error");
 		st = hh_cmd(&h->d, 0, NULL, 0x1f, 0, HH_OP_NOP);
-		CHECK(st != HH_ST_OK, "commands refused after a catastrophic error: status %d", st);
+		/* cmd 16.2 gives no status; mthca_hw.rst: every command fails with 0x01 */
+		CHECK_EQ(st, HH_ST_INTERNAL_ERR, "commands refused after a catastrophic error");
 		/* the reset register brings it back (cmd 16.1) */
 		hh_bar0_write32(&h->d, HH_RESET_OFF, 1);
 		nap(200000);
