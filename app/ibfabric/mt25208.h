@@ -138,6 +138,14 @@ struct mt25208_eq {
 struct mt25208_hca_cfg {
 	uint64_t qpc_base, eqpc_base, eec_base, eeec_base, srqc_base, cqc_base;
 	uint64_t eqc_base, rdb_base, mc_base, mpt_base, mtt_base;
+	/*
+	 * End of the MTT table in ICM. INIT_HCA gives no MTT size (the
+	 * profile's segment count stays with the driver), so the table ends
+	 * where the next table above it begins, or at the largest MTT the
+	 * firmware advertises (QUERY_DEV_LIM log_max_mtt_seg): a WRITE_MTT
+	 * or an MPT past it would land in another table's contexts.
+	 */
+	uint64_t mtt_end;
 	uint64_t uar_scr_base, uarc_base;
 	uint8_t log_qp, log_srq, log_cq, log_eq, log_mpt, log_mc, log_uar;
 	uint8_t log_uarc_pages;	/**< UARC bytes per UAR = 4096 << this */

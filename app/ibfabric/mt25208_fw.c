@@ -247,6 +247,19 @@ mt25208_cmd_init_hca(struct mt25208 *dev, struct mt25208_cmd *c)
 			   MT_ICM_PAGE_SIZE << g.log_uarc_pages))
 		return MT_STAT_BAD_PARAM;
 
+	{
+		const uint64_t bases[] = {
+			g.qpc_base, g.eqpc_base, g.eec_base, g.eeec_base, g.srqc_base,
+			g.cqc_base, g.eqc_base, g.rdb_base, g.mc_base, g.mpt_base,
+			g.uar_scr_base, g.uarc_base,
+		};
+		size_t i;
+
+		g.mtt_end = g.mtt_base + ((uint64_t)MT_MTT_SEG_SIZE << MT25208_LOG_MAX_MTT_SEG);
+		for (i = 0; i < sizeof(bases) / sizeof(bases[0]); i++)
+			if (bases[i] > g.mtt_base && bases[i] < g.mtt_end)
+				g.mtt_end = bases[i];
+	}
 	free(dev->cq_hw);
 	dev->cq_hw = calloc(((size_t)1 << g.log_cq) / 8 + 1, 1);
 	if (dev->cq_hw == NULL)

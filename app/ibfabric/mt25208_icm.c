@@ -314,8 +314,13 @@ uint8_t
 mt25208_cmd_unmap_fa(struct mt25208 *dev, struct mt25208_cmd *c)
 {
 	(void)c;
-	/* Linux sends UNMAP_FA after CLOSE_HCA (hw-cmd 18 step 13). */
-	if (dev->fw_state == MT25208_FW_HCA)
+	/*
+	 * Linux sends UNMAP_FA after CLOSE_HCA (hw-cmd 18 step 13), and on
+	 * the error path of a failed RUN_FW (FW area mapped, still BOOT);
+	 * with nothing mapped in BOOT there is nothing to unmap.
+	 */
+	if (dev->fw_state == MT25208_FW_HCA ||
+	    (dev->fw_state == MT25208_FW_BOOT && dev->fa_pages == 0))
 		return MT_STAT_BAD_SYS_STATE;
 	dev->fa_pages = 0;
 	dev->fw_state = MT25208_FW_BOOT;

@@ -174,7 +174,7 @@ mt25208_cmd_sw2hw_mpt(struct mt25208 *dev, struct mt25208_cmd *c)
 	}
 	if (!(mt_mpt_flags(mb) & MT_MPT_FLAG_PHYSICAL)) {
 		mtt = mt_mpt_mtt_addr(mb);
-		mtt_end = dev->cfg.mtt_base + ((uint64_t)MT_MTT_SEG_SIZE << MT25208_LOG_MAX_MTT_SEG);
+		mtt_end = dev->cfg.mtt_end;
 		if ((mtt & (MT_MTT_ENTRY_SIZE - 1)) || mtt < dev->cfg.mtt_base || mtt >= mtt_end ||
 		    (mt_get32(mb, MT_MPT_PAGE_SIZE) & 0x1f) > 20) {
 			FAB_ERR("%s: SW2HW_MPT: MTT address 0x%" PRIx64 " outside the MTT"
@@ -251,6 +251,12 @@ mt25208_cmd_write_mtt(struct mt25208 *dev, struct mt25208_cmd *c)
 	if ((va & (MT_MTT_ENTRY_SIZE - 1)) || va < dev->cfg.mtt_base) {
 		FAB_ERR("%s: WRITE_MTT: ICM address 0x%" PRIx64 " not an MTT entry",
 			dev->node->name, va);
+		return MT_STAT_BAD_PARAM;
+	}
+	/* hw-cmd 3: out of range; never into the table above the MTT */
+	if (va + (uint64_t)n * MT_MTT_ENTRY_SIZE > dev->cfg.mtt_end) {
+		FAB_ERR("%s: WRITE_MTT: entries 0x%" PRIx64 "..+%u pass the MTT table end 0x%" PRIx64,
+			dev->node->name, va, n, dev->cfg.mtt_end);
 		return MT_STAT_BAD_PARAM;
 	}
 	/* Check every target first: a failed command writes nothing. */

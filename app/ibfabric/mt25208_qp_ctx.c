@@ -300,10 +300,15 @@ mt25208_cmd_conf_special_qp(struct mt25208 *dev, struct mt25208_cmd *c)
 	uint32_t base = c->in_mod, other;
 
 	if (c->op_mod > MT_SQP_GSI) {
-		/* Raw IPv6 / Ethertype QPs are not modelled (no DEV_LIM flags 4, 5). */
+		/*
+		 * 2 and 3 name raw IPv6 / Ethertype QPs, which the command has
+		 * but this HCA does not model (no DEV_LIM flags 4, 5): a bad
+		 * parameter. Anything above is no opcode modifier of the
+		 * command at all (hw-cmd 3: "opcode modifier not supported").
+		 */
 		FAB_ERR("%s: CONF_SPECIAL_QP: op_modifier %u not supported",
 			dev->node->name, c->op_mod);
-		return MT_STAT_BAD_PARAM;
+		return c->op_mod <= 3 ? MT_STAT_BAD_PARAM : MT_STAT_BAD_OP;
 	}
 	if (base == 0) {
 		dev->sqp_base[c->op_mod] = 0;

@@ -160,11 +160,9 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "CLOSE_HCA on the boot firmware");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_ICM_AUX);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "UNMAP_ICM_AUX on the boot firmware");
-	/*
-	 * TODO(issue 4): UNMAP_FA on the boot firmware: mthca_hw.rst's state
-	 * table does not accept it in BOOT (0x04), the model answers 0x00 (hw-cmd
-	 * itself only says Linux sends it after CLOSE_HCA, 4.6); not checked.
-	 */
+	/* mthca_hw.rst state table: nothing mapped in BOOT, nothing to unmap */
+	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_FA);
+	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "UNMAP_FA on the boot firmware, no FW area");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_RUN_FW);
 	/* cmd does not fix it; mthca_hw.rst state table: RUN_FW needs the FW area, else 0x04 */
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "RUN_FW before MAP_FA");
@@ -279,9 +277,8 @@ scenario_commands(const char *dir)
 	st = hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, 20, false, true);
 	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_EQ of EQ 20, not in hardware ownership");
 	st = hh_cmd(d, 0, NULL, d->sqp_start, 7, HH_OP_CONF_SPECIAL_QP);
-	/* TODO(issue 4): spec says 0x02 (cmd 3: BAD_OP, "opcode modifier not supported"),
-	 * model returns 0x03 */
-	CHECK(st != HH_ST_OK, "CONF_SPECIAL_QP op_mod 7: status 0x%02x", st);
+	/* cmd 3: BAD_OP, "opcode modifier not supported" */
+	CHECK_EQ(st, HH_ST_BAD_OP, "CONF_SPECIAL_QP op_mod 7");
 	st = hh_cmd(d, 0x1000, NULL, 0, 0, HH_OP_MGID_HASH);
 	/* cmd 3: bus error; mthca_hw.rst: a mailbox outside the DMA windows is 0x01 */
 	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MGID_HASH with its mailbox at unmapped IOVA 0x1000");
@@ -333,12 +330,12 @@ scenario_commands(const char *dir)
 		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE +
 			 (1u << 20));
 		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
-		/*
-		 * TODO(issue 4): spec says 0x03 (cmd 3: "out of range"; the model answers
-		 * 0x03 below the table), model returns 0x05: it checks only that the ICM
-		 * page is mapped, so just past the table (mapped RDB pages) it answers 0x00.
-		 */
-		CHECK(st != HH_ST_OK, "WRITE_MTT beyond the MTT table: status 0x%02x", st);
+		/* cmd 3: out of range (0x03), as below the table */
+		CHECK_EQ(st, HH_ST_BAD_PARAM, "WRITE_MTT beyond the MTT table");
+		/* the first entry past the table: never written into the next table */
+		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE);
+		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
+		CHECK(st != HH_ST_OK, "WRITE_MTT just past the MTT table: status 0x%02x", st);
 	}
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYNC_TPT);
 	CHECK_EQ(st, HH_ST_OK, "SYNC_TPT");
