@@ -33,12 +33,14 @@ ports_down(struct mt25208 *dev)
 	}
 }
 
-void
-mt25208_reset(struct mt25208 *dev)
+/*
+ * Everything of the power-on state but the BAR contents: firmware back
+ * to boot, no FW/aux/ICM pages, no contexts, ports down. Shared by a
+ * reset and by SYS_DIS, which must leave the HCR to complete itself.
+ */
+static void
+power_on_state(struct mt25208 *dev)
 {
-	memset(dev->bar0, 0, MT_BAR0_SIZE);
-	if (dev->bar2 != NULL)
-		memset(dev->bar2, 0, dev->bar2_len);
 	dev->fw_state = MT25208_FW_BOOT;
 	dev->fa_pages = 0;
 	dev->lam_queried = false;
@@ -57,10 +59,19 @@ mt25208_reset(struct mt25208 *dev)
 	memset(dev->sqp_base, 0, sizeof(dev->sqp_base));
 	memset(dev->port, 0, sizeof(dev->port));
 	dev->catas = false;
-	dev->stats.resets++;
 	ports_down(dev);
 	if (dev->dp_reset != NULL)
 		dev->dp_reset(dev);
+}
+
+void
+mt25208_reset(struct mt25208 *dev)
+{
+	memset(dev->bar0, 0, MT_BAR0_SIZE);
+	if (dev->bar2 != NULL)
+		memset(dev->bar2, 0, dev->bar2_len);
+	power_on_state(dev);
+	dev->stats.resets++;
 }
 
 /* Forget the host's side of the bus: DMA windows and interrupt eventfds. */
@@ -113,16 +124,14 @@ mt25208_cmd_sys_dis(struct mt25208 *dev, struct mt25208_cmd *c)
 	/*
 	 * SYS_DIS shuts the system down; a mem-free HCA never enabled LAM, so
 	 * Linux's DISABLE_LAM-as-SYS_DIS never comes (hw-cmd 5.1). The model
-	 * goes back to boot firmware but keeps the HCR for this completion.
+	 * returns to the power-on state (no FW, aux or ICM pages, ports
+	 * down: mthca_hw.rst) but keeps the HCR for this completion.
 	 */
-	(void)c;
 	if (dev->fw_state == MT25208_FW_BOOT)
 		return MT_STAT_BAD_SYS_STATE;
 	if (dev->fw_state == MT25208_FW_HCA)
 		mt25208_cmd_close_hca(dev, c);
-	dev->fw_state = MT25208_FW_BOOT;
-	dev->fa_pages = 0;
-	dev->aux_pages = 0;
+	power_on_state(dev);
 	return MT_STAT_OK;
 }
 

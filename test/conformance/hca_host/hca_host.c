@@ -590,16 +590,13 @@ scenario_commands(const char *dir)
 	/*
 	 * CLOSE_HCA goes back to RUN (mthca_hw.rst state table): a second
 	 * CLOSE_HCA is 0x04; after UNMAP_FA (boot firmware) UNMAP_ICM_AUX and
-	 * CLOSE_HCA are 0x04. Started from the reset register:
-	 * TODO(issue 4): mthca_hw.rst says SYS_DIS returns to power-on state
-	 * (no ICM), the model keeps the ICM pages mapped (SET_ICM_SIZE after
-	 * SYS_DIS answers 0x06), so a bring-up right after SYS_DIS fails.
+	 * CLOSE_HCA are 0x04. Started right after the SYS_DIS above, which
+	 * returns to the power-on state (mthca_hw.rst: no FW, aux or ICM
+	 * pages), so a whole bring-up works again without a reset.
 	 */
-	hh_bar0_write32(d, HH_RESET_OFF, 1);
-	nap(200000);
 	d->dma_used = 2 * HH_MAILBOX_SIZE;
 	ret = hh_bringup(d);
-	CHECK_EQ(ret, 0, "bring-up again after a second reset");
+	CHECK_EQ(ret, 0, "bring-up again right after SYS_DIS");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_CLOSE_HCA);
 	CHECK_EQ(st, HH_ST_OK, "CLOSE_HCA");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_CLOSE_HCA);
