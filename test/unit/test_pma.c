@@ -15,6 +15,7 @@
 
 #include "test.h"
 #include "fabric.h"
+#include "sma_fixture.h"
 #include "mad.h"
 
 #define SW_PORTS 4
@@ -38,36 +39,12 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	(void)origin_gen;
 }
 
-static void
-node_build(struct fab_node *n, enum fab_node_type type,
-	   struct fab_port *ports, unsigned int nports)
-{
-	unsigned int i;
-
-	memset(n, 0, sizeof(*n));
-	memset(ports, 0, (nports + 1) * sizeof(ports[0]));
-	n->type = type;
-	n->nports = (uint8_t)nports;
-	n->ports = ports;
-	for (i = 0; i <= nports; i++) {
-		ports[i].node = n;
-		ports[i].num = (uint8_t)i;
-	}
-	if (type == FAB_NODE_SWITCH) {
-		memset(&sw_state, 0, sizeof(sw_state));
-		n->sw = &sw_state;
-	}
-	sma_init_node(n);
-	for (i = type == FAB_NODE_SWITCH ? 0 : 1; i <= nports; i++)
-		sma_init_port(&ports[i]);
-}
-
 static int
 fixture_setup(void)
 {
 	memset(&fab, 0, sizeof(fab));
-	node_build(&ca, FAB_NODE_CA, ca_ports, 2);
-	node_build(&sw, FAB_NODE_SWITCH, sw_ports, SW_PORTS);
+	fixture_node_build(&ca, FAB_NODE_CA, NULL, ca_ports, 2, 0, NULL, NULL, 0);
+	fixture_node_build(&sw, FAB_NODE_SWITCH, NULL, sw_ports, SW_PORTS, 0, &sw_state, NULL, 0);
 	return TEST_SUCCESS;
 }
 

@@ -18,6 +18,7 @@
 
 #include "test.h"
 #include "fabric.h"
+#include "sma_fixture.h"
 #include "mad.h"
 
 /* ------------------------------------------------------------------ */
@@ -51,43 +52,13 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 		memcpy(last_trap, mad, FAB_MAD_SIZE);
 }
 
-static void
-node_build(struct fab_node *n, enum fab_node_type type, const char *name,
-	   struct fab_port *ports, unsigned int nports, uint64_t guid)
-{
-	unsigned int i;
-
-	memset(n, 0, sizeof(*n));
-	memset(ports, 0, (nports + 1) * sizeof(ports[0]));
-	n->type = type;
-	snprintf(n->name, sizeof(n->name), "%s", name);
-	snprintf(n->desc, sizeof(n->desc), "%s", name);
-	n->nports = (uint8_t)nports;
-	n->ports = ports;
-	n->node_guid = guid;
-	n->sys_guid = guid;
-	for (i = 0; i <= nports; i++) {
-		ports[i].node = n;
-		ports[i].num = (uint8_t)i;
-		ports[i].guid = type == FAB_NODE_SWITCH ? guid : guid + i;
-	}
-	if (type == FAB_NODE_SWITCH) {
-		memset(&sw_state, 0, sizeof(sw_state));
-		memset(sw_mft, 0x5a, sizeof(sw_mft));	/* init must clear it */
-		sw_state.mft = sw_mft;
-		n->sw = &sw_state;
-	}
-	sma_init_node(n);
-	for (i = type == FAB_NODE_SWITCH ? 0 : 1; i <= nports; i++)
-		sma_init_port(&ports[i]);
-}
-
 static int
 fixture_setup(void)
 {
 	memset(&fab, 0, sizeof(fab));
-	node_build(&ca, FAB_NODE_CA, "hca-1", ca_ports, 2, CA_GUID);
-	node_build(&sw, FAB_NODE_SWITCH, "sw-1", sw_ports, SW_PORTS, SW_GUID);
+	fixture_node_build(&ca, FAB_NODE_CA, "hca-1", ca_ports, 2, CA_GUID, NULL, NULL, 0);
+	fixture_node_build(&sw, FAB_NODE_SWITCH, "sw-1", sw_ports, SW_PORTS, SW_GUID, &sw_state,
+			   sw_mft, sizeof(sw_mft));
 	ca_ports[1].peer = &sw_ports[1];
 	sw_ports[1].peer = &ca_ports[1];
 	port_state_link_update(&fab, &ca_ports[1]);
