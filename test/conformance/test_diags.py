@@ -161,7 +161,12 @@ def main():
         pb = [p for p in ports[b] if p['num'] == '1'][0]
         sw, swport = pb['peer'], pb['peer_port']
         sw_lid = lid_of(sw)
+        traps_before = osm.log().count('num:128')
         h.run(['ibportstate', str(sw_lid), swport, 'disable'], env=env, timeout=60)
+        # IBA 14.2.5.1: the switch reports the port change with trap 128 to
+        # its SM, LID-routed now that the LFTs are set; OpenSM logs it.
+        h.wait_for(lambda: osm.log().count('num:128') > traps_before, timeout=15,
+                   what='OpenSM: a Generic Notice num:128 (port state change) from %s' % sw)
 
         def state(node, num):
             return [p for p in fab.ports(node) if p['num'] == str(num)][0]
