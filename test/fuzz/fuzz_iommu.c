@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: arbitrary messages on the IOMMU / MSI-X socket of an
- * MT25208 PCI function (app/ibfabric/pcisim.c), the only non-hardware
+ * MT25208 PCI function (app/ibfabric/mt25208/pcisim.c), the only non-hardware
  * input a host gives ibfabric.
  *
  * Input: records of u8 flags, u8 length, then that many message bytes.

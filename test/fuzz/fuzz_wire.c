@@ -6,7 +6,7 @@
  * libFuzzer target: arbitrary bytes arriving on a cable of ibfabric, the
  * receive path every packet takes: pkt_parse(), the directed-route rules
  * (dr.c), the switch's LFT/MFT forwarding (switch.c), the CA's QP0/QP1
- * dispatch and the replies the firmware sends back (ca.c).
+ * dispatch and the replies the firmware sends back (node_io.c).
  *
  * Input: records of one selector byte, a 16-bit big-endian length and
  * that many packet bytes (cut at the input's end and at FAB_PKT_MAX).

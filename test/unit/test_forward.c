@@ -3,7 +3,7 @@
  */
 
 /*
- * ibfabric forwarding (link.c, switch.c, ca.c, capture.c) on a fabric
+ * ibfabric forwarding (link.c, switch.c, node_io.c, capture.c) on a fabric
  * built by hand:
  *
  *   A[1] -- [1]S1[3] -- [5]S2[2] -- [1]B
@@ -705,7 +705,7 @@ hook_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const struct
 	fab_pkt_free(f, p);
 }
 
-/* An active HCA's packets go to the device model's hook, not ca.c's firmware. */
+/* An active HCA's packets go to the device model's hook, not node_io.c's firmware. */
 static int
 test_active_hca_hook(void)
 {
@@ -724,7 +724,7 @@ test_active_hca_hook(void)
 }
 
 static struct unit_test_suite forward_suite = {
-	.suite_name = "ibfabric forwarding (link.c, switch.c, ca.c, capture.c)",
+	.suite_name = "ibfabric forwarding (link.c, switch.c, node_io.c, capture.c)",
 	.unit_test_cases = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_lft_unicast),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_mft_replication),

@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of ibfabric's simulated PCI function (app/ibfabric/pcisim.c):
+ * Unit tests of ibfabric's simulated PCI function (app/ibfabric/mt25208/pcisim.c):
  * the sysfs-shaped directory DPDK's PCI scan reads (values from the
  * kernel's sysfs formats: "0x%04x" IDs, "0x%06x" class, 7 resource lines
  * of three 0x%016llx columns), the shared BAR files, and the IOMMU

@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of ibfabric's firmware PMA (app/ibfabric/pma.c) against
+ * Unit tests of ibfabric's firmware PMA (app/ibfabric/fw/pma.c) against
  * IBA vol. 1 16.1: ClassPortInfo, PortCounters (16.1.3.5 table 233) and
  * PortCountersExtended (16.1.4.11). Counters are planted in hand-built
  * nodes; the expected attribute bytes are written out field by field

@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of ibfabric's port state machine (app/ibfabric/port_state.c):
+ * Unit tests of ibfabric's port state machine (app/ibfabric/fabric/port_state.c):
  * physical LinkUp rules, the logical transitions a PortInfo Set may make
  * (IBA vol. 1 14.2.5.6 table 155, 7.2), link-down side effects, and the
  * bytes of traps 128 and 144 (14.2.5.1 table 146, Notice 13.4.8.2 table

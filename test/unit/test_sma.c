@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of ibfabric's firmware SMA (app/ibfabric/sma.c) against
+ * Unit tests of ibfabric's firmware SMA (app/ibfabric/fw/sma.c) against
  * IBA vol. 1 13.4.7 (status codes), 14.2.4 (M_Key) and 14.2.5 (the
  * attributes). The nodes are built by hand (the SMA is pure code on
  * struct fab_node / fab_port); the one outside call, fab_node_send_mad()

@@ -8,7 +8,7 @@
  * driver-less conformance harness ("hca_host") sees them. Written from the
  * project's fact sheet (mthca-hw.md and its companions, which were read
  * from Linux drivers/infiniband/hw/mthca and rdma-core providers/mthca),
- * independently of the device model's app/ibfabric/mt25208_hw.h and of the
+ * independently of the device model's app/ibfabric/mt25208/mt25208_hw.h and of the
  * PMD's mthca_hw.h, so that the three check each other (ARCHITECTURE rule
  * 2). Section numbers "cmd x.y" / "dp x.y" name the fact-sheet sections.
  *

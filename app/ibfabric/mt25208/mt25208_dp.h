@@ -214,7 +214,7 @@ void mt25208_dp_free(struct mt25208 *dev);
 bool mt25208_dp_poll(struct mt25208 *dev);
 /**
  * A packet @p p, parsed and CRC-checked into @p h, arrived at @p in, a
- * port of @p dev's node (ca.c calls this for every packet reaching an
+ * port of @p dev's node (node_io.c calls this for every packet reaching an
  * active HCA, QP0/QP1 included). Takes ownership of @p p.
  */
 void mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,

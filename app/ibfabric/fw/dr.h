@@ -6,7 +6,7 @@
  * @file
  * Directed-route SMP rules of IBA 14.2.2 as pure functions (dr.c), and the
  * few DR header helpers they need. Private to ibfabric's forwarding
- * code (switch.c, ca.c); nothing here touches the fabric.
+ * code (switch.c, node_io.c); nothing here touches the fabric.
  *
  * The directed-route SMP layout (IBA 14.2.1.2) is in mad.h.
  */

@@ -17,7 +17,7 @@
  * - pkt.c: LRH/GRH/BTH/DETH build and parse, ICRC/VCRC.
  * - link.c: cables: in-order delivery queue, drop/corrupt faults, pcap.
  * - switch.c: switch receive: LFT/MFT forwarding, local delivery.
- * - ca.c: channel-adapter receive (QP0/QP1 dispatch) and the node send path.
+ * - node_io.c: channel-adapter receive (QP0/QP1 dispatch) and the node send path.
  * - dr.c: directed-route SMP rules of IBA 14.2.2 (pure functions).
  * - sma.c / pma.c: firmware SMA (IBA 14) and PMA (IBA 16.1) attributes.
  * - port_state.c: physical and logical port state machine, traps.
@@ -377,7 +377,7 @@ struct fabric {
 
 	/*
 	 * Receive hook of the MT25208 device model, or NULL: set by the
-	 * model when it exists. ca.c gives it every packet that reaches a
+	 * model when it exists. node_io.c gives it every packet that reaches a
 	 * port of an active HCA (node->active_hca), QP0/QP1 included, after
 	 * pkt_parse() (headers @p h, both CRCs checked). Takes ownership.
 	 */
@@ -516,14 +516,14 @@ void fab_pkt_pool_free(struct fabric *f);
 /** Write @p p, sent out of @p out, to every capture that covers that link. */
 void fab_capture_pkt(struct fabric *f, const struct fab_port *out, const struct fab_pkt *p);
 
-/* switch.c (called by ca.c's fab_port_recv) */
+/* switch.c (called by node_io.c's fab_port_recv) */
 
 /** Switch receive path for the parsed packet @p p (headers @p h) arriving at @p in. */
 void switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 		 const struct fab_hdrs *h);
 
 /* ------------------------------------------------------------------ */
-/* switch.c / ca.c: receive and send paths */
+/* switch.c / node_io.c: receive and send paths */
 
 /** A packet arrived at @p in (called by fabric_run). Takes ownership. */
 void fab_port_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p);
@@ -552,14 +552,14 @@ void fab_node_send_mad(struct fabric *f, struct fab_port *port,
 /**
  * Send @p p, built at the node of @p port (a CA port, or switch port 0),
  * LID-routed by its LRH DLID: loop-back to the node itself, out the CA
- * port, or through the switch's LFT (ca.c; used by switch.c).
+ * port, or through the switch's LFT (node_io.c; used by switch.c).
  */
 void fab_node_output(struct fabric *f, struct fab_port *port, struct fab_pkt *p);
 /**
  * Firmware answered the request in @p p (headers @p h) with @p mad
  * (now a response): turn @p p into the reply and send it back, directed
  * route per IBA 14.2.2 for class 0x81, else LID-routed with LIDs and QPs
- * swapped (ca.c; used by switch.c). @p port: CA port or switch port 0.
+ * swapped (node_io.c; used by switch.c). @p port: CA port or switch port 0.
  */
 void fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 		    const struct fab_hdrs *h, const uint8_t *mad);
@@ -568,7 +568,7 @@ void fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
  * switch port 0), any directed-route step already done; it arrived on
  * the physical port @p in. QP0: the SMA, or the local SM for a returning
  * DR SMP; QP1: P_Key and Q_Key checks, the PMA for PerfMgt requests,
- * else the local clients (ca.c; used by switch.c).
+ * else the local clients (node_io.c; used by switch.c).
  */
 void fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 		    struct fab_pkt *p, const struct fab_hdrs *h);

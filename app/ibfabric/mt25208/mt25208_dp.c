@@ -1094,7 +1094,7 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 	fab_pkt_free(dev->fab, p);
 }
 
-/* fabric.hca_recv: ca.c's hook for every packet reaching an active HCA. */
+/* fabric.hca_recv: node_io.c's hook for every packet reaching an active HCA. */
 static void
 dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const struct fab_hdrs *h)
 {

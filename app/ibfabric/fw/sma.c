@@ -8,7 +8,7 @@
  * M_Key protection (14.2.4) and the MAD status codes of 13.4.7.
  *
  * sma_process() works in place on the 256-byte MAD: a request becomes
- * its GetResp; the caller (ca.c / switch.c) swaps the addresses and, for
+ * its GetResp; the caller (node_io.c / switch.c) swaps the addresses and, for
  * directed-route SMPs, runs the return-path rules of 14.2.2 (dr.c). This
  * file never touches the hop pointer, hop count or the paths.
  *
