@@ -17,9 +17,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'conformance'))
-
-from simlib import Fabric, Harness, find_umad2sim, proc_cpu_seconds, start_opensm  # noqa: E402
+from simlib import Fabric, Harness, find_umad2sim, proc_cpu_seconds, start_opensm
 
 
 def main():

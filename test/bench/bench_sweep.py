@@ -24,9 +24,7 @@ import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'conformance'))
-
-from simlib import (Fabric, Harness, IbSim, find_umad2sim, first_ca,  # noqa: E402
+from simlib import (Fabric, Harness, IbSim, find_umad2sim, first_ca,
                     net_file_nodes, proc_cpu_seconds, proc_peak_rss_kib)
 
 

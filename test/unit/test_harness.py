@@ -13,7 +13,7 @@ and checks its exit code and that nothing it started survives:
 - skip: exit 77;
 - a sanitizer report in a spawned process's output: exit 1.
 
-usage: test_harness.py <test/lib dir>
+usage: test_harness.py (test/lib on PYTHONPATH, as meson sets it)
 """
 
 import os
@@ -23,11 +23,9 @@ import sys
 import tempfile
 import time
 
-LIB = os.path.abspath(sys.argv[1])
 
 SCRIPT = '''
-import sys, time
-sys.path.insert(0, %(lib)r)
+import time
 from harness import Harness
 with Harness('selftest', timeout=%(timeout)d) as h:
     p = h.spawn(['sleep', '1000'], name='sleeper')
@@ -55,7 +53,7 @@ def scenario(name, body, want_rc, timeout=20, netns=False, kill_after=None):
     work = tempfile.mkdtemp(prefix='harness-selftest.')
     pidfile = os.path.join(work, 'pid')
     env = dict(os.environ, IPOIB_TEST_SCRATCH=os.path.join(work, 'scratch'))
-    code = SCRIPT % dict(lib=LIB, timeout=timeout, pidfile=pidfile, netns=netns, body=body)
+    code = SCRIPT % dict(timeout=timeout, pidfile=pidfile, netns=netns, body=body)
     child = subprocess.Popen([sys.executable, '-c', code], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if kill_after is not None:

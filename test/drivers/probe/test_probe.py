@@ -18,10 +18,7 @@ import socket
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                '..', '..', 'conformance'))
-
-from simlib import Fabric, Harness, proc_cpu_seconds  # noqa: E402
+from simlib import Fabric, Harness, proc_cpu_seconds
 
 BDF = '0000:10:00.0'
 

@@ -4,7 +4,7 @@
 
 usage: test_hca_host.py SCENARIO IBFABRIC HCA_HOST NETFILE
 
-Scenarios (the host side is test/conformance/hca_host/hca_host.c):
+Scenarios (the host side is test/lib/hca_host/hca_host.c):
   commands    every implemented firmware command, byte checks, an error
               status each, reset (no SM)
   faults      DMA fault, bad L_Key, bounds, flush in error (no SM)
@@ -21,10 +21,8 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from simlib import Fabric, Harness, TestFailure, find_umad2sim, start_opensm  # noqa: E402
-from test_capture import check_pcap, read_pcap  # noqa: E402
+from pcaplib import check_pcap, read_pcap
+from simlib import Fabric, Harness, TestFailure, find_umad2sim, start_opensm
 
 
 def pci_dirs(root):

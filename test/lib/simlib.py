@@ -16,12 +16,9 @@ import re
 import shlex
 import socket
 import subprocess
-import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
-
-from harness import Harness, TestFailure, proc_cpu_seconds, proc_peak_rss_kib  # noqa: E402,F401
+from harness import Harness, TestFailure, proc_cpu_seconds, proc_peak_rss_kib  # noqa: F401
 
 NET_EXAMPLES = '/usr/share/doc/ibsim-utils/net-examples'
 UMAD2SIM_GLOBS = [
