@@ -16,13 +16,108 @@
  * (plus pack/unpack wrappers if wanted) in version.map.
  */
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <rte_common.h>
 
+#include <rte_errno.h>
+
+#include "ib_attr_rows.h"
 #include "rte_ib_pack.h"
 #include "rte_ib_records.h"
+
+/*
+ * NodeRecord, IBA 15.2.5.2: LID, 16 reserved bits, NodeInfo from word 1,
+ * NodeDescription from word 11 (OpenSM's ib_node_record_t).
+ */
+static const struct rte_ib_field node_rec_fields[] = {
+	RTE_IB_ROW_UINT(struct rte_ib_sa_node_rec, lid, "LID", 0, 0, 16),
+	RTE_IB_ROW_RESERVED(0, 16, 16),
+	IB_ROWS_NODE_INFO(struct rte_ib_sa_node_rec, info, 1),
+	RTE_IB_ROW_BYTES(struct rte_ib_sa_node_rec, node_desc,
+			 "NodeDescription", 11, 0, RTE_IB_NODE_DESC_SIZE * 8),
+};
+
+/* PortInfoRecord, IBA 15.2.5.3: PortInfo from word 1. */
+static const struct rte_ib_field port_info_rec_fields[] = {
+	RTE_IB_ROW_UINT(struct rte_ib_sa_port_info_rec, endport_lid,
+			"EndportLID", 0, 0, 16),
+	RTE_IB_ROW_UINT(struct rte_ib_sa_port_info_rec, port_num,
+			"PortNum", 0, 16, 8),
+	RTE_IB_ROW_UINT(struct rte_ib_sa_port_info_rec, options,
+			"Options", 0, 24, 8),
+	IB_ROWS_PORT_INFO(struct rte_ib_sa_port_info_rec, info, 1),
+};
+
+/*
+ * InformInfoRecord, IBA 15.2.5.12: SubscriberGID, Enum, 48 reserved
+ * bits, InformInfo from word 6 (OpenSM's ib_inform_info_record_t).
+ */
+static const struct rte_ib_field inform_info_rec_fields[] = {
+	RTE_IB_ROW_BYTES(struct rte_ib_sa_inform_info_rec, subscriber_gid,
+			 "SubscriberGID", 0, 0, 128),
+	RTE_IB_ROW_UINT(struct rte_ib_sa_inform_info_rec, enumeration,
+			"Enum", 4, 0, 16),
+	RTE_IB_ROW_RESERVED(4, 16, 48),
+	IB_ROWS_INFORM_INFO(struct rte_ib_sa_inform_info_rec, info, 6),
+};
+
+#define SR_UINT(m, n, w, b, width) \
+	RTE_IB_ROW_UINT(struct rte_ib_sa_service_rec, m, n, w, b, width)
+#define SR_BYTES(m, n, w, b, width) \
+	RTE_IB_ROW_BYTES(struct rte_ib_sa_service_rec, m, n, w, b, width)
+
+/*
+ * ServiceRecord, IBA 15.2.5.14 (OpenSM's ib_service_record_t). The
+ * ServiceData arrays are one row per element, as the ComponentMask
+ * counts them.
+ */
+static const struct rte_ib_field service_rec_fields[] = {
+	SR_UINT(service_id, "ServiceID", 0, 0, 64),
+	SR_BYTES(service_gid, "ServiceGID", 2, 0, 128),
+	SR_UINT(service_pkey, "ServiceP_Key", 6, 0, 16),
+	RTE_IB_ROW_RESERVED(6, 16, 16),
+	SR_UINT(service_lease, "ServiceLease", 7, 0, 32),
+	SR_BYTES(service_key, "ServiceKey", 8, 0, 128),
+	SR_BYTES(service_name, "ServiceName", 12, 0,
+		 RTE_IB_SA_SERVICE_NAME_SIZE * 8),
+	SR_BYTES(service_data8, "ServiceData8", 28, 0, 128),
+	SR_UINT(service_data16[0], "ServiceData16.0", 32, 0, 16),
+	SR_UINT(service_data16[1], "ServiceData16.1", 32, 16, 16),
+	SR_UINT(service_data16[2], "ServiceData16.2", 33, 0, 16),
+	SR_UINT(service_data16[3], "ServiceData16.3", 33, 16, 16),
+	SR_UINT(service_data16[4], "ServiceData16.4", 34, 0, 16),
+	SR_UINT(service_data16[5], "ServiceData16.5", 34, 16, 16),
+	SR_UINT(service_data16[6], "ServiceData16.6", 35, 0, 16),
+	SR_UINT(service_data16[7], "ServiceData16.7", 35, 16, 16),
+	SR_UINT(service_data32[0], "ServiceData32.0", 36, 0, 32),
+	SR_UINT(service_data32[1], "ServiceData32.1", 37, 0, 32),
+	SR_UINT(service_data32[2], "ServiceData32.2", 38, 0, 32),
+	SR_UINT(service_data32[3], "ServiceData32.3", 39, 0, 32),
+	SR_UINT(service_data64[0], "ServiceData64.0", 40, 0, 64),
+	SR_UINT(service_data64[1], "ServiceData64.1", 42, 0, 64),
+};
+
+#define REC_LAYOUT(var, nm, rows, size, host)		\
+	static const struct rte_ib_record_layout var = {	\
+		.name = (nm),					\
+		.fields = (rows),				\
+		.nb_fields = RTE_DIM(rows),			\
+		.wire_size = (size),				\
+		.host_size = sizeof(host),			\
+	}
+
+REC_LAYOUT(node_rec_layout, "NodeRecord", node_rec_fields,
+	   RTE_IB_SA_NODE_REC_SIZE, struct rte_ib_sa_node_rec);
+REC_LAYOUT(port_info_rec_layout, "PortInfoRecord", port_info_rec_fields,
+	   RTE_IB_SA_PORT_INFO_REC_SIZE, struct rte_ib_sa_port_info_rec);
+REC_LAYOUT(inform_info_rec_layout, "InformInfoRecord",
+	   inform_info_rec_fields, RTE_IB_SA_INFORM_INFO_REC_SIZE,
+	   struct rte_ib_sa_inform_info_rec);
+REC_LAYOUT(service_rec_layout, "ServiceRecord", service_rec_fields,
+	   RTE_IB_SA_SERVICE_REC_SIZE, struct rte_ib_sa_service_rec);
 
 #define PR_UINT(m, n, w, b, width) \
 	RTE_IB_ROW_UINT(struct rte_ib_sa_path_rec, m, n, w, b, width)
@@ -145,4 +240,56 @@ rte_ib_sa_mcmember_rec_unpack(const void *buf, size_t len,
 			      struct rte_ib_sa_mcmember_rec *rec)
 {
 	return rte_ib_unpack(&mcmember_rec_layout, buf, len, rec);
+}
+
+const struct rte_ib_record_layout *
+rte_ib_sa_node_rec_layout(void)
+{
+	return &node_rec_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_sa_port_info_rec_layout(void)
+{
+	return &port_info_rec_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_sa_inform_info_rec_layout(void)
+{
+	return &inform_info_rec_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_sa_service_rec_layout(void)
+{
+	return &service_rec_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_sa_layout_by_attr(uint16_t attr_id)
+{
+	switch (attr_id) {
+	case RTE_IB_SA_ATTR_NODE_REC:
+		return &node_rec_layout;
+	case RTE_IB_SA_ATTR_PORT_INFO_REC:
+		return &port_info_rec_layout;
+	case RTE_IB_SA_ATTR_INFORM_INFO_REC:
+		return &inform_info_rec_layout;
+	case RTE_IB_SA_ATTR_SERVICE_REC:
+		return &service_rec_layout;
+	case RTE_IB_SA_ATTR_PATH_REC:
+		return &path_rec_layout;
+	case RTE_IB_SA_ATTR_MCMEMBER_REC:
+		return &mcmember_rec_layout;
+	case RTE_IB_ATTR_INFORM_INFO:
+		return rte_ib_inform_info_layout();
+	case RTE_IB_ATTR_NOTICE:
+		return rte_ib_notice_layout();
+	case RTE_IB_ATTR_CLASS_PORT_INFO:
+		return rte_ib_class_port_info_layout();
+	default:
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 }

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Field tables of the MAD attributes of rte_ib_attrs.h. NodeInfo,
+ * PortInfo and InformInfo rows come from ib_attr_rows.h, shared with
+ * the SA records that embed them. ClassPortInfo and Notice offsets:
+ * IBA 13.4.8.1 and 13.4.8.2, checked against OpenSM's
+ * ib_class_port_info_t and ib_mad_notice_attr_t (include/iba/ib_types.h)
+ * and Linux's struct ib_class_port_info (include/rdma/ib_mad.h).
+ */
+
+#include <stddef.h>
+
+#include <rte_common.h>
+
+#include "ib_attr_rows.h"
+#include "rte_ib_attrs.h"
+
+/* One-member wrappers: a row's member path cannot be empty. */
+struct node_info_w { struct rte_ib_node_info a; };
+struct port_info_w { struct rte_ib_port_info a; };
+struct inform_info_w { struct rte_ib_inform_info a; };
+
+static const struct rte_ib_field node_info_fields[] = {
+	IB_ROWS_NODE_INFO(struct node_info_w, a, 0),
+};
+
+static const struct rte_ib_field port_info_fields[] = {
+	IB_ROWS_PORT_INFO(struct port_info_w, a, 0),
+};
+
+static const struct rte_ib_field inform_info_fields[] = {
+	IB_ROWS_INFORM_INFO(struct inform_info_w, a, 0),
+};
+
+#define CPI_UINT(m, n, w, b, width) \
+	RTE_IB_ROW_UINT(struct rte_ib_class_port_info, m, n, w, b, width)
+#define CPI_BYTES(m, n, w, b, width) \
+	RTE_IB_ROW_BYTES(struct rte_ib_class_port_info, m, n, w, b, width)
+
+static const struct rte_ib_field class_port_info_fields[] = {
+	CPI_UINT(base_version, "BaseVersion", 0, 0, 8),
+	CPI_UINT(class_version, "ClassVersion", 0, 8, 8),
+	CPI_UINT(capability_mask, "CapabilityMask", 0, 16, 16),
+	CPI_UINT(capability_mask2, "CapabilityMask2", 1, 0, 27),
+	CPI_UINT(resp_time_value, "RespTimeValue", 1, 27, 5),
+	CPI_BYTES(redirect_gid, "RedirectGID", 2, 0, 128),
+	CPI_UINT(redirect_tc, "RedirectTC", 6, 0, 8),
+	CPI_UINT(redirect_sl, "RedirectSL", 6, 8, 4),
+	CPI_UINT(redirect_fl, "RedirectFL", 6, 12, 20),
+	CPI_UINT(redirect_lid, "RedirectLID", 7, 0, 16),
+	CPI_UINT(redirect_pkey, "RedirectP_Key", 7, 16, 16),
+	RTE_IB_ROW_RESERVED(8, 0, 8),
+	CPI_UINT(redirect_qp, "RedirectQP", 8, 8, 24),
+	CPI_UINT(redirect_qkey, "RedirectQ_Key", 9, 0, 32),
+	CPI_BYTES(trap_gid, "TrapGID", 10, 0, 128),
+	CPI_UINT(trap_tc, "TrapTC", 14, 0, 8),
+	CPI_UINT(trap_sl, "TrapSL", 14, 8, 4),
+	CPI_UINT(trap_fl, "TrapFL", 14, 12, 20),
+	CPI_UINT(trap_lid, "TrapLID", 15, 0, 16),
+	CPI_UINT(trap_pkey, "TrapP_Key", 15, 16, 16),
+	CPI_UINT(trap_hop_limit, "TrapHL", 16, 0, 8),
+	CPI_UINT(trap_qp, "TrapQP", 16, 8, 24),
+	CPI_UINT(trap_qkey, "TrapQ_Key", 17, 0, 32),
+};
+
+#define NTC_UINT(m, n, w, b, width) \
+	RTE_IB_ROW_UINT(struct rte_ib_notice, m, n, w, b, width)
+#define NTC_BYTES(m, n, w, b, width) \
+	RTE_IB_ROW_BYTES(struct rte_ib_notice, m, n, w, b, width)
+
+static const struct rte_ib_field notice_fields[] = {
+	NTC_UINT(is_generic, "IsGeneric", 0, 0, 1),
+	NTC_UINT(type, "Type", 0, 1, 7),
+	NTC_UINT(producer_type, "ProducerType", 0, 8, 24),
+	NTC_UINT(trap_number, "TrapNumber", 1, 0, 16),
+	NTC_UINT(issuer_lid, "IssuerLID", 1, 16, 16),
+	NTC_UINT(notice_toggle, "NoticeToggle", 2, 0, 1),
+	NTC_UINT(notice_count, "NoticeCount", 2, 1, 15),
+	NTC_BYTES(data_details, "DataDetails", 2, 16,
+		  RTE_IB_NOTICE_DATA_DETAILS_SIZE * 8),
+	NTC_BYTES(issuer_gid, "IssuerGID", 16, 0, 128),
+};
+
+#define LAYOUT(var, nm, rows, size, host)		\
+	static const struct rte_ib_record_layout var = {	\
+		.name = (nm),					\
+		.fields = (rows),				\
+		.nb_fields = RTE_DIM(rows),			\
+		.wire_size = (size),				\
+		.host_size = sizeof(host),			\
+	}
+
+LAYOUT(node_info_layout, "NodeInfo", node_info_fields,
+       RTE_IB_NODE_INFO_SIZE, struct rte_ib_node_info);
+LAYOUT(port_info_layout, "PortInfo", port_info_fields,
+       RTE_IB_PORT_INFO_SIZE, struct rte_ib_port_info);
+LAYOUT(class_port_info_layout, "ClassPortInfo", class_port_info_fields,
+       RTE_IB_CLASS_PORT_INFO_SIZE, struct rte_ib_class_port_info);
+LAYOUT(notice_layout, "Notice", notice_fields,
+       RTE_IB_NOTICE_SIZE, struct rte_ib_notice);
+LAYOUT(inform_info_layout, "InformInfo", inform_info_fields,
+       RTE_IB_INFORM_INFO_SIZE, struct rte_ib_inform_info);
+
+const struct rte_ib_record_layout *
+rte_ib_node_info_layout(void)
+{
+	return &node_info_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_port_info_layout(void)
+{
+	return &port_info_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_class_port_info_layout(void)
+{
+	return &class_port_info_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_notice_layout(void)
+{
+	return &notice_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_inform_info_layout(void)
+{
+	return &inform_info_layout;
+}
