@@ -11,7 +11,7 @@
  * that frees the slots of dead clients (armed only while clients are
  * attached). epoll_wait blocks with no timeout when the fabric is quiet,
  * so an idle simulator costs nothing; ibsim 0.10 instead spins on a
- * console at EOF (spec umad-ibsim.md 1.x, issue 3). After each batch of
+ * console at EOF (ibsim.c sim_run(), issue 3). After each batch of
  * input the fabric runs with a bounded budget, and while packets remain
  * queued the loop polls without blocking, so no source starves.
  */

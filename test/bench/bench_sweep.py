@@ -9,7 +9,7 @@ usage: bench_sweep.py <ibfabric> [hosts] [runs]
 
 The net file comes from "ibfabric gen fattree --hosts N" and both
 simulators read the same file. ibsim runs with -s -n (started, no
-console: with a console at EOF it spins a core, spec umad-ibsim.md 1.x)
+console: with a console at EOF it spins a core, ibsim.c sim_run())
 and -N/-S raised above its 2048-node / 256-switch defaults. The
 simulators run one after the other, never together, on this 2-core
 machine; each run starts a fresh simulator and a fresh OpenSM with

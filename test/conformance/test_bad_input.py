@@ -33,7 +33,7 @@ CASES = [
 
 
 def abstract_addr(name):
-    # "\0<name>\0": the trailing NUL is part of ibsim's names (spec 1.1).
+    # "\0<name>\0": the trailing NUL is part of ibsim's names (ibsim.c sim_init_conn()).
     return b'\0' + name.encode() + b'\0'
 
 

@@ -11,7 +11,7 @@ port with OpenSM sweeping the port back to ACTIVE.
 usage: test_diags.py <ibfabric> <netfile>   (net.2sw2path4hca or alike)
 
 Expected values come from ibfabric's control socket, not from the tool
-under test, and the output formats from shared/spec umad-ibsim.md 5.2.
+under test, and the output formats from infiniband-diags 44 (what the tools print).
 """
 
 import os
@@ -128,8 +128,8 @@ def main():
                 'saquery PR: %r' % r.stdout)
 
         # ibping: vendor class 0x32 to a server that must be issm to get
-        # unsolicited requests (spec 1.7); OpenSM keeps sweeping meanwhile
-        # and must not knock it over with SMInfo polls (spec 1.8 bug 2).
+        # unsolicited requests (ibsim.c sim_ctl_set_issm()); OpenSM keeps sweeping meanwhile
+        # and must not knock it over with SMInfo polls (ibsim 0.10's libumad2sim crashes on those).
         if len(cas) >= 3 and h.need_program('ibping'):
             srv = cas[2]['name']
             ping_srv = h.spawn(['ibping', '-S'], name='ibping-server',
@@ -147,8 +147,8 @@ def main():
         r = h.run(['sminfo'], env=fab.env(lib, b))
         h.check('sm lid %d' % lid_a in r.stdout and 'SMINFO_MASTER' in r.stdout, 'sminfo: %r' % r.stdout)
 
-        # An undeliverable MAD is echoed at once with status 110 (spec 1.6
-        # step 6): three libibmad attempts fail in well under their 3 x 1 s.
+        # An undeliverable MAD is echoed at once with status 110 (ibsim.c find_client(),
+        # sim_mad.c): three libibmad attempts fail in well under their 3 x 1 s.
         for argv in (['smpquery', 'nodeinfo', '999'], ['smpquery', '-D', 'nodeinfo', '0,7,7']):
             t0 = time.monotonic()
             r = h.run(argv, env=env, check=False, timeout=30)

@@ -4,10 +4,11 @@
 OpenSM under libumad2sim, talk to ibfabric's control socket, and parse
 what the infiniband-diags print.
 
-Facts used here are from shared/spec umad-ibsim.md: the environment a
-libumad2sim client needs (section 1.2: SIM_HOST, IBSIM_SOCKNAME, a
-writable cwd), OpenSM's sandbox options (4.3: -f -, -d2 flushes the log,
-OSM_CACHE_DIR, OSM_TMP_DIR) and the diags' output formats (5.2).
+Facts used here: the environment a libumad2sim client needs (ibsim
+0.10's umad2sim/sim_client.c: SIM_HOST, IBSIM_SOCKNAME, a writable cwd),
+OpenSM's sandbox options (opensm(8): -f -, -d2 flushes the log;
+OSM_CACHE_DIR, OSM_TMP_DIR) and the diags' output formats
+(infiniband-diags 44).
 """
 
 import glob

@@ -5,16 +5,16 @@
 /*
  * Unit tests of ibfabric's MT25208 device model, firmware side, driven
  * in-process through its BAR0 memory: the test plays the host, writing
- * HCR words exactly as hw-cmd 2.2 says (words 0..5, then word 6 with GO)
+ * HCR words exactly as mthca_cmd_post_hcr() says (words 0..5, then word 6 with GO)
  * and reading back word 6 and the output mailboxes. Host memory is one
  * DMA window registered directly (no IOMMU socket).
  *
- * Expected bytes are derived from the fact sheet (shared/spec/
- * mthca-hw-cmd.md, "hw-cmd N.N") and from the model's documented choices
- * (doc/guides/nics/mthca_hw.rst), not from the model's code.
+ * Expected bytes are derived from Linux mthca (cited by function) and from the
+ * model's documented choices (doc/guides/nics/mthca_hw.rst), not from the
+ * model's code.
  *
  * Test profile (a small one, built by hand like Linux's mthca_make_profile
- * would for these counts; hw-cmd 6.1), ICM virtual layout:
+ * would for these counts), ICM virtual layout:
  *   QPC  0x0000 64 QPs x 256 = 16 KiB    EQPC 0x4000 64 x 32 (one page)
  *   CQC  0x5000 64 CQs x 64  = 4 KiB     EQC  0x6000 32 x 64 (one page)
  *   MPT  0x7000 64 x 64      = 4 KiB     MTT  0x8000 one page (8 segments)
@@ -47,7 +47,7 @@
 #define ICM_RDB		0xa000
 #define ICM_UARC	0xb000
 #define ICM_SIZE	0x10000
-#define MT_OP_SUSPEND_T	0x032	/* SUSPEND (consts opcode table) */
+#define MT_OP_SUSPEND_T	0x032	/* SUSPEND (Linux CMD_SUSPEND_QP) */
 
 static struct fabric *fab;
 static struct fab_node *ca, *sw;
@@ -87,7 +87,7 @@ hcr_get(unsigned int off)
 	return mt_get32(bar0 + MT_BAR0_HCR + off, 0);
 }
 
-/* Post one command (polled: token 0xffff, hw-cmd 2.2) and let the model run. */
+/* Post one command (polled: token 0xffff, mthca_cmd_post_hcr()) and let the model run. */
 static int
 cmd_ev(uint16_t op, uint8_t opmod, uint64_t in, uint32_t in_mod, uint64_t out,
        uint64_t *imm, bool event, uint16_t token)
@@ -118,7 +118,7 @@ cmd(uint16_t op, uint8_t opmod, uint64_t in, uint32_t in_mod, uint64_t out, uint
 	return cmd_ev(op, opmod, in, in_mod, out, imm, false, MT_HCR_POLL_TOKEN);
 }
 
-/* Page list with one entry (hw-cmd 5.9): virt, bus address | (log2 size - 12). */
+/* Page list with one entry (mthca_map_cmd()): virt, bus address | (log2 size - 12). */
 static uint64_t
 page_list1(uint64_t virt, uint64_t pa, unsigned int log_size)
 {
@@ -156,7 +156,7 @@ init_hca_mbox(void)
 	uint64_t mb = host_alloc(4096);
 	uint8_t *m = hp(mb);
 
-	/* hw-cmd 5.6: bases, then logs over the low byte of each base. */
+	/* mthca_INIT_HCA(): bases, then logs over the low byte of each base. */
 	mt_put32(m, 0x014, 1);
 	mt_put64(m, 0x030, ICM_QPC);
 	mt_put8(m, 0x037, 6);
@@ -261,7 +261,7 @@ test_query_fw(void)
 	memset(hp(out), 0xee, 0x100);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_FW, 0, 0, 0, out, NULL), 0, "QUERY_FW");
 	/*
-	 * hw-cmd 5.2 with the model's values: 16 FW pages; version 5.3.0 as
+	 * mthca_QUERY_FW() with the model's values: 16 FW pages; version 5.3.0 as
 	 * major@0x02, subminor@0x04, minor@0x06; log max cmds 3; no command
 	 * doorbells; clr_int 0xf00d8, catas buffer 0x80000 x 16 words,
 	 * EQ arm 0xa0000, EQ set-CI 0xa0800 (all BAR0 offsets).
@@ -337,7 +337,7 @@ test_query_dev_lim(void)
 	memset(hp(out), 0xee, 0x100);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_DEV_LIM, 0, 0, 0, out, NULL), 0, "QUERY_DEV_LIM");
 	/*
-	 * hw-cmd 5.4 offsets, filled with the values of mthca_hw.rst "Values
+	 * mthca_QUERY_DEV_LIM() offsets, filled with the values of mthca_hw.rst "Values
 	 * the model's firmware reports"; every other byte is zero.
 	 */
 	memset(exp, 0, sizeof(exp));
@@ -480,7 +480,7 @@ test_query_adapter(void)
 	TEST_ASSERT_EQUAL(mt_get32(m, 0x00), 0x15b3, "vendor");
 	TEST_ASSERT_EQUAL(mt_get32(m, 0x04), 0x6282, "device");
 	TEST_ASSERT_EQUAL(m[0x10], 0, "INTA pin");
-	/* hw-cmd 5.5: "MT_0150000001" byte-reversed per 4: "0_TM" "0051" ... */
+	/* mthca_QUERY_ADAPTER(): "MT_0150000001" byte-reversed per 4: "0_TM" "0051" ... */
 	TEST_ASSERT_BUFFERS_EQUAL(m + 0xf0, "0_TM00510000\0\0\0" "1", 16, "board ID");
 	return TEST_SUCCESS;
 }
@@ -488,7 +488,7 @@ test_query_adapter(void)
 static int
 test_teardown_sequence(void)
 {
-	/* hw-cmd 18: CLOSE_HCA, then UNMAP_ICM, UNMAP_ICM_AUX, UNMAP_FA. */
+	/* __mthca_remove_one(): CLOSE_HCA, then UNMAP_ICM, UNMAP_ICM_AUX, UNMAP_FA. */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_UNMAP_FA, 0, 0, 0, 0, NULL), MT_STAT_BAD_SYS_STATE,
 			  "UNMAP_FA while the HCA runs");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_CLOSE_HCA, 0, 0, 0, 0, NULL), 0, "CLOSE_HCA");
@@ -508,7 +508,7 @@ test_teardown_sequence(void)
 /* ------------------------------------------------------------------ */
 /* MPT / MTT                                                           */
 
-/* MPT mailbox (hw-cmd 11.1). */
+/* MPT mailbox (struct mthca_mpt_entry). */
 static uint64_t
 mpt_mbox(uint32_t flags, uint32_t key, uint32_t pd, uint64_t start, uint64_t len,
 	 uint64_t mtt)
@@ -545,7 +545,7 @@ test_mpt(void)
 	p = hp(icm_mem + ICM_MPT + 16 * 64);
 	TEST_ASSERT_EQUAL(mt_get32(p, 0) >> 28, 0, "ICM MPT owned by HW");
 	TEST_ASSERT_EQUAL(mt_get32(p, 8), 16, "ICM MPT key");
-	/* lkey = rotl8(16) = 0x1000 (hw-cmd 11.2): a bus address reads the host. */
+	/* lkey = rotl8(16) = 0x1000 (arbel_key_to_hw_index()): a bus address reads the host. */
 	host[0x123] = 0x5a;
 	p = mt25208_mr_translate(dev, 0x1000, HOST_IOVA + 0x123, 1, false);
 	TEST_ASSERT(p == host + 0x123, "physical translation");
@@ -627,7 +627,7 @@ make_eq(uint8_t eqn, uint8_t intr)
 		return -1;
 	mb = host_alloc(4096);
 	c = hp(mb);
-	/* hw-cmd 8.2: status OK, owner HW, TR, armed + Arbel marker = 0x01040900. */
+	/* struct mthca_eq_context: status OK, owner HW, TR, armed + Arbel marker = 0x01040900. */
 	mt_put32(c, 0x00, 0x01040900);
 	mt_put64(c, 0x04, eq_buf);
 	mt_put32(c, 0x0c, 3u << 24);
@@ -656,7 +656,7 @@ test_eq_and_event_mode(void)
 			  "MAP_EQ on a software-owned EQ");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_EQ, 0, 0x400, 6, 0, NULL), 0, "MAP_EQ command events");
 
-	/* Event-driven NOP (hw-cmd 2.4): GO clears, then an EQE with the token. */
+	/* Event-driven NOP (mthca_cmd_event()): GO clears, then an EQE with the token. */
 	TEST_ASSERT_EQUAL(cmd_ev(MT_OP_NOP, 0, 0, 0x1f, 0, NULL, true, 0x1235), 0, "NOP");
 	e = hp(buf6);
 	memset(exp, 0, sizeof(exp));
@@ -676,7 +676,7 @@ test_eq_and_event_mode(void)
 	TEST_ASSERT_EQUAL(e[0x01], 0x0a, "second EQE type");
 	TEST_ASSERT_EQUAL(mt_get16(e, 0x06), 1, "second token");
 	TEST_ASSERT_EQUAL(e[0x0f], MT_STAT_BAD_SYS_STATE, "status in the EQE");
-	/* Fired: no interrupt until re-armed (hw-cmd 8.5). */
+	/* Fired: no interrupt until re-armed (arbel_eq_req_not()). */
 	TEST_ASSERT(read(efd, &cnt, sizeof(cnt)) < 0, "no second interrupt while not armed");
 	/* Set CI = 2, arm EQ 6 at EQ_ARM + 4. */
 	mt_put32(bar0 + MT_BAR0_EQ_SET_CI + 8 * 6, 0, 2);
@@ -732,7 +732,7 @@ test_cq(void)
 	TEST_ASSERT_BUFFERS_EQUAL(mt25208_cq_get(dev, 0x20), hp(mb), 64, "CQC bytes");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, mb, 0x20, 0, NULL), MT_STAT_BAD_RES_STATE,
 			  "SW2HW_CQ twice");
-	/* RESIZE_CQ (hw-cmd 5.13): log size 6, new lkey. */
+	/* RESIZE_CQ (mthca_RESIZE_CQ()): log size 6, new lkey. */
 	mt_put8(hp(rmb), 0x0c, 6);
 	mt_put32(hp(rmb), 0x1c, 0x2000);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RESIZE_CQ, 0, rmb, 0x20, 0, NULL), MT_STAT_BAD_PARAM,
@@ -759,7 +759,7 @@ qp_mbox(uint32_t optmask, uint8_t state, uint8_t st, uint32_t qpn, uint8_t port,
 	uint8_t *m = hp(mb), *q = m + 8;
 
 	mt_put32(m, 0, optmask);
-	/* hw-cmd 10.2: state, ST, PM migrated (3 << 11), DE (bit 8). */
+	/* struct mthca_qp_context: state, ST, PM migrated (3 << 11), DE (bit 8). */
 	mt_put32(q, 0x00, (uint32_t)state << 28 | (uint32_t)st << 16 | 3u << 11 | 1u << 8);
 	q[0x08] = 0x8b;				/* MTU 2048, msg max 2 KiB */
 	q[0x09] = (4 << 3) | 2;			/* 16 RQ WQEs of 64 bytes */
@@ -789,7 +789,7 @@ test_qp_transitions(void)
 			  "raw IPv6 QPs not supported");
 	TEST_ASSERT_EQUAL(mt25208_sqp_qpn(dev, MT_SQP_GSI, 2), 19, "QP1 of port 2");
 
-	/* UD QP 0x28: RESET->INIT with PKEY_INDEX|Q_KEY|PORT (optmask 0x830, hw-cmd 10.4). */
+	/* UD QP 0x28: RESET->INIT with PKEY_INDEX|Q_KEY|PORT (optmask 0x830, MTHCA_QP_OPTPAR_*). */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 3, 0x28, 3, 0, 0x11111111),
 			      0x28, 0, NULL), MT_STAT_BAD_PARAM, "port 3 of 2");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 7, 0x28, 1, 0, 0), 0x28, 0,
@@ -873,7 +873,7 @@ test_mad_ifc(void)
 	TEST_ASSERT_EQUAL(mt_get64(d, 12), ca->node_guid, "NodeGUID of the fab_node");
 	TEST_ASSERT_EQUAL(mt_get16(d, 30), 0x6282, "DeviceID");
 	TEST_ASSERT_EQUAL(mt_get32(d, 36) & 0xffffff, 0x0002c9, "VendorID");
-	/* PortInfo port 1 before INIT_IB: link disabled, logical Down (hw-cmd 10.6). */
+	/* PortInfo port 1 before INIT_IB: link disabled, logical Down (__mthca_modify_qp()). */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MAD_IFC, 3, smp_get(0x0015, 1), 1, out, NULL), 0, "PortInfo");
 	TEST_ASSERT_EQUAL(d[32] & 0xf, FAB_PORT_DOWN, "PortState Down");
 	TEST_ASSERT_EQUAL(d[33] >> 4, FAB_PHYS_DISABLED, "PortPhysicalState Disabled");
@@ -896,7 +896,7 @@ test_init_close_ib(void)
 
 	TEST_ASSERT_EQUAL(p->phys_state, FAB_PHYS_DISABLED, "disabled before INIT_IB");
 	TEST_ASSERT_EQUAL(sw->ports[1].phys_state, FAB_PHYS_POLLING, "switch side polling");
-	/* hw-cmd 5.7: MTU cap 4 << 12, width 3 << 8, VL cap 4 << 4; 32 GIDs, 64 P_Keys. */
+	/* mthca_INIT_IB(): MTU cap 4 << 12, width 3 << 8, VL cap 4 << 4; 32 GIDs, 64 P_Keys. */
 	mt_put32(hp(mb), 0, 4u << 12 | 3u << 8 | 4u << 4);
 	mt_put16(hp(mb), 6, 32);
 	mt_put16(hp(mb), 10, 64);
@@ -912,7 +912,7 @@ test_init_close_ib(void)
 	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT_IB, 0, mb, 1, 0, NULL), 0, "INIT_IB again");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MAD_IFC, 3, smp_get(0x0015, 1), 1, out, NULL), 0, "PortInfo");
 	TEST_ASSERT_EQUAL(hp(out)[64 + 32] & 0xf, FAB_PORT_INIT, "PortInfo says Init");
-	/* SET_IB (hw-cmd 5.8): capability mask; bad port. */
+	/* SET_IB (mthca_SET_IB()): capability mask; bad port. */
 	mt_put32(hp(sib), 4, 0x02010048);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SET_IB, 0, sib, 3, 0, NULL), MT_STAT_BAD_PARAM, "SET_IB port 3");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SET_IB, 0, sib, 1, 0, NULL), 0, "SET_IB");
@@ -940,7 +940,7 @@ test_mgm(void)
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MGID_HASH, 0, in, 0, 0, &imm), 0, "MGID_HASH");
 	TEST_ASSERT(imm < 8, "hash below the INIT_HCA hash size 8");
 	h = imm;
-	/* MGM entry (hw-cmd 12.1): no next, the MGID, QPs 0x28 and 0x29. */
+	/* MGM entry (struct mthca_mgm): no next, the MGID, QPs 0x28 and 0x29. */
 	memset(hp(in), 0, 256);
 	memcpy(hp(in) + 0x10, mgid, 16);
 	mt_put32(hp(in), 0x20, 0x80000028);
@@ -969,7 +969,7 @@ static int
 test_reset_register(void)
 {
 	TEST_ASSERT_EQUAL(dev->fw_state, MT25208_FW_HCA, "running");
-	/* hw-cmd 16.1: BE32 1 at BAR0 + 0xf0010. */
+	/* mthca_reset(): BE32 1 at BAR0 + 0xf0010. */
 	mt_put32(bar0 + MT_BAR0_RESET, 0, 1);
 	TEST_ASSERT(mt25208_poll(dev), "reset seen");
 	TEST_ASSERT_EQUAL(dev->fw_state, MT25208_FW_BOOT, "boot firmware after reset");

@@ -9,7 +9,7 @@
  * plain-memory BARs, the model run from the host's wait loops. No SM: the
  * test sets LIDs, the switch's LFT and port states itself.
  *
- * Expected values come from the fact sheet (mthca-hw-datapath.md, "dp"),
+ * Expected values come from Linux mthca / rdma-core (cited by function),
  * the IBA and the topology below, derived in each case's comment.
  */
 
@@ -174,7 +174,7 @@ teardown(void)
 }
 
 /*
- * Bring-up of both hosts, then the port-change EQE: dp 19.4 says the
+ * Bring-up of both hosts, then the port-change EQE: mthca_eq_int() says the
  * PORT_CHANGE EQE on entering Active has subtype 4 and port << 28 at 0x0c.
  */
 static int
@@ -192,11 +192,11 @@ test_bringup_and_port_change(void)
 }
 
 /*
- * One UD datagram A -> B, 256 bytes. Expected receive CQE (dp 19.2 step 5,
+ * One UD datagram A -> B, 256 bytes. Expected receive CQE (mthca_poll_one(),
  * 16.4): my_qpn = B's UD QPN; rqpn = A's UD QPN (DETH SrcQP); SL 0; no
  * GRH, path bits 0 (LMC 0); rlid = LID_A; P_Key index 0; byte_cnt = 40 +
  * 256 = 296; wqe = 0 (first RQ WQE); opcode 0x64; is_send 0. Send CQE
- * (dp 19.1 step 9): my_qpn = A's QPN, wqe = send_wqe_offset + 0, opcode
+ * (mthca_arbel_post_send()): my_qpn = A's QPN, wqe = send_wqe_offset + 0, opcode
  * 0x0a, is_send 0x80.
  */
 static int
@@ -229,12 +229,12 @@ test_ud_datagram(void)
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "recv opcode");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_IS_SEND), 0, "recv is_send");
 	TEST_ASSERT_BUFFERS_EQUAL(B.h.ud.data.va + 40, A.h.payload.va, 256, "payload at +40");
-	/* dp 13.3: the armed CQ fired one completion EQE with its CQN */
+	/* mthca_arbel_arm_cq(): the armed CQ fired one completion EQE with its CQN */
 	{
 		const uint8_t *eqe = NULL;
 		uint64_t v;
 
-		/* the arm may be seen after the CQE (arm-then-poll, dp 13.3): then it fires at once */
+		/* the arm may be seen after the CQE (arm-then-poll): then it fires at once */
 		for (i = 0; i < 1000 && eqe == NULL; i++) {
 			run_all(NULL);
 			eqe = hh_eq_next(&B.h.d, &B.h.d.eq[HH_EQ_COMP]);
@@ -248,7 +248,7 @@ test_ud_datagram(void)
 	return TEST_SUCCESS;
 }
 
-/* 2044 bytes, the IPoIB datagram of a 2048 MTU: fits one packet (dp 16.2). */
+/* 2044 bytes, the IPoIB datagram of a 2048 MTU: fits one packet (IBA 9.2). */
 static int
 test_ud_2044(void)
 {
@@ -312,7 +312,7 @@ test_pkey_violation(void)
 }
 
 /*
- * Multicast (dp 16.4): B's UD QP attached to MGID ff12:401b:ffff::1 in the
+ * Multicast (IBA 10.2.4): B's UD QP attached to MGID ff12:401b:ffff::1 in the
  * MGM bucket MGID_HASH names; A sends with a GRH to MLID 0xc001, DestQP
  * 0xffffff. B's CQE has the GRH bit (0x80 at 0x0d) and the 40-byte GRH
  * in the first 40 bytes of the buffer, DGID at GRH bytes 24..39.
@@ -373,7 +373,7 @@ test_multicast(void)
 }
 
 /*
- * Errors (dp 11): a gather from an IOVA outside every window is a DMA
+ * Errors (handle_error_cqe()): a gather from an IOVA outside every window is a DMA
  * fault -> LOCAL_ACCESS_ERR (0x11), the QP goes to ERR and the next WQE
  * (unsignaled) is flushed (0x05); the receive WQEs posted are flushed
  * too, in order. A wrong L_Key -> LOCAL_PROT_ERR (0x04).
@@ -415,7 +415,7 @@ test_errors(void)
 
 /*
  * A receive scatter list shorter than 40 + payload: LOCAL_LENGTH_ERR
- * (0x01) on that receive WQE (dp 5.3); byte count 40 + 256 > 100.
+ * (0x01) on that receive WQE (MTHCA_INVAL_LKEY); byte count 40 + 256 > 100.
  */
 static int
 test_local_length(void)
@@ -441,7 +441,7 @@ test_local_length(void)
 }
 
 /*
- * dp 3.4: WQE n's predecessor names it in nda_op[31:6]; a chain that does
+ * mthca_hw.rst: WQE n's predecessor names it in nda_op[31:6]; a chain that does
  * not (here WQE 0's predecessor, WQE 15, pointing at WQE 3) is a local QP
  * operation error (0x02) on WQE 0, the QP goes to ERR.
  */
@@ -540,7 +540,7 @@ test_garbage_wqes(void)
 		if ((hh_get8(cqe, HH_CQE_OPCODE) & 0xfe) == 0xfe)
 			errs++;
 		if ((hh_get8(cqe, HH_CQE_OPCODE) & 0xfe) == 0xfe) {
-			/* back to RTS: 2RST, then the ring from the start (dp 3.1) */
+			/* back to RTS: 2RST, then the ring from the start (mthca_hw.rst) */
 			TEST_ASSERT_EQUAL(hh_qp_modify(&A.h.d, &qp, HH_QPS_ERR, HH_QPS_RESET, 0), 0, "2RST");
 			qp.sq_head = 0;
 			hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
@@ -641,8 +641,8 @@ test_garbage_packets(void)
 
 /*
  * QPs come and go: 1100 QP numbers (more than the 1024 QPs the data path
- * tracks at once; QPNs above the table size alias one context, hw-cmd
- * 10.1) each go RESET -> RTS, send one signaled datagram and go back to
+ * tracks at once; QPNs above the table size alias one context,
+ * mthca_hw.rst) each go RESET -> RTS, send one signaled datagram and go back to
  * RESET. Every send completes: a QP in RESET stops being tracked.
  */
 static int
@@ -661,7 +661,7 @@ test_qp_churn(void)
 	for (k = 0; k < 1100; k++) {
 		qp.qpn = base + k * A.h.d.num_qps;
 		qp.sq_head = 0;
-		/* dp 7.2: the records' identity words name the QP */
+		/* mthca_alloc_db(): the records' identity words name the QP */
 		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
 		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 4, (qp.qpn << 8) | (HH_DBR_SQ << 5));
 		for (i = 0; i < qp.sq_max; i++)
@@ -678,7 +678,7 @@ test_qp_churn(void)
 }
 
 /*
- * CQ overrun (dp 10.3 step 2): a 4-entry CQ whose consumer never moves
+ * CQ overrun (mthca_hw.rst "Completions and events"): a 4-entry CQ whose consumer never moves
  * takes 4 completions; the 5th is an overrun: counted, the CQ goes to
  * its error state and the host gets a CQ error event. The model reads
  * the host's set_ci record only when its cached value says the CQ might

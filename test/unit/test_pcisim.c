@@ -135,7 +135,7 @@ test_bar_shared(void)
 	b = mmap(NULL, MT_BAR0_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	TEST_ASSERT(b != MAP_FAILED, "mmap resource0");
-	/* A host store is what the model sees: reset register, hw-cmd 16.1. */
+	/* A host store is what the model sees: reset register, mthca_reset(). */
 	pcisim_dev(fn)->fw_state = MT25208_FW_RUN;
 	mt_put32(b + MT_BAR0_RESET, 0, 1);
 	TEST_ASSERT(mt25208_poll(pcisim_dev(fn)), "model saw the host's write");

@@ -5,7 +5,7 @@
 /*
  * umad2sim.c against a hand-written ibsim client: the sockets are the
  * real abstract DGRAM sockets, the datagrams are built here byte by byte
- * from the layouts in shared/spec umad-ibsim.md section 1.3 (not from
+ * from the layouts of ibsim 0.10's include/ibsim.h (not from
  * umad2sim.h's structs, except where noted), and the server is driven
  * by calling its ready handlers after each send, so no thread or timing
  * is involved.
@@ -19,7 +19,7 @@
  *   is the bytes 01 02 00 00; dqp@8, sqp@12, status@16 are BE32;
  *   length@24 is BE64; the MAD starts at 32.
  * - Abstract names are "\0<base>:ctl\0", the trailing NUL counted in
- *   the address length (spec 1.1).
+ *   the address length (ibsim.c sim_init_conn()).
  */
 
 #include <errno.h>
@@ -318,7 +318,7 @@ test_connect_errors(void)
 	TEST_ASSERT_EQUAL(client_connect(&a, "NoSuchNode", 0, reply), 0,
 			  "unknown SIM_HOST gets SIM_CTL_ERROR");
 	TEST_ASSERT_EQUAL(umad2sim_nclients(fab), 0, "nothing attached");
-	/* One issm client per node (spec 1.5). */
+	/* One issm client per node (ibsim.c sim_ctl_new_client()). */
 	TEST_ASSERT_EQUAL(client_connect(&a, "Hca1", 1, reply), 1, "first SM");
 	TEST_ASSERT(hca1->ports[1].cap_mask & 0x2, "IsSM set by issm CONNECT");
 	TEST_ASSERT_EQUAL(client_connect(&b, "Hca1", 1, reply), 0, "second SM refused");
@@ -599,7 +599,7 @@ test_deliver(void)
 	fab_pkt_free(fab, p);
 
 	/*
-	 * The drop echo (spec 1.6 step 6): the MAD back to its sender with
+	 * The drop echo (ibsim.c find_client()): the MAD back to its sender with
 	 * status 110 = BE32 00 00 00 6e at offset 16, also when the packet's
 	 * CRCs no longer match (a DR SMP its last node updated in place).
 	 */

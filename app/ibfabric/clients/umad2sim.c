@@ -7,7 +7,8 @@
  * libumad2sim.so (OpenSM, infiniband-diags) attach to ibfabric nodes.
  *
  * The rules below are ibsim 0.10's, measured and written down in
- * shared/spec umad-ibsim.md sections 1.1-1.7 (cited as "spec 1.x");
+ * ibsim 0.10's ibsim/ibsim.c, ibsim/sim_mad.c, include/ibsim.h and
+ * umad2sim/umad2sim.c (cited by file and function);
  * where ibfabric deliberately differs, the comment says so and why:
  *
  * - MADs become real packets (fab_node_send_mad) instead of being
@@ -17,7 +18,7 @@
  *   keeps the slot, and its "SM already exists" claim, until a write to
  *   it happens to fail).
  * - IsSM is cleared when the last issm client of a port leaves by any
- *   path, as closing the kernel's issm device does (spec 3.4); ibsim
+ *   path, as closing the kernel's issm device does (Linux user_mad.c); ibsim
  *   clears it only on SET_ISSM(0) and on its dead-client path.
  */
 
@@ -57,7 +58,7 @@ struct umad2sim {
 
 /*
  * Abstract socket address "\0<name>\0" with the trailing NUL counted in
- * the length, as ibsim and umad2sim build it (spec 1.1: abstract names
+ * the length, as ibsim and umad2sim build it (ibsim.c sim_init_conn(): abstract names
  * compare by length and bytes, so the NUL must be there).
  */
 static socklen_t
@@ -167,7 +168,7 @@ u2s_port_has_issm(const struct fab_port *port)
 
 /*
  * Set or clear PortInfo CapabilityMask.IsSM (bit 1, IBA 14.2.5.6 table
- * 152) of @p port, as ibsim's SET_ISSM does (spec 1.7), and let the
+ * 152) of @p port, as ibsim's SET_ISSM does (ibsim.c sim_ctl_set_issm()), and let the
  * port model send trap 144 when the mask changed.
  */
 static void
@@ -314,7 +315,7 @@ umad2sim_show_clients(const struct fabric *f, FILE *out)
 /* ------------------------------------------------------------------ */
 /* Control socket                                                      */
 
-/* A client attaches to port 0 of a switch, port 1 of a CA (spec 1.5). */
+/* A client attaches to port 0 of a switch, port 1 of a CA (ibsim.c sim_ctl_new_client()). */
 static struct fab_port *
 u2s_attach_port(struct fab_node *n)
 {
@@ -364,7 +365,7 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 		if (u->clients[i].attached && u->clients[i].pid == ci.id)
 			u2s_detach(u, &u->clients[i]);
 
-	/* Node id first, NodeDescription second, default port if empty (spec 1.2). */
+	/* Node id, else NodeDescription, else the default port (ibsim.c sim_ctl_new_client()). */
 	if (nodeid[0] != '\0') {
 		n = fabric_find_node(f, nodeid);
 		if (n == NULL)
@@ -399,7 +400,7 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 		return -ENOSPC;
 	}
 
-	/* The client bound "<base>:in<pid>" before sending CONNECT (spec 1.5). */
+	/* The client bound "<base>:in<pid>" before CONNECT (ibsim.c sim_ctl_new_client()). */
 	salen = u2s_make_addr(&sa, "%s:in%lu", u->base, ci.id);
 	if (salen == 0 || connect(c->fd, (struct sockaddr *)&sa, salen) < 0) {
 		FAB_ERR("umad2sim: pid %" PRIu32 ": cannot connect to %s:in%" PRIu32 ": %s",
@@ -480,7 +481,7 @@ u2s_ctl_get_pkeys(const struct fab_client *c, struct u2s_ctl *ctl)
 {
 	unsigned int i, n = U2S_CTL_DATA_MAX / 2;
 
-	/* PartitionCap P_Keys, at most what fits, big-endian (spec 1.4). */
+	/* PartitionCap P_Keys, at most what fits, big-endian (ibsim.c sim_ctl()). */
 	if (n > FAB_PKEY_TABLE_SIZE)
 		n = FAB_PKEY_TABLE_SIZE;
 	memset(ctl->data, 0, sizeof(ctl->data));
@@ -494,7 +495,7 @@ u2s_ctl_get_gid(const struct fab_client *c, struct u2s_ctl *ctl)
 	uint64_t guid = c->port->node->node_guid;
 
 	/*
-	 * ibsim quirk kept (spec 1.4): the prefix in wire order, then the
+	 * ibsim quirk kept (ibsim.c sim_ctl()): the prefix in wire order, then the
 	 * *node* GUID in host memory order.
 	 */
 	memset(ctl->data, 0, sizeof(ctl->data));
@@ -551,7 +552,7 @@ u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl)
 	case U2S_CTL_GET_PORTINFO:
 		return u2s_ctl_get_portinfo(f, c, ctl);
 	case U2S_CTL_SET_ISSM:
-		/* No uniqueness check here, as in ibsim (spec 1.7). */
+		/* No uniqueness check here, as in ibsim (ibsim.c sim_ctl_set_issm()). */
 		memcpy(&issm, ctl->data, sizeof(issm));
 		c->issm = issm != 0;
 		if (c->issm)
@@ -563,7 +564,7 @@ u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl)
 		u2s_ctl_get_pkeys(c, ctl);
 		return 0;
 	default:
-		/* Unknown types are echoed unchanged, not as ERROR (spec 1.4). */
+		/* Unknown types are echoed unchanged, not as ERROR (ibsim.c sim_ctl()). */
 		f->bad_ctl_msgs++;
 		return 0;
 	}
@@ -588,7 +589,7 @@ umad2sim_ctl_ready(struct fabric *f)
 		if (n < 0)
 			return;
 		memcpy(&ctl, buf, sizeof(ctl));
-		/* Wrong size or magic: dropped unanswered, as ibsim does (spec 1.3). */
+		/* Wrong size or magic: dropped unanswered, as ibsim.c sim_ctl() does. */
 		if (n != (ssize_t)sizeof(ctl) || ctl.magic != U2S_MAGIC) {
 			f->bad_ctl_msgs++;
 			continue;
@@ -611,8 +612,8 @@ umad2sim_ctl_ready(struct fabric *f)
  * client's reader thread drains it; a client that let the wait
  * expire is "stalled" (stopped, or wedged) and loses its MADs without
  * waiting until it reads again, so it cannot slow the fabric down. A
- * refused write means the process is gone, which frees its slot (spec
- * 1.6 step 6).
+ * refused write means the process is gone, which frees its slot (ibsim.c
+ * sim_read_pkt()).
  */
 static int
 u2s_send(struct umad2sim *u, struct fab_client *c, const struct u2s_request *r)
@@ -652,7 +653,7 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	uint64_t tid;
 
 	/*
-	 * umad2sim never writes more than 256 MAD bytes (spec 1.3); a
+	 * umad2sim never writes more than 256 MAD bytes (ibsim.h struct sim_request); a
 	 * MAD shorter than its common header is not a MAD.
 	 */
 	if (len > FAB_MAD_SIZE || len < MAD_HDR_SIZE ||
@@ -662,13 +663,13 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	}
 	/*
 	 * The MAD on the wire is always 256 bytes (IBA 13.4.1); umad2sim
-	 * leaves stack garbage after "length" (spec 1.3), so zero it as the
-	 * kernel pads short MADs (spec 3.4). "length" itself rides along
+	 * leaves stack garbage after "length" (ibsim.h struct sim_request), so zero it as the
+	 * kernel pads short MADs (Linux user_mad.c). "length" itself rides along
 	 * in the packet's side-band mad_len for the receiving client.
 	 */
 	memset(r->mad + len, 0, FAB_MAD_SIZE - len);
 
-	/* Requests get the client slot in TID bits 63..48 (spec 1.6). */
+	/* Requests get the client slot in TID bits 63..48 (ibsim.c find_client()). */
 	if (!mad_is_response(r->mad)) {
 		tid = mad_tid(r->mad);
 		tid = (tid & 0x0000ffffffffffffull) | ((uint64_t)c->slot << 48);
@@ -718,7 +719,7 @@ umad2sim_data_ready(struct fabric *f, unsigned int slot)
 		n = recvmmsg(c->fd, msgs, U2S_BATCH, MSG_DONTWAIT, NULL);
 	} while (n < 0 && errno == EINTR);
 	for (i = 0; i < n; i++) {
-		/* Exactly one sim_request per datagram (spec 1.3); else drop and count. */
+		/* Exactly one struct sim_request per datagram (ibsim.h); else drop and count. */
 		if (msgs[i].msg_len != sizeof(struct u2s_request) ||
 		    (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) || !c->attached) {
 			f->bad_mads++;
@@ -742,7 +743,7 @@ u2s_is_sm(const struct fab_client *c)
 }
 
 /*
- * Which client gets a MAD that reached @p port (spec 1.6 step 5):
+ * Which client gets a MAD that reached @p port (ibsim.c find_client()):
  * responses go to the slot in TID bits 63..48 if it is attached here;
  * requests to another QP than 0/1 to the client that registered that QP;
  * requests to QP0/QP1 only to an issm client: the first (lowest slot), as
@@ -751,10 +752,10 @@ u2s_is_sm(const struct fab_client *c)
  *
  * Beyond ibsim: SMP requests (SMInfo, traps) go only to an issm client
  * that has sent SMPs, i.e. an SM. libumad2sim crashes on a MAD of a class
- * it has no agent for (spec 1.8, bug 2), and an "ibping -S" server, which
+ * it has no agent for (seen with ibsim 0.10's libumad2sim), and an "ibping -S" server, which
  * must be issm to get its pings, would otherwise be sent OpenSM's SMInfo
  * polls. Without a taker the request is dropped and its sender told at
- * once (status 110), where a kernel would answer "unsupported" (spec 3.4).
+ * once (status 110), where a kernel would answer "unsupported" (Linux user_mad.c).
  */
 static struct fab_client *
 u2s_find_client(struct umad2sim *u, struct fab_port *port, const uint8_t *mad,
@@ -803,7 +804,7 @@ u2s_fill_request(struct u2s_request *r, const struct fab_hdrs *h,
 	if (len > FAB_MAD_SIZE)
 		len = FAB_MAD_SIZE;
 	memcpy(r->mad, p->data + h->payload_off, len);
-	/* ibsim keeps the sender's "length" (spec 1.3); firmware MADs are 256. */
+	/* ibsim keeps the sender's "length" (ibsim.h struct sim_request); firmware MADs are 256. */
 	r->length = htobe64(p->mad_len != 0 && p->mad_len <= FAB_MAD_SIZE ?
 			    p->mad_len : FAB_MAD_SIZE);
 }
@@ -863,7 +864,7 @@ umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p)
 	if (ret != 0 || h.payload_len < MAD_HDR_SIZE ||
 	    h.payload_off + h.payload_len > p->len)
 		return;
-	/* The original request, dlid/slid not swapped, status 110 (spec 1.6). */
+	/* The original request, dlid/slid not swapped, status 110 (ibsim.c find_client()). */
 	u2s_fill_request(&r, &h, p, U2S_STATUS_TIMEOUT);
 	(void)u2s_send(u, c, &r);
 }

@@ -12,8 +12,8 @@
  * exchange (attach, queries, IsSM) and one data socket "<base>:out<i>"
  * per client slot carrying one MAD per sim_request datagram. The wire
  * structs below are ibsim 0.10's include/ibsim.h re-declared from their
- * field lists (facts from shared/spec umad-ibsim.md section 1.3, checked
- * against the x86-64 sizes there); all fields are host order except where
+ * field lists (checked against their x86-64 sizes, compiled from
+ * ibsim.h); all fields are host order except where
  * a comment says big-endian.
  *
  * Threading: everything runs on main.c's event-loop thread.

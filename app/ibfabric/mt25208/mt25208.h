@@ -40,7 +40,7 @@
 #include "fabric.h"
 #include "mt25208_hw.h"
 
-#define MT25208_MAX_PORTS	2	/**< hw-cmd 16.3 */
+#define MT25208_MAX_PORTS	2	/**< MTHCA_MAX_PORTS */
 #define MT25208_MAX_WINS	256	/**< DMA windows one host may register */
 #define MT25208_MAX_VECTORS	32	/**< MSI-X vectors the model offers */
 #define MT25208_PD_ANY		UINT32_MAX /**< mt25208_mr_access(): skip the PD check */
@@ -48,7 +48,7 @@
 
 /* ------------------------------------------------------------------ */
 /* Limits the model's firmware reports (QUERY_DEV_LIM / QUERY_FW).      */
-/* Choices, documented in doc/guides/nics/mthca_hw.rst (hw-cmd 20).    */
+/* Choices, documented in doc/guides/nics/mthca_hw.rst.                 */
 
 #define MT25208_FW_MAJOR	5
 #define MT25208_FW_MINOR	3
@@ -97,7 +97,7 @@
 /** SET_ICM_SIZE: the model asks for one aux page per MiB of ICM (at least 1). */
 #define MT25208_AUX_PER_PAGES	256
 
-/** Firmware state machine (hw-cmd 4.6, 17, 18). */
+/** Firmware state machine (mthca_hw.rst; Linux mthca_init_arbel(), __mthca_remove_one()). */
 enum mt25208_fw_state {
 	MT25208_FW_BOOT = 0,	/**< power-on: boot firmware, QUERY_FW/ENABLE_LAM/MAP_FA */
 	MT25208_FW_RUN,		/**< RUN_FW done: DEV_LIM, ICM sizing and mapping */
@@ -122,7 +122,7 @@ struct mt25208_icm_page {
 /** Private mirror of one EQ (EQC stays in ICM too). */
 struct mt25208_eq {
 	bool hw;		/**< SW2HW_EQ done, not yet HW2SW_EQ */
-	bool armed;		/**< next EQE raises the interrupt (hw-cmd 8.5) */
+	bool armed;		/**< next EQE raises the interrupt (arbel_eq_req_not()) */
 	bool always_armed;
 	uint8_t log_nent;
 	uint8_t intr;		/**< EQC 0x17: MSI-X vector if bit 7, else INTx */
@@ -134,7 +134,7 @@ struct mt25208_eq {
 	uint64_t overflows;
 };
 
-/** INIT_HCA configuration (hw-cmd 5.6, decoded once). */
+/** INIT_HCA configuration (mthca_INIT_HCA(), decoded once). */
 struct mt25208_hca_cfg {
 	uint64_t qpc_base, eqpc_base, eec_base, eeec_base, srqc_base, cqc_base;
 	uint64_t eqc_base, rdb_base, mc_base, mpt_base, mtt_base;
@@ -216,7 +216,7 @@ struct mt25208 {
 
 	struct mt25208_port port[MT25208_MAX_PORTS + 1];
 
-	/* Catastrophic error raised: commands fail until reset (hw-cmd 16.2) */
+	/* Catastrophic error raised: commands fail until reset (poll_catas()) */
 	bool catas;
 
 	struct mt25208_stats stats;
@@ -302,7 +302,7 @@ void *mt25208_cq_get(struct mt25208 *dev, uint32_t cqn);
 void *mt25208_mpt(struct mt25208 *dev, uint32_t index);
 /**
  * Host pointer of the 8-byte doorbell record @p index of UAR @p uar
- * (hw-cmd 7.2: UARC base + uar * uarc_size + index * 8), or NULL.
+ * (mthca_alloc_db(): UARC base + uar * uarc_size + index * 8), or NULL.
  */
 void *mt25208_db_rec(struct mt25208 *dev, uint32_t uar, uint32_t index);
 

@@ -3,17 +3,18 @@
  */
 
 /*
- * MT25208 model: the HCR protocol (hw-cmd 2, 4) and the command dispatch.
+ * MT25208 model: the HCR protocol (Linux mthca_cmd_post_hcr()) and the command dispatch.
  *
  * The host writes HCR words 0..5, a write barrier, then word 6 with GO
- * (hw-cmd 2.2). The model polls word 6; once GO is seen it reads words
- * 0..5 (the acquire load of word 6 orders them after the host's barrier),
- * runs the command to completion, writes the immediate output into words
- * 3/4 and the status into word 6 bits 31..24, and clears GO with a
- * release store, so the host sees the output before GO reads 0 (hw-cmd 4
- * rule 2). With E set the completion is also an EQE of type 0x0a on the
- * EQ mapped to command events, carrying the token (hw-cmd 2.4); it is
- * posted after GO is cleared, as a firmware that "took" the command would.
+ * (mthca_cmd_post_hcr()). The model polls word 6; once GO is seen it reads
+ * words 0..5 (the acquire load of word 6 orders them after the host's
+ * barrier), runs the command to completion, writes the immediate output into
+ * words 3/4 and the status into word 6 bits 31..24, and clears GO with a
+ * release store, so the host sees the output before GO reads 0 (Linux
+ * mthca_cmd_poll() reads them only then). With E set the completion is also an
+ * EQE of type 0x0a on the EQ mapped to command events, carrying the token
+ * (mthca_cmd_event()); it is posted after GO is cleared, as a firmware that
+ * "took" the command would.
  *
  * A command runs synchronously, so at most one is ever outstanding (the
  * host may have up to max_cmds = 1 << QUERY_FW 0x0f; it never needs to).
@@ -42,7 +43,7 @@ static uint8_t
 cmd_enable_lam(struct mt25208 *dev, struct mt25208_cmd *c)
 {
 	(void)c;
-	/* No local attached memory: mem-free mode (hw-cmd 5.3). */
+	/* No local attached memory: mem-free mode (mthca_ENABLE_LAM()). */
 	dev->lam_queried = true;
 	return MT_STAT_LAM_NOT_PRE;
 }
@@ -246,7 +247,7 @@ hcr_poll(struct mt25208 *dev)
 	return true;
 }
 
-/* The reset register (hw-cmd 16.1): BE32 1 at BAR0 + 0xf0010. */
+/* The reset register (mthca_reset()): BE32 1 at BAR0 + 0xf0010. */
 static bool
 reset_poll(struct mt25208 *dev)
 {

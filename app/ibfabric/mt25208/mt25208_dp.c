@@ -3,31 +3,33 @@
  */
 
 /*
- * MT25208 model: the data path (shared/spec mthca-hw-datapath.md, "dp").
+ * MT25208 model: the data path (Linux mthca_qp.c, mthca_cq.c, rdma-core
+ * providers/mthca; rules in doc/guides/nics/mthca_hw.rst, "Data path").
  *
- * Send side. The host rings the send doorbell of a UAR page (dp 8.1);
+ * Send side. The host rings the send doorbell of a UAR page (mthca_arbel_post_send());
  * the model reads it as a hint only: the SQ doorbell record in host
- * memory carries the producer counter and is authoritative (dp 3.4's
- * recommendation), so a doorbell overwritten by a later one on a shared
+ * memory carries the producer counter and is authoritative (mthca_hw.rst,
+ * "Doorbells and doorbell records"), so a doorbell overwritten by a later one on a shared
  * UAR page (Linux's kernel QPs all share the driver UAR) loses nothing
  * once its QP is known. A QP becomes known at its first doorbell or its
  * first received packet; every known QP's SQ record is compared with the
  * model's own executed counter on each poll. WQE n's opcode and size come
- * from the next segment of WQE n - 1 (dp 3.2), where the driver publishes
+ * from the next segment of WQE n - 1 (mthca_arbel_post_send()), where the driver publishes
  * them, DBD last.
  *
  * Receive side. BTH DestQP selects the QP (0/1: the port's special QPs,
  * 0xffffff with a multicast DLID: every QP of the MGM entry); the model
  * checks state, port, P_Key (IBA 10.9.3; violations counted, trap 257)
  * and Q_Key (IBA 10.2.4), takes the next receive WQE up to the RQ
- * record's counter (dp 9) and scatters the 40-byte GRH area and the
- * payload (dp 5.3).
+ * record's counter (mthca_arbel_post_receive()) and scatters the 40-byte GRH area and the
+ * payload (MTHCA_INVAL_LKEY).
  *
- * Completions. CQEs are written with the owner byte last (dp 10.3) after
- * an overrun check against the set_ci record (dp 13.1); an armed CQ fires
- * one completion EQE on its comp_eqn and disarms (dp 13.3). Every error
- * takes the QP to ERR, and from then on every outstanding WQE of both
- * queues completes with WR_FLUSH_ERR, in order, signaled or not (dp 11.3).
+ * Completions. CQEs are written with the owner byte last (next_cqe_sw()) after
+ * an overrun check against the set_ci record (update_cons_index()); an armed
+ * CQ fires one completion EQE on its comp_eqn and disarms
+ * (mthca_arbel_arm_cq()). Every error takes the QP to ERR, and from then on
+ * every outstanding WQE of both queues completes with WR_FLUSH_ERR, in order,
+ * signaled or not (mthca_hw.rst, "Errors and faults").
  *
  * Faults. A data buffer the MPT/MTT check refuses is a local protection
  * error CQE; one whose translated address lies outside every IOMMU window
@@ -235,7 +237,7 @@ cq_fire(struct mt25208 *dev, void *cqc, uint32_t cqn)
 
 	memset(data, 0, sizeof(data));
 	mt_put32(data, 0, cqn & 0xffffff);
-	/* dp 13.3: arming is one-shot */
+	/* mthca_arbel_arm_cq(): arming is one-shot */
 	mt_cqc_set_state(cqc, MT_CQ_STATE_FIRED);
 	if (mt25208_eq_post(dev, (uint8_t)mt_cqc_comp_eqn(cqc), MT_EV_COMP, 0, data) == 0)
 		dp->st.comp_events++;
@@ -245,7 +247,7 @@ cq_fire(struct mt25208 *dev, void *cqc, uint32_t cqn)
  * The CQE at @p va of CQ @p cqn cannot be written. A key or bounds refusal
  * is the CQ's own error (CQ_ERROR, access violation); a bus address no
  * IOMMU window covers is what a PCI master abort is to the silicon: a
- * catastrophic error (uplink bus error, hw-cmd 16.2), logged with the
+ * catastrophic error (uplink bus error, poll_catas()), logged with the
  * address.
  */
 static void
@@ -293,7 +295,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 			c->ci_cqn = cqn;
 		}
 	}
-	/* dp 10.3 step 2: producer - set_ci == nent is an overrun */
+	/* producer - set_ci == nent is an overrun (Linux update_cons_index() writes set_ci) */
 	if (ci != NULL && prod - cons >= nent) {
 		dp->st.cq_overruns++;
 		cqc_set_status(cqc, MT_EQ_STATUS_OVERFLOW);
@@ -310,7 +312,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 		return;
 	}
 	memcpy(dst, cqe, MT_CQE_OWNER);
-	/* dp 10.3 step 3: the owner byte after the rest of the entry */
+	/* the owner byte after the rest of the entry (Linux next_cqe_sw() tests it first) */
 	__atomic_store_n(&dst[MT_CQE_OWNER], 0, __ATOMIC_RELEASE);
 	mt_cqc_set_prod(cqc, prod + 1);
 	dp->st.cqes++;
@@ -333,12 +335,12 @@ cq_arm(struct mt25208 *dev, uint32_t cqn, uint8_t cmd, uint8_t sn, uint32_t cons
 	c->cqn = cqn;
 	c->last_sn = sn;
 	mt_cqc_set_state(cqc, cmd == MT_CQ_DB_REQ_NOT ? MT_CQ_STATE_ARMED : MT_CQ_STATE_ARMED_SOL);
-	/* dp 21.4 choice: entries beyond the consumer index given fire at once */
+	/* model's choice (mthca_hw.rst): entries beyond the consumer index given fire at once */
 	if (mt_cqc_prod(cqc) != cons)
 		cq_fire(dev, cqc, cqn);
 }
 
-/* An arm record (dp 13.2) whose doorbell another CQ's overwrote. */
+/* An arm record (mthca_arbel_arm_cq()) whose doorbell another CQ's overwrote. */
 static void
 cq_arm_record(struct mt25208 *dev, uint32_t cqn, const void *r)
 {
@@ -356,7 +358,7 @@ cq_arm_record(struct mt25208 *dev, uint32_t cqn, const void *r)
 }
 
 /*
- * Read every mapped doorbell-record page of UAR @p uar (dp 7): SQ records
+ * Read every mapped doorbell-record page of UAR @p uar (mthca_alloc_db()): SQ records
  * name QPs with posted work whose doorbell may have been overwritten on
  * a shared UAR page; CQ arm records, arms likewise overwritten.
  */
@@ -419,7 +421,7 @@ synd_of(int rc, uint8_t *vendor)
 	return MT_SYND_LOCAL_PROT;
 }
 
-/* dp 11.3 / 19.6: every outstanding WQE completes with WR_FLUSH_ERR. */
+/* mthca_hw.rst "Errors and faults": every outstanding WQE completes with WR_FLUSH_ERR. */
 static void
 qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn)
 {
@@ -454,7 +456,7 @@ qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn)
 	}
 }
 
-/* ---- send WQE execution (dp 3, 16.2, 17) --------------------------------- */
+/* ---- send WQE execution (mthca_arbel_post_send(), IBA 9.2) ------------- */
 
 /*
  * Gather the data segments of @p w from @p off to @p end into @p dst.
@@ -472,7 +474,7 @@ gather(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t off, uint32_
 		uint32_t cnt = mt_dseg_count(w + off);
 
 		if (cnt & MT_DSEG_INLINE) {
-			/* dp 2.7: header word, then the bytes, 16-byte aligned */
+			/* struct mthca_inline_seg: header word, then the bytes, 16-byte aligned */
 			cnt &= 0x3ff;
 			if (off + 4 + cnt > end || total + cnt > max)
 				return -EMSGSIZE;
@@ -501,7 +503,7 @@ qpc_mtu_bytes(const void *qpc)
 	return mtu >= 1 && mtu <= 5 ? 128u << mtu : 2048;
 }
 
-/* UD send: the HCA builds LRH/GRH/BTH/DETH (dp 16.2). */
+/* UD send: the HCA builds LRH/GRH/BTH/DETH (IBA 9.2). */
 static int
 exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t size,
 	uint8_t op)
@@ -536,7 +538,7 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	a.pkey = port->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE];
 	a.dest_qp = mt_ud_dqpn(ud);
 	qkey = mt_ud_qkey(ud);
-	a.qkey = (qkey & MT_QKEY_USE_QP) ? mt_qpc_qkey(qpc) : qkey;	/* dp 16.3 */
+	a.qkey = (qkey & MT_QKEY_USE_QP) ? mt_qpc_qkey(qpc) : qkey;	/* IBA 10.2.4 */
 	a.src_qp = qpn;
 	a.solicited = (mt_wqe_flags(w) & MT_WQE_F_SOLICIT) != 0;
 
@@ -569,7 +571,7 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	return 0;
 }
 
-/* MLX send (QP0/QP1): the driver built LRH..DETH; the HCA adds CRCs (dp 17.3). */
+/* MLX send (QP0/QP1): the driver built LRH..DETH; the HCA adds CRCs (build_mlx_header()). */
 static int
 exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t size,
 	 uint8_t op)
@@ -601,7 +603,7 @@ exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_
 	p->len = (uint32_t)len + DP_VCRC_LEN;
 	if (flags & MT_MLX_VL15)
 		p->data[0] = (uint8_t)(0xf0 | (p->data[0] & 0x0f));
-	/* dp 21.2 choice: SLR clear -> the HCA supplies port LID | path bits */
+	/* model's choice (mthca_hw.rst): SLR clear -> the HCA supplies port LID | path bits */
 	if (!(flags & MT_MLX_SLR))
 		mt_put16(p->data, 6, port->lid | (mt_get16(p->data, 6) & lmc_mask(port)));
 	pkt_update_crcs(p);
@@ -626,12 +628,12 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 	uint8_t op, st = mt_qpc_st(qpc);
 	int rc;
 
-	/* dp 3.2: opcode and size of WQE n are in the next segment of WQE n - 1 */
+	/* mthca_arbel_post_send(): opcode and size of WQE n are in the next segment of WQE n - 1 */
 	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + prev_off, prev,
 			       sizeof(prev), false);
 	size = rc == 0 ? (uint32_t)mt_wqe_next_size(prev) * 16 : 0;
 	op = rc == 0 ? mt_wqe_next_op(prev) : 0;
-	/* dp 3.4: the predecessor's nda names this WQE; the drivers always write it so */
+	/* the predecessor's nda names this WQE; the drivers always write it so */
 	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride) ||
 			mt_wqe_next_off(prev) != off))
 		rc = -EINVAL;
@@ -713,7 +715,7 @@ qp_service(struct mt25208 *dev, uint32_t qpn, bool *gone)
 		return false;
 	posted = mt_dbr_counter(rec) & 0xffff;
 	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
-	/* dp 3.3: the record is written after the WQEs, with a barrier */
+	/* mthca_arbel_post_send(): the record is written after the WQEs, with a barrier */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	while (done != posted && budget-- > 0) {
 		bool ok = exec_send(dev, qpc, qpn, done);
@@ -792,7 +794,7 @@ poll_uars(struct mt25208 *dev)
 	return busy;
 }
 
-/* dp 14.3 / 19.4: PORT_CHANGE on entering and on leaving Active. */
+/* MTHCA_EVENT_TYPE_*, mthca_eq_int(): PORT_CHANGE on entering and on leaving Active. */
 static void
 poll_ports(struct mt25208 *dev)
 {
@@ -827,7 +829,7 @@ mt25208_dp_poll(struct mt25208 *dev)
 	bool busy;
 	unsigned int i;
 
-	/* after a catastrophic error the HCA does nothing until reset (hw-cmd 16.2) */
+	/* after a catastrophic error the HCA does nothing until reset (poll_catas()) */
 	if (dp == NULL || dev->fw_state != MT25208_FW_HCA || dev->catas)
 		return false;
 	dp->polls++;
@@ -850,9 +852,9 @@ mt25208_dp_poll(struct mt25208 *dev)
 	return busy;
 }
 
-/* ---- receive (dp 5, 16.4, 17.4) --------------------------------------------- */
+/* ---- receive (mthca_arbel_post_receive(), IBA 10.2.4) ------------------- */
 
-/* Scatter the GRH area and payload of @p p into receive WQE @p w (dp 5.3). */
+/* Scatter the GRH area and payload of @p p into receive WQE @p w (MTHCA_INVAL_LKEY). */
 static int
 scatter(struct mt25208 *dev, uint32_t pd, const uint8_t *w, uint32_t stride,
 	const struct fab_pkt *p, const struct fab_hdrs *h)
@@ -961,7 +963,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	if (st == MT_QP_ST_UD && pkix != mt_qpc_pkey_index(qpc) &&
 	    pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE], h->pkey))
 		pkix = mt_qpc_pkey_index(qpc);
-	/* IBA 10.2.4 / dp 16.4: Q_Key must equal the QP's (not on QP0) */
+	/* IBA 10.2.4: Q_Key must equal the QP's (not on QP0) */
 	if (!qp0 && h->qkey != mt_qpc_qkey(qpc)) {
 		dp->st.drop_qkey++;
 		in->qkey_violations++;
@@ -1069,8 +1071,8 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 		return;
 	}
 	if (h->dest_qp <= 1) {
-		/* dp 17.1: DestQP 0/1 on port p is the port's hardware QP0/QP1;
-		 * none configured = the port does not answer (hw-cmd 17) */
+		/* mthca_CONF_SPECIAL_QP(): DestQP 0/1 on port p is the port's hardware QP0/QP1;
+		 * none configured = the port does not answer (as a host without a driver) */
 		qpn = mt25208_sqp_qpn(dev, kind, in->num);
 		if (qpn == 0) {
 			dp->st.drop_no_qp++;

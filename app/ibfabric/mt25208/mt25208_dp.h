@@ -3,13 +3,13 @@
  */
 
 /**
- * @file
- * Private to ibfabric's MT25208 model: the data path (mt25208_dp.c) and
- * the hardware formats only it touches: UAR doorbells, doorbell records,
- * WQE segments, the UD address vector and the CQE (shared/spec
- * mthca-hw-datapath.md, cited "dp N.N"). The command-side formats are in
- * mt25208_hw.h; these are kept beside the one file that uses them, with
- * the same rule: only the accessors below swap or mask a hardware field.
+ * @file Private to ibfabric's MT25208 model: the data path (mt25208_dp.c) and
+ * the hardware formats only it touches: UAR doorbells, doorbell records, WQE
+ * segments, the UD address vector and the CQE (Linux mthca_wqe.h, mthca_cq.c,
+ * mthca_av.c, mthca_doorbell.h; rdma-core providers/mthca). The command-side
+ * formats are in mt25208_hw.h; these are kept beside the one file that uses
+ * them, with the same rule: only the accessors below swap or mask a hardware
+ * field.
  *
  * Firmware-private state per QP lives in the QP's extended context
  * (EQPC, MT25208_EQPC_SZ bytes in ICM, zeroed at RST2INIT by
@@ -32,14 +32,14 @@ struct fab_pkt;
 struct fab_hdrs;
 
 /* ------------------------------------------------------------------ */
-/* UAR doorbells (dp 6.2, 8.1, 13.2)                                    */
+/* UAR doorbells (mthca_doorbell.h, mthca_arbel_post_send(), mthca_arbel_arm_cq()) */
 
 #define MT_UAR_SEND_DB			0x10	/**< hi: [31:24] count, [23:8] start, [5] F, [4:0] op */
 #define MT_UAR_CQ_DB			0x20	/**< hi: [29:28] sn, [27:24] cmd, [23:0] CQN */
 
 /*
  * A doorbell as one 64-bit load of its UAR slot (the host stores it with
- * one 64-bit big-endian store, high word first in memory, dp 6.3).
+ * one 64-bit big-endian store, high word first in memory, mthca_write64()).
  */
 static inline uint32_t mt_db_hi(uint64_t raw) { return (uint32_t)(be64toh(raw) >> 32); }
 static inline uint32_t mt_db_lo(uint64_t raw) { return (uint32_t)be64toh(raw); }
@@ -51,7 +51,7 @@ static inline uint32_t mt_cq_db_cqn(uint32_t hi) { return hi & 0xffffff; }
 #define MT_CQ_DB_REQ_NOT		2	/**< mem-free: next completion */
 
 /* ------------------------------------------------------------------ */
-/* Doorbell records (dp 7.2, 7.3)                                       */
+/* Doorbell records (mthca_alloc_db(), enum mthca_db_type)                                       */
 
 static inline uint32_t mt_dbr_counter(const void *r) { return mt_get32(r, 0); }
 static inline uint8_t mt_dbr_type(const void *r) { return (mt_get32(r, 4) >> 5) & 7; }
@@ -63,7 +63,7 @@ static inline uint32_t mt_dbr_qn(const void *r) { return mt_get32(r, 4) >> 8; }
 #define MT_DBR_SQ			3
 
 /* ------------------------------------------------------------------ */
-/* WQE segments (dp 2)                                                  */
+/* WQE segments (mthca_wqe.h)                                                  */
 
 #define MT_WQE_NDA_OP			0x00	/**< [31:6] next WQE offset, [4:0] its opcode */
 #define MT_WQE_EE_NDS			0x04	/**< [7] DBD, [6] F, [5:0] next size (16 B units) */
@@ -79,22 +79,22 @@ static inline uint32_t mt_wqe_flags(const void *w) { return mt_get32(w, MT_WQE_F
 
 #define MT_WQE_F_CQ_UPDATE		(1u << 3)
 #define MT_WQE_F_SOLICIT		(1u << 1)
-/* MLX segment flags (dp 2.8) */
+/* MLX segment flags (struct mthca_mlx_seg) */
 #define MT_MLX_VL15			(1u << 17)
 #define MT_MLX_SLR			(1u << 16)
 #define MT_MLX_RLID			0x0c	/**< BE16 */
 static inline uint8_t mt_mlx_sl(uint32_t flags) { return (flags >> 8) & 0xf; }
 
-/* Send opcodes (dp 4) */
+/* Send opcodes (MTHCA_OPCODE_*) */
 #define MT_OP_SEND			0x0a
 #define MT_OP_SEND_IMM			0x0b
 
-/* UD segment, mem-free (dp 2.2): AV (32), dqpn, qkey, 8 reserved */
+/* UD segment, mem-free (struct mthca_arbel_ud_seg): AV (32), dqpn, qkey, 8 reserved */
 #define MT_UD_SEG_SIZE			48
 #define MT_UD_AV			0x00
 #define MT_UD_DQPN			0x20
 #define MT_UD_QKEY			0x24
-/* Address vector (dp 16.1) */
+/* Address vector (struct mthca_av) */
 #define MT_AV_PORT_PD			0x00
 #define MT_AV_G_SLID			0x05
 #define MT_AV_DLID			0x06
@@ -113,10 +113,10 @@ static inline uint8_t mt_av_tclass(const void *av) { return (mt_get32(av, MT_AV_
 static inline uint32_t mt_av_flow_label(const void *av) { return mt_get32(av, MT_AV_SL_TC_FL) & 0xfffff; }
 static inline uint32_t mt_ud_dqpn(const void *ud) { return mt_get32(ud, MT_UD_DQPN) & 0xffffff; }
 static inline uint32_t mt_ud_qkey(const void *ud) { return mt_get32(ud, MT_UD_QKEY); }
-/** dp 16.3: a Q_Key with bit 31 set means "the sending QP's own Q_Key". */
+/** IBA 10.2.4: a Q_Key with bit 31 set means "the sending QP's own Q_Key". */
 #define MT_QKEY_USE_QP			(1u << 31)
 
-/* Data segment (dp 2.6) and inline segment (2.7) */
+/* Data segment (struct mthca_data_seg) and inline segment (rdma-core struct mthca_inline_seg) */
 #define MT_DSEG_SIZE			16
 #define MT_DSEG_BYTE_COUNT		0x00
 #define MT_DSEG_LKEY			0x04
@@ -127,7 +127,7 @@ static inline uint32_t mt_dseg_lkey(const void *s) { return mt_get32(s, MT_DSEG_
 static inline uint64_t mt_dseg_addr(const void *s) { return mt_get64(s, MT_DSEG_ADDR); }
 
 /* ------------------------------------------------------------------ */
-/* CQE (dp 10.2, 11.1), 32 bytes                                        */
+/* CQE (struct mthca_cqe, struct mthca_err_cqe), 32 bytes                                        */
 
 #define MT_CQE_SIZE			32
 #define MT_CQE_MY_QPN			0x00
@@ -147,7 +147,7 @@ static inline uint64_t mt_dseg_addr(const void *s) { return mt_get64(s, MT_DSEG_
 #define MT_CQE_OP_ERR_RECV		0xfe
 #define MT_CQE_OP_ERR_SEND		0xff
 
-/** Syndromes of error CQEs (dp 11.2). */
+/** Syndromes of error CQEs (handle_error_cqe()). */
 enum mt_syndrome {
 	MT_SYND_LOCAL_LENGTH = 0x01,
 	MT_SYND_LOCAL_QP_OP = 0x02,
@@ -155,7 +155,7 @@ enum mt_syndrome {
 	MT_SYND_WR_FLUSH = 0x05,
 	MT_SYND_LOCAL_ACCESS = 0x11,
 };
-/** vendor_err values of the model (implementation-defined, dp 11.1). */
+/** vendor_err values of the model (implementation-defined, struct mthca_err_cqe). */
 #define MT_VENDOR_ERR_NONE		0x00
 #define MT_VENDOR_ERR_DMA_FAULT		0xd1	/**< data DMA outside every IOMMU window */
 
@@ -183,13 +183,13 @@ static inline void mt_cqe_set_error(void *e, uint8_t synd, uint8_t vendor, bool 
 	mt_put8(e, MT_CQE_OPCODE, is_send ? MT_CQE_OP_ERR_SEND : MT_CQE_OP_ERR_RECV);
 }
 
-/* CQ_ERROR event syndromes (dp 14.4; 2 is the model's access-violation value) */
+/* CQ_ERROR event syndromes (mthca_eq_int(); 2 is the model's access-violation value) */
 #define MT_CQ_ERR_OVERRUN		1
 #define MT_CQ_ERR_ACCESS		2
 #define MT_EQE_CQ_SYNDROME		0x0f	/**< offset in the EQE */
 
 /* ------------------------------------------------------------------ */
-/* The model's private EQPC layout (firmware-defined, hw-cmd 20)       */
+/* The model's private EQPC layout (firmware-defined; Linux only maps it)     */
 
 #define MT_EQPC_SQ_DONE			0x00	/**< BE32: SQ WQEs executed (16-bit counter) */
 #define MT_EQPC_RQ_DONE			0x04	/**< BE32: RQ WQEs consumed */

@@ -3,13 +3,13 @@
  */
 
 /*
- * MT25208 model: event queues and completion-queue contexts (hw-cmd 8, 9).
+ * MT25208 model: event queues and completion-queue contexts (mthca_eq.c, mthca_cq.c).
  *
  * EQ: SW2HW_EQ / HW2SW_EQ / QUERY_EQ / MAP_EQ, EQE posting through the EQ
- * buffer's MR (the driver registers it at IOVA 0, hw-cmd 8.1), the BAR0
- * arm and set-CI registers of mem-free mode (hw-cmd 8.5) and interrupts:
+ * buffer's MR (the driver registers it at IOVA 0, mthca_init_eq_table()), the BAR0
+ * arm and set-CI registers of mem-free mode (arbel_eq_req_not()) and interrupts:
  * the EQC "intr" byte names an MSI-X vector when bit 7 is set (Linux
- * writes 128 + n for MSI-X vector n, hw-cmd 8.1), else the INTx line;
+ * writes 128 + n for MSI-X vector n, mthca_init_eq_table()), else the INTx line;
  * each is an eventfd the host got with GET_IRQ on the IOMMU socket.
  *
  * CQ: SW2HW_CQ / HW2SW_CQ / QUERY_CQ / RESIZE_CQ. The CQ context lives in
@@ -99,7 +99,7 @@ mt25208_eq_post(struct mt25208 *dev, uint8_t eqn, uint8_t type, uint8_t subtype,
 	nent = 1u << eq->log_nent;
 	cons = eq_set_ci(dev, eqn);
 	if (eq->prod - cons >= nent) {
-		/* Full: the EQ goes to overflow status (hw-cmd 8.2 status 9). */
+		/* Full: the EQ goes to overflow status (struct mthca_eq_context status 9). */
 		eq->overflows++;
 		dev->stats.events_dropped++;
 		ctx = mt25208_icm_ptr(dev, dev->cfg.eqc_base + (uint64_t)eqn * MT25208_EQC_SZ,
@@ -122,7 +122,7 @@ mt25208_eq_post(struct mt25208 *dev, uint8_t eqn, uint8_t type, uint8_t subtype,
 	mt_put8(eqe, MT_EQE_SUBTYPE, subtype);
 	if (data != NULL)
 		memcpy(eqe + MT_EQE_DATA, data, MT_EQE_DATA_SIZE);
-	/* Release: the EQE body is visible before software owns it (hw-cmd 8.4). */
+	/* Release: the EQE body is visible before software owns it (struct mthca_eqe). */
 	__atomic_store_n(eqe + MT_EQE_OWNER, (uint8_t)0, __ATOMIC_RELEASE);
 	eq->prod++;
 	eq->posted++;
@@ -416,7 +416,7 @@ mt25208_cmd_resize_cq(struct mt25208 *dev, struct mt25208_cmd *c)
 	lg = mt_get8(mb, MT_RCQ_LOG_SIZE);
 	if (lg > MT25208_LOG_MAX_CQ_SZ)
 		return MT_STAT_EXCEED_LIM;
-	/* hw-cmd 3 status 0x40: more outstanding CQEs than the new size holds. */
+	/* MTHCA_CMD_STAT_BAD_SIZE (0x40): more outstanding CQEs than the new size holds. */
 	rec = mt25208_db_rec(dev, mt_cqc_uar(ctx), mt_cqc_ci_db(ctx));
 	ci = rec != NULL ? mt_get32(rec, 0) : mt_cqc_cons(ctx);
 	outstanding = mt_cqc_prod(ctx) - ci;

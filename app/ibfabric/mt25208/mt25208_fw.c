@@ -5,10 +5,11 @@
 /*
  * MT25208 model: the firmware's identity and life-cycle commands:
  * QUERY_FW, RUN_FW, QUERY_DEV_LIM, QUERY_ADAPTER, INIT_HCA, CLOSE_HCA
- * (hw-cmd 5.2 - 5.6, state machine of hw-cmd 4.6, 17, 18).
+ * (Linux mthca_QUERY_FW() .. mthca_INIT_HCA(); the firmware states of
+ * mthca_hw.rst, in the order of mthca_init_arbel() and __mthca_remove_one()).
  *
  * The values reported are the model's choices where Linux's source does
- * not fix them (hw-cmd 20); they are listed with their reasons in
+ * not fix them; they are listed with their reasons in
  * doc/guides/nics/mthca_hw.rst.
  */
 
@@ -23,7 +24,7 @@ mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c)
 {
 	uint8_t *mb;
 
-	/* Works on the boot firmware too: it is the first command (hw-cmd 4.6). */
+	/* Works on the boot firmware too: it is the first command (mthca_hw.rst state table). */
 	mb = mt25208_mbox_out(dev, c, MT_QFW_OUT_SIZE);
 	if (mb == NULL)
 		return MT_STAT_INTERNAL_ERR;
@@ -33,10 +34,10 @@ mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c)
 	mt_put16(mb, MT_QFW_VER_SUBMINOR, MT25208_FW_SUBMINOR);
 	mt_put16(mb, MT_QFW_VER_MINOR, MT25208_FW_MINOR);
 	mt_put8(mb, MT_QFW_LOG_MAX_CMDS, MT25208_LOG_MAX_CMDS);
-	/* bit 0 clear: no command posting through UAR doorbells (hw-cmd 2.3). */
+	/* bit 0 clear: no command posting through UAR doorbells (mthca_cmd_post_dbell()). */
 	mt_put32(mb, MT_QFW_CMD_DBELL, 0);
 	/*
-	 * Linux masks these with (BAR0 length - 1) (hw-cmd 5.2): report full
+	 * Linux masks these with (BAR0 length - 1) (mthca_QUERY_FW()): report full
 	 * bus-style addresses whose low 20 bits are our register offsets.
 	 */
 	mt_put64(mb, MT_QFW_CLR_INT_BASE, MT_BAR0_CLR_INT);
@@ -91,7 +92,7 @@ mt25208_cmd_query_dev_lim(struct mt25208 *dev, struct mt25208_cmd *c)
 	mt_put8(mb, MT_QDL_MTU_WIDTH, MT25208_MTU_CAP << 4 | MT25208_WIDTH_CAP);
 	mt_put8(mb, MT_QDL_VL_PORT, MT25208_VL_CAP << 4 | dev->nports);
 	mt_put8(mb, MT_QDL_LOG_MAX_GID, MT25208_LOG_GID);
-	/* Static rates: full, quarter, eighth, half (hw-cmd 10.1): bits 0..3. */
+	/* Static rates: full, quarter, eighth, half (ib_rate_to_memfree()): bits 0..3. */
 	mt_put16(mb, MT_QDL_RATE_SUPPORT, 0x000f);
 	mt_put8(mb, MT_QDL_LOG_MAX_PKEY, MT25208_LOG_PKEY);
 	mt_put32(mb, MT_QDL_FLAGS, MT25208_DEV_CAPS);
@@ -123,7 +124,7 @@ mt25208_cmd_query_dev_lim(struct mt25208 *dev, struct mt25208_cmd *c)
 uint8_t
 mt25208_cmd_query_adapter(struct mt25208 *dev, struct mt25208_cmd *c)
 {
-	/* "MT_0150000001", stored byte-reversed per 4 bytes (hw-cmd 5.5). */
+	/* "MT_0150000001", stored byte-reversed per 4 bytes (mthca_QUERY_ADAPTER()). */
 	static const char board[] = "MT_0150000001\0\0";
 	uint8_t *mb;
 	unsigned int i;

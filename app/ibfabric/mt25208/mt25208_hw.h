@@ -9,13 +9,13 @@
  * firmware opcodes and statuses, mailbox layouts, ICM context layouts
  * (EQC, CQC, QPC, MPT, MTT, MGM) and the EQE.
  *
- * Written from the project's hardware sheet (shared/spec/mthca-hw-cmd.md,
- * section numbers cited as "hw-cmd N.N"; mthca-core-constants.md as
- * "consts"), independently of drivers/net/mthca/mthca_hw.h: the two must
+ * Written from Linux drivers/infiniband/hw/mthca (cited by function or
+ * struct), the PRM layouts of iPXE's MT25218_PRM.h and
+ * doc/guides/nics/mthca_hw.rst, independently of drivers/net/mthca/mthca_hw.h: the two must
  * agree only through the hardware, as a driver and silicon do.
  *
  * Everything the HCA reads or writes in host memory is big-endian
- * (hw-cmd 1). Only the accessors below swap; no .c file of the model
+ * (Linux MTHCA_GET / MTHCA_PUT). Only the accessors below swap; no .c file of the model
  * byte-swaps a hardware field.
  */
 
@@ -90,7 +90,7 @@ mt_put64(void *base, size_t off, uint64_t v)
 }
 
 /* ------------------------------------------------------------------ */
-/* PCI identity (consts "PCI identity")                                 */
+/* PCI identity (Linux mthca_main.c mthca_pci_table)                    */
 
 #define MT_PCI_VENDOR_MELLANOX		0x15b3
 #define MT_PCI_DEVICE_ARBEL		0x6282	/**< MT25208 native (mem-free capable) */
@@ -98,33 +98,33 @@ mt_put64(void *base, size_t off, uint64_t v)
 #define MT_PCI_CLASS_IB			0x0c0600 /**< serial bus, InfiniBand */
 #define MT_PCI_REVISION			0xa0	/**< model's choice */
 
-#define MT_BAR0_SIZE			(1u << 20) /**< exactly 1 MiB (hw-cmd 2.1) */
+#define MT_BAR0_SIZE			(1u << 20) /**< exactly 1 MiB (__mthca_init_one()) */
 #define MT_BAR2_LOG_UAR_MB		3	/**< DEV_LIM 0x49: 8 MiB of UARs */
 #define MT_BAR2_SIZE			(1u << (20 + MT_BAR2_LOG_UAR_MB))
-#define MT_UAR_PAGE_SIZE		4096u	/**< hw-cmd 7.1 */
+#define MT_UAR_PAGE_SIZE		4096u	/**< mthca_uar_alloc() */
 
 /* ------------------------------------------------------------------ */
-/* BAR0 register map (consts "BAR0 register map", hw-cmd 5.2, 8.5, 16) */
+/* BAR0 register map (mthca_config_reg.h, mthca_QUERY_FW(), arbel_eq_req_not()) */
 
 #define MT_BAR0_HCR			0x80680	/**< 7 x BE32 */
 #define MT_BAR0_ECR			0x80700	/**< Tavor only, unused in mem-free */
 #define MT_BAR0_ECR_CLR			0x80708
 #define MT_BAR0_CLR_INT			0xf00d8	/**< reported by QUERY_FW 0x20 */
-#define MT_BAR0_RESET			0xf0010	/**< BE32 1 = reset (hw-cmd 16.1) */
+#define MT_BAR0_RESET			0xf0010	/**< BE32 1 = reset (mthca_reset()) */
 #define MT_RESET_MAGIC			1u
-/* Model's choices, reported by QUERY_FW (hw-cmd 20: firmware-defined). */
+/* Model's choices, reported by QUERY_FW (firmware-defined: mthca_hw.rst). */
 #define MT_BAR0_CATAS			0x80000	/**< QUERY_FW 0x30 */
 #define MT_CATAS_WORDS			16	/**< QUERY_FW 0x38 */
 #define MT_BAR0_EQ_ARM			0xa0000	/**< QUERY_FW 0x40; the mask is at +4 */
 #define MT_BAR0_EQ_SET_CI		0xa0800	/**< QUERY_FW 0x48; 32 x 8 bytes */
-#define MT_NUM_EQ			32	/**< hw-cmd 8.1 */
+#define MT_NUM_EQ			32	/**< mthca_init_eq_table() */
 
-/* Catastrophic error types, word 0 bits 31..24 (hw-cmd 16.2). */
+/* Catastrophic error types, word 0 bits 31..24 (poll_catas()). */
 #define MT_CATAS_INTERNAL		0x00
 #define MT_CATAS_UPLINK_BUS		0x03
 
 /* ------------------------------------------------------------------ */
-/* HCR (hw-cmd 2.1)                                                    */
+/* HCR (mthca_config_reg.h)                                                    */
 
 #define MT_HCR_IN_HI			0x00
 #define MT_HCR_IN_LO			0x04
@@ -149,7 +149,7 @@ static inline uint32_t mt_hcr_done(uint32_t w, uint8_t status)
 }
 
 /* ------------------------------------------------------------------ */
-/* Firmware opcodes (consts "Firmware opcodes")                        */
+/* Firmware opcodes (Linux mthca_cmd.c CMD_*)                          */
 
 enum mt_op {
 	MT_OP_SYS_EN = 0x001,
@@ -208,7 +208,7 @@ enum mt_op {
 	MT_OP_MAP_FA = 0xfff,
 };
 
-/* Command statuses (hw-cmd 3). */
+/* Command statuses (Linux mthca_cmd.h MTHCA_CMD_STAT_*). */
 enum mt_status {
 	MT_STAT_OK = 0x00,
 	MT_STAT_INTERNAL_ERR = 0x01,
@@ -228,10 +228,10 @@ enum mt_status {
 	MT_STAT_BAD_SIZE = 0x40,
 };
 
-#define MT_MAILBOX_SIZE			4096u	/**< hw-cmd 1 */
+#define MT_MAILBOX_SIZE			4096u	/**< mthca_cmd.h */
 
 /* ------------------------------------------------------------------ */
-/* QUERY_FW output (hw-cmd 5.2)                                         */
+/* QUERY_FW output (mthca_QUERY_FW())                                         */
 
 #define MT_QFW_FW_PAGES			0x00	/**< BE16, 4 KiB pages for MAP_FA */
 #define MT_QFW_VER_MAJOR		0x02	/**< BE16 */
@@ -247,7 +247,7 @@ enum mt_status {
 #define MT_QFW_OUT_SIZE			0x100
 
 /* ------------------------------------------------------------------ */
-/* QUERY_DEV_LIM output (hw-cmd 5.4): byte offsets                      */
+/* QUERY_DEV_LIM output (mthca_QUERY_DEV_LIM()): byte offsets                      */
 
 #define MT_QDL_LOG_MAX_SRQ_SZ		0x10
 #define MT_QDL_LOG_MAX_QP_SZ		0x11
@@ -306,7 +306,7 @@ enum mt_status {
 #define MT_QDL_MAX_ICM_SZ		0xa0	/**< BE64 */
 #define MT_QDL_OUT_SIZE			0x100
 
-/* Capability flags at 0x44 (hw-cmd 5.4). */
+/* Capability flags at 0x44 (mthca_QUERY_DEV_LIM()). */
 #define MT_DEV_CAP_RC			(1u << 0)
 #define MT_DEV_CAP_UC			(1u << 1)
 #define MT_DEV_CAP_UD			(1u << 2)
@@ -317,7 +317,7 @@ enum mt_status {
 #define MT_DEV_CAP_UD_MCAST		(1u << 21)
 
 /* ------------------------------------------------------------------ */
-/* QUERY_ADAPTER output (hw-cmd 5.5)                                    */
+/* QUERY_ADAPTER output (mthca_QUERY_ADAPTER())                                    */
 
 #define MT_QAD_VENDOR_ID		0x00
 #define MT_QAD_DEVICE_ID		0x04
@@ -328,7 +328,7 @@ enum mt_status {
 #define MT_QAD_OUT_SIZE			0x100
 
 /* ------------------------------------------------------------------ */
-/* INIT_HCA input (hw-cmd 5.6). A base's low byte is overlaid by a log. */
+/* INIT_HCA input (mthca_INIT_HCA()). A base's low byte is overlaid by a log. */
 
 #define MT_IHCA_FLAGS1			0x00c
 #define MT_IHCA_FLAGS2			0x014	/**< bit 1 big-endian host, bit 0 UD AV port check */
@@ -368,7 +368,7 @@ mt_ihca_base(const void *mb, size_t off)
 }
 
 /* ------------------------------------------------------------------ */
-/* INIT_IB input (hw-cmd 5.7), SET_IB input (5.8)                      */
+/* INIT_IB input (mthca_INIT_IB()), SET_IB input (mthca_SET_IB())                      */
 
 #define MT_IIB_FLAGS			0x00	/**< [15:12] MTU, [11:8] width, [7:4] VL cap */
 #define MT_IIB_MAX_GID			0x06
@@ -391,7 +391,7 @@ static inline uint8_t mt_iib_vl_cap(uint32_t fl) { return (fl >> 4) & 0xf; }
 #define MT_SIB_FLAG_RQK			(1u << 0)
 
 /* ------------------------------------------------------------------ */
-/* ICM page lists for MAP_FA / MAP_ICM_AUX / MAP_ICM (hw-cmd 5.9)       */
+/* ICM page lists for MAP_FA / MAP_ICM_AUX / MAP_ICM (mthca_map_cmd())       */
 
 #define MT_ICM_PAGE_SHIFT		12
 #define MT_ICM_PAGE_SIZE		(1u << MT_ICM_PAGE_SHIFT)
@@ -408,7 +408,7 @@ static inline unsigned int mt_map_log_size(const void *e)
 }
 
 /* ------------------------------------------------------------------ */
-/* EQ context (hw-cmd 8.2), 0x40 bytes                                  */
+/* EQ context (struct mthca_eq_context), 0x40 bytes                                  */
 
 #define MT_EQC_SIZE			0x40
 #define MT_EQC_FLAGS			0x00
@@ -447,10 +447,10 @@ static inline void mt_eqc_set_status(void *c, uint8_t st)
 		 ((uint32_t)st << 28));
 }
 
-/* MAP_EQ (hw-cmd 5.1, 8.3): in_modifier bit 31 = unmap, low bits = EQN. */
+/* MAP_EQ (mthca_MAP_EQ()): in_modifier bit 31 = unmap, low bits = EQN. */
 #define MT_MAP_EQ_UNMAP			(1u << 31)
 
-/* EQE (hw-cmd 8.4), 32 bytes */
+/* EQE (struct mthca_eqe), 32 bytes */
 #define MT_EQE_SIZE			32
 #define MT_EQE_TYPE			0x01
 #define MT_EQE_SUBTYPE			0x03
@@ -485,7 +485,7 @@ enum mt_event {
 #define MT_EV_PORT_DOWN_SUBTYPE		0x1
 
 /* ------------------------------------------------------------------ */
-/* CQ context (hw-cmd 9.1), 0x40 bytes                                  */
+/* CQ context (struct mthca_cq_context), 0x40 bytes                                  */
 
 #define MT_CQC_SIZE			0x40
 #define MT_CQC_FLAGS			0x00
@@ -530,12 +530,12 @@ static inline void mt_cqc_set_state(void *c, uint8_t st)
 #define MT_CQ_STATE_ARMED_SOL		0x4
 #define MT_CQ_STATE_FIRED		0xa
 
-/* RESIZE_CQ input (hw-cmd 5.13) */
+/* RESIZE_CQ input (mthca_RESIZE_CQ()) */
 #define MT_RCQ_LOG_SIZE			0x0c
 #define MT_RCQ_LKEY			0x1c
 
 /* ------------------------------------------------------------------ */
-/* QP context (hw-cmd 10). Offsets are QPC offsets; the modify mailbox  */
+/* QP context (mthca_qp.c). Offsets are QPC offsets; the modify mailbox  */
 /* holds the optparam mask at 0 and the QPC at MT_QP_MBOX_QPC.          */
 
 #define MT_QP_MBOX_OPTMASK		0x000
@@ -576,7 +576,7 @@ static inline void mt_cqc_set_state(void *c, uint8_t st)
 #define MT_QPC_RQ_WQE_COUNTER		0xb4	/**< BE16 */
 #define MT_QPC_SQ_WQE_COUNTER		0xb6	/**< BE16 */
 
-/* Address path (hw-cmd 10.3), offsets inside a 32-byte path. */
+/* Address path (struct mthca_qp_path), offsets inside a 32-byte path. */
 #define MT_PATH_PORT_PKEY		0x00	/**< [25:24] port, [6:0] P_Key index */
 #define MT_PATH_RNR_RETRY		0x04
 #define MT_PATH_G_MYLMC			0x05
@@ -608,7 +608,7 @@ enum mt_qp_st {
 	MT_QP_ST_MLX = 7,
 };
 
-/* Optional-parameter mask bits (hw-cmd 10.4). */
+/* Optional-parameter mask bits (MTHCA_QP_OPTPAR_*). */
 #define MT_QP_OPT_ALT_PATH		(1u << 0)
 #define MT_QP_OPT_RRE			(1u << 1)
 #define MT_QP_OPT_RAE			(1u << 2)
@@ -627,7 +627,7 @@ enum mt_qp_st {
 #define MT_QP_OPT_RNR_RETRY		(1u << 15)
 #define MT_QP_OPT_SCHED_QUEUE		(1u << 16)
 
-/* Modify-QP in_modifier (hw-cmd 5.1) and ERR2RST op_mod (10.5). */
+/* Modify-QP in_modifier and ERR2RST op_mod (Linux mthca_MODIFY_QP()). */
 #define MT_QP_INMOD_QPN_MASK		0xffffffu
 #define MT_QP_INMOD_EE			(1u << 24)
 #define MT_QP_INMOD_SQD_EVENT		(1u << 31)
@@ -669,12 +669,12 @@ static inline uint32_t mt_qpc_srqn(const void *c) { return mt_get32(c, MT_QPC_SR
 /** params1 bit 3 SSC: every send WQE generates a CQE. */
 static inline int mt_qpc_ssc(const void *c) { return (mt_get32(c, MT_QPC_PARAMS1) >> 3) & 1; }
 
-/* CONF_SPECIAL_QP op_mod (hw-cmd 5.10). */
+/* CONF_SPECIAL_QP op_mod (mthca_CONF_SPECIAL_QP()). */
 #define MT_SQP_SMI			0
 #define MT_SQP_GSI			1
 
 /* ------------------------------------------------------------------ */
-/* MAD_IFC (hw-cmd 5.11)                                                */
+/* MAD_IFC (mthca_MAD_IFC())                                                */
 
 #define MT_MAD_IFC_MAD			0x000	/**< 256 bytes */
 #define MT_MAD_IFC_MY_QPN		0x100
@@ -690,7 +690,7 @@ static inline int mt_qpc_ssc(const void *c) { return (mt_get32(c, MT_QPC_PARAMS1
 #define MT_MAD_IFC_EXT_INFO		(1u << 2)
 
 /* ------------------------------------------------------------------ */
-/* MPT entry (hw-cmd 11.1), 0x40 bytes; keys (11.2); MTT (11.3)        */
+/* MPT entry (struct mthca_mpt_entry), 0x40 bytes; keys; MTT (mthca_mr.c)        */
 
 #define MT_MPT_SIZE			0x40
 #define MT_MPT_FLAGS			0x00
@@ -729,12 +729,12 @@ static inline uint64_t mt_mpt_start(const void *m) { return mt_get64(m, MT_MPT_S
 static inline uint64_t mt_mpt_length(const void *m) { return mt_get64(m, MT_MPT_LENGTH); }
 static inline uint64_t mt_mpt_mtt_addr(const void *m) { return mt_get64(m, MT_MPT_MTT_ADDR); }
 
-/** Arbel L_Key/R_Key -> hw index: rotate right by 8 (hw-cmd 11.2). */
+/** Arbel L_Key/R_Key -> hw index: rotate right by 8 (arbel_key_to_hw_index()). */
 static inline uint32_t mt_key_to_index(uint32_t key) { return (key >> 8) | (key << 24); }
 /** hw index -> L_Key: rotate left by 8. */
 static inline uint32_t mt_index_to_key(uint32_t ix) { return (ix << 8) | (ix >> 24); }
 
-#define MT_INVAL_LKEY			0x100	/**< unused scatter entry (hw-cmd 11.2) */
+#define MT_INVAL_LKEY			0x100	/**< MTHCA_INVAL_LKEY */
 
 #define MT_MTT_ENTRY_SIZE		8
 #define MT_MTT_SEG_SIZE			64
@@ -742,13 +742,13 @@ static inline uint32_t mt_index_to_key(uint32_t ix) { return (ix << 8) | (ix >> 
 static inline uint64_t mt_mtt_addr(uint64_t e) { return e & ~0xfffull; }
 static inline int mt_mtt_present(uint64_t e) { return (int)(e & MT_MTT_PRESENT); }
 
-/* WRITE_MTT mailbox (hw-cmd 11.3) */
+/* WRITE_MTT mailbox (mthca_arbel_write_mtt_seg()) */
 #define MT_WMTT_ADDR			0x00	/**< BE64 ICM VA of the first entry */
 #define MT_WMTT_ENTRIES			0x10
 #define MT_WMTT_MAX			((MT_MAILBOX_SIZE - MT_WMTT_ENTRIES) / MT_MTT_ENTRY_SIZE)
 
 /* ------------------------------------------------------------------ */
-/* MGM entry (hw-cmd 12.1), 256 bytes                                   */
+/* MGM entry (struct mthca_mgm), 256 bytes                                   */
 
 #define MT_MGM_SIZE			0x100
 #define MT_MGM_NEXT			0x00	/**< [31:6] next index */
@@ -761,7 +761,7 @@ static inline uint32_t mt_mgm_next(const void *m) { return mt_get32(m, MT_MGM_NE
 static inline uint32_t mt_mgm_qp(const void *m, unsigned int i) { return mt_get32(m, MT_MGM_QP + 4 * i); }
 
 /* ------------------------------------------------------------------ */
-/* Doorbell records (hw-cmd 7.2): 8 bytes, 512 per 4 KiB UARC page      */
+/* Doorbell records (mthca_alloc_db()): 8 bytes, 512 per 4 KiB UARC page      */
 
 #define MT_DB_REC_SIZE			8
 #define MT_UARC_SIZE_DEFAULT		(256u * 1024)

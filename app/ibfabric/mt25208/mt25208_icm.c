@@ -10,7 +10,7 @@
  *    fault: counted, logged with the address, and reported to the caller,
  *    never a crash.
  * 2. ICM: HCA-virtual context memory -> bus address, page by page, as the
- *    driver mapped it with MAP_ICM (hw-cmd 5.9, 6.3). The firmware area
+ *    driver mapped it with MAP_ICM (mthca_map_cmd(), mthca_alloc_icm_table()). The firmware area
  *    (MAP_FA) and aux area (MAP_ICM_AUX) are only counted: the model's
  *    firmware keeps its private state in its own memory.
  */
@@ -201,7 +201,7 @@ mt25208_db_rec(struct mt25208 *dev, uint32_t uar, uint32_t index)
 }
 
 /* ------------------------------------------------------------------ */
-/* Page-list commands (hw-cmd 5.9)                                      */
+/* Page-list commands (mthca_map_cmd())                                      */
 
 enum icm_list_kind { LIST_FA, LIST_AUX, LIST_ICM };
 
@@ -304,7 +304,7 @@ icm_page_list(struct mt25208 *dev, struct mt25208_cmd *c, enum icm_list_kind kin
 uint8_t
 mt25208_cmd_map_fa(struct mt25208 *dev, struct mt25208_cmd *c)
 {
-	/* Only the boot firmware takes its area (hw-cmd 17 step 6). */
+	/* Only the boot firmware takes its area (Linux mthca_load_fw()). */
 	if (dev->fw_state != MT25208_FW_BOOT)
 		return MT_STAT_BAD_SYS_STATE;
 	return icm_page_list(dev, c, LIST_FA);
@@ -315,7 +315,7 @@ mt25208_cmd_unmap_fa(struct mt25208 *dev, struct mt25208_cmd *c)
 {
 	(void)c;
 	/*
-	 * Linux sends UNMAP_FA after CLOSE_HCA (hw-cmd 18 step 13), and on
+	 * Linux sends UNMAP_FA after CLOSE_HCA (__mthca_remove_one()), and on
 	 * the error path of a failed RUN_FW (FW area mapped, still BOOT);
 	 * with nothing mapped in BOOT there is nothing to unmap.
 	 */
@@ -403,7 +403,7 @@ mt25208_cmd_unmap_icm(struct mt25208 *dev, struct mt25208_cmd *c)
 	}
 	/*
 	 * Linux always says 64 pages per table chunk even when it mapped fewer
-	 * (hw-cmd 6.3), and the last chunk may run past the ICM end: unmapping
+	 * (mthca_alloc_icm_table()), and the last chunk may run past the ICM end: unmapping
 	 * pages that are not mapped is not an error.
 	 */
 	first = va >> MT_ICM_PAGE_SHIFT;

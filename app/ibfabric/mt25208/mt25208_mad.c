@@ -3,14 +3,14 @@
  */
 
 /*
- * MT25208 model: the firmware's management side: MAD_IFC (hw-cmd 5.11,
+ * MT25208 model: the firmware's management side: MAD_IFC (mthca_MAD_IFC(),
  * 15.1) and the IB port commands INIT_IB / CLOSE_IB / SET_IB (5.7, 5.8).
  *
  * MAD_IFC hands the MAD to the node's firmware agents, the same sma.c /
  * pma.c that answer for passive nodes, so NodeInfo and PortInfo come
  * from the node's fab_port state and a PortInfo Set (LID, LMC, SM LID,
  * PortState, M_Key) acts on the fabric. A port is on the fabric only
- * between INIT_IB and CLOSE_IB (hw-cmd 10.6): before that it is disabled,
+ * between INIT_IB and CLOSE_IB (__mthca_modify_qp()): before that it is disabled,
  * so its switch neighbour sees no link and the SM sees no port.
  */
 
@@ -85,7 +85,7 @@ mt25208_cmd_mad_ifc(struct mt25208 *dev, struct mt25208_cmd *c)
 		memcpy(out, mad, sizeof(mad));
 		return MT_STAT_OK;
 	case FAB_MAD_CONSUMED:
-		/* TrapRepress, or an M_Key failure: no response (hw-cmd 15.1). */
+		/* TrapRepress, or an M_Key failure: no response (mthca_process_mad()). */
 		return MT_STAT_BAD_PKT;
 	default:
 		return MT_STAT_BAD_PKT;
@@ -152,7 +152,7 @@ mt25208_cmd_close_ib(struct mt25208 *dev, struct mt25208_cmd *c)
 
 	if (st != MT_STAT_OK)
 		return st;
-	/* Teardown closes every port, up or not (hw-cmd 18 step 3). */
+	/* Teardown closes every port, up or not (__mthca_remove_one()). */
 	if (dev->port[c->in_mod].ib_up) {
 		dev->port[c->in_mod].ib_up = false;
 		port_state_admin(dev->fab, &dev->node->ports[c->in_mod], false);

@@ -3,13 +3,13 @@
  */
 
 /*
- * MT25208 model: the multicast group table (hw-cmd 12): READ_MGM,
+ * MT25208 model: the multicast group table (mthca_mcg.c): READ_MGM,
  * WRITE_MGM, MGID_HASH, and the lookup the data path does for a received
  * multicast packet.
  *
  * The table lives in ICM at the INIT_HCA MC base: mc_hash_sz hash buckets
  * first, then the overflow (AMGM) entries, chained through "next". The
- * hash is firmware-internal (hw-cmd 20); the model's is FNV-1a over the
+ * hash is firmware-internal (Linux only calls MGID_HASH); the model's is FNV-1a over the
  * 16 MGID bytes, folded and reduced modulo the hash size. The same
  * function answers MGID_HASH and finds received groups, which is all
  * Linux requires.
@@ -115,7 +115,7 @@ mt25208_cmd_write_mgm(struct mt25208 *dev, struct mt25208_cmd *c)
 			(1u << dev->cfg.log_mc) - 1);
 		return MT_STAT_BAD_PARAM;
 	}
-	/* QP slots: bit 31 valid, bits 30..24 must be zero (hw-cmd 12.1). */
+	/* QP slots: bit 31 valid, bits 30..24 must be zero (struct mthca_mgm). */
 	for (i = 0; i < MT_MGM_QP_PER_MGM; i++)
 		if (mt_mgm_qp(mb, i) & 0x7f000000u) {
 			FAB_ERR("%s: WRITE_MGM %u: QP slot %u = 0x%08x has reserved bits set",

@@ -3,15 +3,15 @@
  */
 
 /*
- * MT25208 model: memory protection and translation (hw-cmd 11).
+ * MT25208 model: memory protection and translation (mthca_mr.c).
  *
  * MPT entries live in ICM (SW2HW_MPT copies the mailbox there and flips
  * the status nibble to hardware ownership). An access with an L_Key is
- * checked the way hw-cmd 11.2 reads Arbel: slot = rotr8(lkey) masked with
+ * checked the way arbel_key_to_hw_index() reads Arbel: slot = rotr8(lkey) masked with
  * the table size; the slot must be hardware-owned and its key field must
  * equal rotr8(lkey); then PD, access rights (local read / local write)
  * and bounds. Translation uses the MTT entries that the driver wrote
- * straight into ICM (hw-cmd 11.3), read at access time; a PHYSICAL region
+ * straight into ICM (mthca_arbel_write_mtt_seg()), read at access time; a PHYSICAL region
  * takes the address as a bus address.
  */
 
@@ -203,7 +203,7 @@ mt25208_cmd_hw2sw_mpt(struct mt25208 *dev, struct mt25208_cmd *c)
 	if (mt_mpt_status(m) != MT_MPT_STATUS_HW || mt_mpt_key(m) == 0)
 		return MT_STAT_BAD_RES_STATE;
 	mt_mpt_set_status(m, MT_MPT_STATUS_SW);
-	/* op_mod 1: no output mailbox (what Linux always sends, hw-cmd 5.1). */
+	/* op_mod 1: no output mailbox (what Linux mthca_HW2SW_MPT() always sends). */
 	if (c->op_mod == 0) {
 		mb = mt25208_mbox_out(dev, c, MT_MPT_SIZE);
 		if (mb == NULL)
@@ -253,7 +253,7 @@ mt25208_cmd_write_mtt(struct mt25208 *dev, struct mt25208_cmd *c)
 			dev->node->name, va);
 		return MT_STAT_BAD_PARAM;
 	}
-	/* hw-cmd 3: out of range; never into the table above the MTT */
+	/* MTHCA_CMD_STAT_BAD_PARAM: out of range; never into the table above the MTT */
 	if (va + (uint64_t)n * MT_MTT_ENTRY_SIZE > dev->cfg.mtt_end) {
 		FAB_ERR("%s: WRITE_MTT: entries 0x%" PRIx64 "..+%u pass the MTT table end 0x%" PRIx64,
 			dev->node->name, va, n, dev->cfg.mtt_end);

@@ -3,14 +3,14 @@
  */
 
 /*
- * MT25208 model: QP contexts (hw-cmd 10): the state-transition commands,
+ * MT25208 model: QP contexts (mthca_qp.c): the state-transition commands,
  * QUERY_QP and CONF_SPECIAL_QP.
  *
  * The QPC is the 256-byte context in ICM at QPC base + index * 256; the
  * modify mailbox carries the optional-parameter mask at 0 and the QPC at
- * 8 (hw-cmd 10.2). RST2INIT takes the whole context. Later transitions
+ * 8 (struct mthca_qp_context). RST2INIT takes the whole context. Later transitions
  * take the fields that have no optpar bit fresh from the mailbox and keep
- * the optpar-governed ones unless their bit is set (hw-cmd 10.4: "a UD
+ * the optpar-governed ones unless their bit is set (MTHCA_QP_OPTPAR_*: "a UD
  * Q_Key set at RST2INIT must survive an INIT2RTR whose mailbox has Q_Key
  * = 0 and bit 5 clear"). The EQPC (firmware-private, 32 bytes per QP) is
  * zeroed whenever a QP leaves RESET, for the data path's counters.
@@ -61,7 +61,7 @@ static const struct qp_opt_field qp_opt_fields[] = {
 	{ MT_QP_OPT_Q_KEY, MT_QPC_QKEY, 0xffffffff },
 };
 
-/* hw-cmd 10.5: the state a transition starts from (bit per state) and ends in. */
+/* mthca_MODIFY_QP(): the state a transition starts from (bit per state) and ends in. */
 struct qp_trans {
 	uint16_t from;
 	uint8_t to;
@@ -127,7 +127,7 @@ mt25208_sqp_qpn(const struct mt25208 *dev, uint8_t kind, uint8_t port)
 	return dev->sqp_base[kind] + port - 1u;
 }
 
-/* Checks on a context entering INIT from RESET (hw-cmd 10.1, 10.3). */
+/* Checks on a context entering INIT from RESET (mthca_qp.c enums, struct mthca_qp_path). */
 static uint8_t
 qp_check_new(struct mt25208 *dev, uint32_t qpn, const uint8_t *qpc)
 {
@@ -172,7 +172,7 @@ qp_merge(uint8_t *qpc, const uint8_t *in, uint32_t optmask, bool mlx)
 		const struct qp_opt_field *f = &qp_opt_fields[i];
 		uint32_t v;
 
-		/* MLX QPs always carry their fixed port (hw-cmd 10.3). */
+		/* MLX QPs always carry their fixed port (struct mthca_qp_path). */
 		if (f->opt == MT_QP_OPT_PORT_NUM && mlx)
 			continue;
 		if (optmask & f->opt)
@@ -304,7 +304,7 @@ mt25208_cmd_conf_special_qp(struct mt25208 *dev, struct mt25208_cmd *c)
 		 * 2 and 3 name raw IPv6 / Ethertype QPs, which the command has
 		 * but this HCA does not model (no DEV_LIM flags 4, 5): a bad
 		 * parameter. Anything above is no opcode modifier of the
-		 * command at all (hw-cmd 3: "opcode modifier not supported").
+		 * command at all (MTHCA_CMD_STAT_BAD_OP: "opcode modifier not supported").
 		 */
 		FAB_ERR("%s: CONF_SPECIAL_QP: op_modifier %u not supported",
 			dev->node->name, c->op_mod);

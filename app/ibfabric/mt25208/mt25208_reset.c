@@ -4,8 +4,8 @@
 
 /*
  * MT25208 model: life cycle. Creation in power-on state, reset (the BAR0
- * reset register of hw-cmd 16.1, SYS_DIS, a host that went away), the
- * catastrophic-error buffer (hw-cmd 16.2).
+ * reset register of mthca_reset(), SYS_DIS, a host that went away), the
+ * catastrophic-error buffer (poll_catas()).
  *
  * Power-on state: HCR idle (GO clear), every register zero, boot
  * firmware, no ICM, no contexts, no special QPs, ports disabled on the
@@ -123,7 +123,7 @@ mt25208_cmd_sys_dis(struct mt25208 *dev, struct mt25208_cmd *c)
 {
 	/*
 	 * SYS_DIS shuts the system down; a mem-free HCA never enabled LAM, so
-	 * Linux's DISABLE_LAM-as-SYS_DIS never comes (hw-cmd 5.1). The model
+	 * Linux's DISABLE_LAM-as-SYS_DIS never comes (Linux mthca_DISABLE_LAM()). The model
 	 * returns to the power-on state (no FW, aux or ICM pages, ports
 	 * down: mthca_hw.rst) but keeps the HCR for this completion.
 	 */

@@ -18,7 +18,8 @@
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
  *
- * Expected values are derived from the fact sheet (shared/spec mthca-hw*),
+ * Expected values are derived from Linux mthca and rdma-core (cited by
+ * function), doc/guides/nics/mthca_hw.rst,
  * the IBA and the ibfabric topology, never read back from the model.
  * Output: one "ok"/"FAIL" line per check; exit 0, 1 (a check failed) or
  * 77 (cannot run here).
@@ -122,14 +123,14 @@ scenario_commands(const char *dir)
 	if (ret != 0)
 		return ret == -ENOENT ? 77 : 1;
 
-	/* cmd 4.6: resource commands need RUN_FW/INIT_HCA first */
+	/* mthca_hw.rst state table: resource commands need RUN_FW/INIT_HCA first */
 	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "QUERY_DEV_LIM before RUN_FW");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA before RUN_FW");
 	st = hh_cmd(d, 0, NULL, 0, 0, 0x7fe);
 	CHECK_EQ(st, HH_ST_BAD_OP, "unknown opcode 0x7fe");
-	/* every command of an initialised HCA refuses the boot firmware (cmd 4.6) */
+	/* every command of an initialised HCA refuses the boot firmware (mthca_hw.rst) */
 	{
 		static const uint16_t hca_ops[] = {
 			HH_OP_INIT_IB, HH_OP_CLOSE_IB, HH_OP_SET_IB, HH_OP_SW2HW_MPT,
@@ -153,7 +154,7 @@ scenario_commands(const char *dir)
 	st = hh_cmd(d, 1u << 20, NULL, 0, 0, HH_OP_SET_ICM_SIZE);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SET_ICM_SIZE before RUN_FW");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM_AUX);
-	/* the aux area comes after RUN_FW (cmd 4.6); code: mthca_hw.rst state table */
+	/* the aux area comes after RUN_FW (mthca_hw.rst state table, which gives the code) */
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "MAP_ICM_AUX before RUN_FW");
 	/* teardown commands on the boot firmware: mthca_hw.rst state table, 0x04 */
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_CLOSE_HCA);
@@ -170,14 +171,14 @@ scenario_commands(const char *dir)
 	memset(d->mbox_in.va, 0, 16);
 	hh_put64(d->mbox_in.va, 8, 0x2000);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_FA);
-	/* cmd 3: 0x01 INTERNAL_ERR, "e.g. bus error" */
+	/* Linux mthca_cmd.h: 0x01 INTERNAL_ERR, "e.g. bus error" */
 	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_FA of unreachable bus address 0x2000");
 	/* an output mailbox outside every DMA window: the firmware's bus error */
 	out = 0x1000;
 	st = hh_cmd(d, 0, &out, 0, 0, HH_OP_QUERY_FW);
 	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "QUERY_FW with out mailbox at unmapped IOVA 0x1000");
 
-	/* QUERY_FW, byte by byte (cmd 5.2) */
+	/* QUERY_FW, byte by byte (mthca_QUERY_FW()) */
 	st = hh_cmd_box(d, HH_OP_QUERY_FW, 0, 0, false, true);
 	CHECK_EQ(st, HH_ST_OK, "QUERY_FW");
 	o = d->mbox_out.va;
@@ -221,7 +222,7 @@ scenario_commands(const char *dir)
 	ret = hh_bringup(d);
 	REQUIRE(ret == 0, "mem-free bring-up QUERY_FW .. INIT_HCA .. QUERY_ADAPTER");
 
-	/* QUERY_DEV_LIM consistency (cmd 5.4), re-read */
+	/* QUERY_DEV_LIM consistency (mthca_QUERY_DEV_LIM()), re-read */
 	st = hh_cmd_box(d, HH_OP_QUERY_DEV_LIM, 0, 0, false, true);
 	CHECK_EQ(st, HH_ST_OK, "QUERY_DEV_LIM after INIT_HCA");
 	o = d->mbox_out.va;
@@ -249,7 +250,7 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "RUN_FW twice");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 0, 0, HH_OP_INIT_HCA);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "INIT_HCA twice");
-	/* cmd 4.6: UNMAP_ICM_AUX and UNMAP_FA come after CLOSE_HCA; mthca_hw.rst: 0x04 */
+	/* mthca_hw.rst state table: UNMAP_ICM_AUX and UNMAP_FA come after CLOSE_HCA, else 0x04 */
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_ICM_AUX);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "UNMAP_ICM_AUX of an initialised HCA");
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_UNMAP_FA);
@@ -259,14 +260,14 @@ scenario_commands(const char *dir)
 	hh_put64(d->mbox_in.va, 0, d->uarc_base + (uint64_t)(d->uar + 5) * HH_UARC_SIZE);
 	hh_put64(d->mbox_in.va, 8, 0x2000);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM);
-	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_ICM of unreachable bus address 0x2000 (cmd 3: bus error)");
+	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_ICM of unreachable bus address 0x2000 (bus error)");
 
-	/* EQs, MAP_EQ, event mode, NOP with an interrupt (cmd 17 steps 20-22) */
+	/* EQs, MAP_EQ, event mode, NOP with an interrupt (Linux mthca_setup_hca()) */
 	ret = hh_setup_eqs(d);
 	REQUIRE(ret == 0, "EQs, MAP_EQ, NOP in event mode with an interrupt, CONF_SPECIAL_QP");
 	memset(d->mbox_in.va, 0, HH_EQC_SIZE);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->eq[0].eqn, 0, HH_OP_SW2HW_EQ);
-	/* cmd 3: 0x09 "not in the appropriate state or ownership", 0x0a "index out of range" */
+	/* mthca_cmd.h: 0x09 "not in the appropriate state or ownership", 0x0a "index out of range" */
 	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_EQ on an EQ in hardware ownership");
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 40, 0, HH_OP_SW2HW_EQ);
 	CHECK_EQ(st, HH_ST_BAD_INDEX, "SW2HW_EQ EQN 40 (> 31)");
@@ -277,16 +278,16 @@ scenario_commands(const char *dir)
 	st = hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, 20, false, true);
 	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_EQ of EQ 20, not in hardware ownership");
 	st = hh_cmd(d, 0, NULL, d->sqp_start, 7, HH_OP_CONF_SPECIAL_QP);
-	/* cmd 3: BAD_OP, "opcode modifier not supported" */
+	/* Linux mthca_cmd.h: BAD_OP, "opcode modifier not supported" */
 	CHECK_EQ(st, HH_ST_BAD_OP, "CONF_SPECIAL_QP op_mod 7");
 	st = hh_cmd(d, 0x1000, NULL, 0, 0, HH_OP_MGID_HASH);
-	/* cmd 3: bus error; mthca_hw.rst: a mailbox outside the DMA windows is 0x01 */
+	/* Linux mthca_cmd.h: bus error; mthca_hw.rst: a mailbox outside the DMA windows is 0x01 */
 	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MGID_HASH with its mailbox at unmapped IOVA 0x1000");
 	st = hh_cmd(d, 0, NULL, 3, 0, HH_OP_CLOSE_IB);
 	/* cmd does not fix it; mthca_hw.rst: "A bad port is 0x03" */
 	CHECK_EQ(st, HH_ST_BAD_PARAM, "CLOSE_IB port 3");
 
-	/* QUERY_EQ: the context given to SW2HW_EQ (cmd 8.2) */
+	/* QUERY_EQ: the context given to SW2HW_EQ (struct mthca_eq_context) */
 	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, d->eq[HH_EQ_COMP].eqn, false, true);
 	CHECK_EQ(st, HH_ST_OK, "QUERY_EQ");
 	o = d->mbox_out.va;
@@ -295,9 +296,9 @@ scenario_commands(const char *dir)
 	CHECK_EQ(hh_get32(o, HH_EQC_PD) & 0xffffff, d->pd, "QUERY_EQ PD");
 	CHECK_EQ(hh_get32(o, HH_EQC_LKEY), d->eq[HH_EQ_COMP].mr.lkey, "QUERY_EQ L_Key");
 	st = hh_cmd_box(d, HH_OP_QUERY_EQ, 0, 20, false, true);
-	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "QUERY_EQ of EQ 20, not in hardware ownership (cmd 3)");
+	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "QUERY_EQ of EQ 20, not in hardware ownership");
 
-	/* QUERY_MPT: the entry given to SW2HW_MPT, now hardware-owned (cmd 11.1) */
+	/* QUERY_MPT: the entry given to SW2HW_MPT, now hardware-owned (struct mthca_mpt_entry) */
 	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, d->ntmr.index, false, true);
 	CHECK_EQ(st, HH_ST_OK, "QUERY_MPT");
 	o = d->mbox_out.va;
@@ -308,13 +309,13 @@ scenario_commands(const char *dir)
 	CHECK_EQ(hh_get32(o, HH_MPT_PD), d->pd, "QUERY_MPT PD");
 	CHECK_EQ(hh_get64(o, HH_MPT_START), 0, "QUERY_MPT start");
 	CHECK_EQ(hh_get64(o, HH_MPT_LEN), ~0ull, "QUERY_MPT length");
-	/* cmd 3: 0x0a "index out of range", 0x05 "access to reserved resource" */
+	/* Linux mthca_cmd.h: 0x0a "index out of range", 0x05 "access to reserved resource" */
 	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, d->num_mpts + 3, false, true);
 	CHECK_EQ(st, HH_ST_BAD_INDEX, "QUERY_MPT of an index beyond the MPT table");
 	st = hh_cmd_box(d, HH_OP_QUERY_MPT, 0, 0, false, true);
 	CHECK_EQ(st, HH_ST_BAD_RESOURCE, "QUERY_MPT of reserved MPT 0");
 
-	/* WRITE_MTT: the entries land in the MTT's ICM (cmd 11.3) */
+	/* WRITE_MTT: the entries land in the MTT's ICM (mthca_arbel_write_mtt_seg()) */
 	{
 		uint32_t seg = d->next_mtt_seg++;
 		uint8_t *m = d->mbox_in.va;
@@ -330,7 +331,7 @@ scenario_commands(const char *dir)
 		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE +
 			 (1u << 20));
 		st = hh_cmd(d, d->mbox_in.iova, NULL, 2, 0, HH_OP_WRITE_MTT);
-		/* cmd 3: out of range (0x03), as below the table */
+		/* Linux mthca_cmd.h: out of range (0x03), as below the table */
 		CHECK_EQ(st, HH_ST_BAD_PARAM, "WRITE_MTT beyond the MTT table");
 		/* the first entry past the table: never written into the next table */
 		hh_put64(m, HH_WMTT_ADDR, d->mtt_base + (uint64_t)d->num_mtt_segs * HH_MTT_SEG_SIZE);
@@ -355,13 +356,13 @@ scenario_commands(const char *dir)
 		st = hh_cmd(d, va, NULL, 1, 0, HH_OP_UNMAP_ICM);
 		CHECK_EQ(st, HH_ST_OK, "UNMAP_ICM of that page");
 		st = hh_cmd(d, d->icm_total + (1ull << 20), NULL, 1, 0, HH_OP_UNMAP_ICM);
-		/* cmd 3: 0x03 "out of range"; mthca_hw.rst: ICM addresses outside the size are 0x03 */
+		/* 0x03 "out of range"; mthca_hw.rst: ICM addresses outside the size are 0x03 */
 		CHECK_EQ(st, HH_ST_BAD_PARAM, "UNMAP_ICM beyond the ICM size");
 	}
 
 	/* MPT */
 	st = hh_cmd(d, d->mbox_in.iova, NULL, d->ntmr.index, 0, HH_OP_SW2HW_MPT);
-	/* cmd 3: 0x09 "not in the appropriate state or ownership" */
+	/* Linux mthca_cmd.h: 0x09 "not in the appropriate state or ownership" */
 	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_MPT on an MPT in hardware ownership");
 	st = hh_cmd(d, 0, NULL, d->next_mpt + 100, 1, HH_OP_HW2SW_MPT);
 	CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_MPT of a software-owned MPT");
@@ -374,7 +375,7 @@ scenario_commands(const char *dir)
 		ret = hh_cq_create(d, &cq, d->rsvd_cqs + 7, 64);
 		CHECK_EQ(ret, 0, "SW2HW_CQ");
 		st = hh_cmd(d, d->mbox_in.iova, NULL, cq.cqn, 0, HH_OP_SW2HW_CQ);
-		/* cmd 3: 0x09 "not in the appropriate state or ownership" */
+		/* Linux mthca_cmd.h: 0x09 "not in the appropriate state or ownership" */
 		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "SW2HW_CQ twice");
 		st = hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, d->rsvd_cqs + 8, false, true);
 		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "HW2SW_CQ of a CQ never given to hardware");
@@ -409,7 +410,7 @@ scenario_commands(const char *dir)
 			CHECK_EQ(st, HH_ST_BAD_RES_STATE, "RESIZE_CQ of a CQ not in hardware ownership");
 		}
 
-		/* QP transitions (cmd 10.5) */
+		/* QP transitions (mthca_MODIFY_QP()) */
 		ret = hh_qp_create(d, &qp, d->sqp_start + 20, HH_QPST_UD, 1, &cq, &cq, 16);
 		CHECK_EQ(ret, 0, "UD QP buffers");
 		qp.qkey = 0x22222222;
@@ -427,7 +428,7 @@ scenario_commands(const char *dir)
 		CHECK_EQ(hh_get32(o, HH_QPM_FLAGS) >> 28, HH_QPS_RTR, "QUERY_QP state");
 		CHECK_EQ((hh_get32(o, HH_QPM_FLAGS) >> 16) & 0xff, HH_QPST_UD, "QUERY_QP service type");
 		CHECK_EQ(hh_get32(o, HH_QPM_QKEY), 0x22222222,
-			 "QUERY_QP Q_Key kept across INIT2RTR without optpar (cmd 10.4)");
+			 "QUERY_QP Q_Key kept across INIT2RTR without optpar (MTHCA_QP_OPTPAR_*)");
 		CHECK_EQ(hh_get32(o, HH_QPM_PRI_PATH) >> 24 & 3, 1, "QUERY_QP port");
 		CHECK_EQ(hh_get32(o, HH_QPM_LOCAL_QPN) & 0xffffff, qp.qpn, "QUERY_QP local QPN");
 		st = hh_qp_modify(d, &qp, HH_QPS_RTR, HH_QPS_RTS, 0);
@@ -494,7 +495,7 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_PARAM, "MAD_IFC on port 3");
 	mad[1] = 0x77;	/* a class firmware does not serve */
 	st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
-	/* mthca_hw.rst: other classes answer 0x30 BAD_PKT (cmd 3, 5.11: drop the MAD) */
+	/* mthca_hw.rst: other classes answer 0x30 BAD_PKT (mthca_MAD_IFC(): drop the MAD) */
 	CHECK_EQ(st, HH_ST_BAD_PKT, "MAD_IFC of class 0x77");
 
 	/* INIT_IB / CLOSE_IB */
@@ -512,7 +513,7 @@ scenario_commands(const char *dir)
 		mad[1] = 0x01;
 		st = hh_mad_ifc(d, 1, mad, resp, NULL, 0, 3);
 		cap = hh_get32(resp, 64 + 20);
-		/* SET_IB (cmd 5.8): the capability mask is what PortInfo reports */
+		/* SET_IB (mthca_SET_IB()): the capability mask is what PortInfo reports */
 		memset(m, 0, HH_SIB_SIZE);
 		hh_put32(m, HH_SIB_CAP_MASK, cap | (1u << 16));
 		st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_SET_IB);
@@ -527,7 +528,7 @@ scenario_commands(const char *dir)
 	st = hh_cmd(d, 0, NULL, 1, 0, HH_OP_CLOSE_IB);
 	CHECK_EQ(st, HH_ST_OK, "CLOSE_IB port 1");
 
-	/* multicast table (cmd 12) */
+	/* multicast table (mthca_mcg.c) */
 	{
 		uint8_t mgid[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
 				     0xff, 0xff, 0xff, 0xff };
@@ -551,13 +552,13 @@ scenario_commands(const char *dir)
 		CHECK(memcmp(d->mbox_out.va, resp, HH_MGM_ENTRY_SIZE) == 0,
 		      "READ_MGM returns the 256 bytes written");
 		st = hh_cmd_box(d, HH_OP_READ_MGM, 0, d->num_mcgs + 5, false, true);
-		/* cmd 3: 0x0a "index out of range"; mthca_hw.rst: MGM index beyond the table */
+		/* 0x0a "index out of range"; mthca_hw.rst: MGM index beyond the table */
 		CHECK_EQ(st, HH_ST_BAD_INDEX, "READ_MGM index beyond the table");
 		memset(d->mbox_in.va, 0, HH_MGM_ENTRY_SIZE);
 		hh_cmd(d, d->mbox_in.iova, NULL, (uint32_t)(h1 & 0xffff), 0, HH_OP_WRITE_MGM);
 	}
 
-	/* teardown in Linux's order (cmd 18) */
+	/* teardown in Linux's order (__mthca_remove_one()) */
 	ret = hh_teardown(d);
 	CHECK_EQ(ret, 0, "teardown: CLOSE_IB, CONF_SPECIAL_QP 0, MAP_EQ unmap, HW2SW_EQ, CLOSE_HCA, "
 		 "UNMAP_ICM_AUX, UNMAP_FA");
@@ -569,7 +570,7 @@ scenario_commands(const char *dir)
 	st = hh_cmd(d, 0, NULL, 0, 0, HH_OP_SYS_DIS);
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "SYS_DIS on the boot firmware");
 
-	/* cmd 16.1: the reset register brings back power-on state */
+	/* mthca_reset(): the reset register brings back power-on state */
 	hh_bar0_write32(d, HH_RESET_OFF, 1);
 	nap(200000);
 	CHECK_EQ(hh_bar0_read32(d, HH_HCR_BASE + HH_HCR_CMD) & HH_HCR_GO, 0, "GO clear after reset");
@@ -650,7 +651,7 @@ scenario_faults(const char *dir)
 	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "DMA fault: syndrome LOCAL_ACCESS_ERR");
 	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), h->ud.send_off + (1u << h->ud.sq_shift),
 		 "DMA fault: wqe = offset of WQE 1");
-	/* the QP is in error: the next WQE, unsignaled, is flushed (dp 11.3) */
+	/* the QP is in error: the next WQE, unsignaled, is flushed (mthca_hw.rst) */
 	hh_post_ud_send(&h->d, &h->ud, &dst, h->payload_mr.lkey, 0, 16, false);
 	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "flush CQE for an unsignaled WQE after error");
 	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), HH_SYND_WR_FLUSH, "flush: syndrome WR_FLUSH_ERR");
@@ -694,8 +695,8 @@ scenario_faults(const char *dir)
 
 	/*
 	 * A CQ whose one MTT entry names a bus address outside every IOMMU
-	 * window: the CQE write is a bus error, a catastrophic error (cmd
-	 * 16.2): the buffer's word 0 has type 3 (uplink bus error) in bits
+	 * window: the CQE write is a bus error, a catastrophic error
+	 * (Linux poll_catas()): the buffer's word 0 has type 3 (uplink bus error) in bits
 	 * 31..24, and firmware stops answering commands.
 	 */
 	{
@@ -721,9 +722,9 @@ scenario_faults(const char *dir)
 		CHECK(w0 != 0, "catastrophic error buffer written after a CQE DMA fault");
 		CHECK_EQ(w0 >> 24, 3, "catastrophic error type: uplink bus error");
 		st = hh_cmd(&h->d, 0, NULL, 0x1f, 0, HH_OP_NOP);
-		/* cmd 16.2 gives no status; mthca_hw.rst: every command fails with 0x01 */
+		/* poll_catas() gives no status; mthca_hw.rst: every command fails with 0x01 */
 		CHECK_EQ(st, HH_ST_INTERNAL_ERR, "commands refused after a catastrophic error");
-		/* the reset register brings it back (cmd 16.1) */
+		/* the reset register brings it back (mthca_reset()) */
 		hh_bar0_write32(&h->d, HH_RESET_OFF, 1);
 		nap(200000);
 		CHECK_EQ(hh_bar0_read32(&h->d, catas), 0, "reset clears the catastrophic buffer");

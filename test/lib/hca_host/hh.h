@@ -5,7 +5,8 @@
 /**
  * @file
  * hca_host: a host that drives ibfabric's MT25208 model with no driver,
- * from the fact sheet alone. It plays what a PMD would do, in the most
+ * from public sources alone (Linux mthca, rdma-core, the PRM layouts
+ * of iPXE's MT25218_PRM.h; doc/guides/nics/mthca_hw.rst). It plays what a PMD would do, in the most
  * direct way: raw HCR commands, WQEs, CQEs and EQEs it builds and parses
  * itself. Single-threaded; every call polls.
  *
@@ -203,7 +204,7 @@ int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, u
 		 struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth);
 int hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
 		 uint16_t pkey_index);
-/** Any transition command @p op (cmd 10.5) with the mailbox for state @p to. */
+/** Any transition command @p op (mthca_MODIFY_QP()) with the mailbox for state @p to. */
 int hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
 	      enum hh_qp_state to, uint16_t pkey_index);
 int hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index);

@@ -3,11 +3,11 @@
  */
 
 /*
- * hca_host: the HCR protocol (cmd 2). Words 0..5 first, a barrier, then
+ * hca_host: the HCR protocol (Linux mthca_cmd_post_hcr()). Words 0..5 first, a barrier, then
  * the go word; polled commands (token 0xffff) finish when GO clears and
  * report status in bits 31..24 of word 6; event-mode commands (E set,
  * after MAP_EQ of the command EQ) finish with a type 0x0a EQE carrying
- * the token, the status and the immediate output (cmd 2.4).
+ * the token, the status and the immediate output (mthca_cmd_event()).
  */
 
 #include <errno.h>
@@ -97,7 +97,7 @@ hh_cmd(struct hh_dev *d, uint64_t in_param, uint64_t *out_param,
 
 	if (d->events && token == HH_CMD_POLL_TOKEN)
 		token = ++d->token;
-	/* cmd 4 rule 1: never write the HCR while GO reads 1 */
+	/* as Linux mthca_cmd_post_hcr(): never write the HCR while GO reads 1 */
 	ret = wait_go_clear(d);
 	if (ret != 0) {
 		HH_ERR("%s: GO still set before posting", hh_op_name(op));

@@ -4,13 +4,13 @@
 
 /*
  * hca_host: the data path as a mem-free host drives it. Send WQEs are
- * chained through their predecessor's next segment (dp 3.2: opcode and
+ * chained through their predecessor's next segment (mthca_arbel_post_send(): opcode and
  * nda first, barrier, then ee_nds with DBD and the size), then the SQ
- * doorbell record, then the UAR send doorbell (dp 3.3); receives only
- * advance the RQ doorbell record (dp 5.2). CQEs are taken by owner bit
- * and handed back with 0x80 (dp 10.3). The QP0/QP1 agent hands received
+ * doorbell record, then the UAR send doorbell (mthca_arbel_post_send()); receives only
+ * advance the RQ doorbell record (mthca_arbel_post_receive()). CQEs are taken by owner bit
+ * and handed back with 0x80 (next_cqe_sw()). The QP0/QP1 agent hands received
  * SMPs and PMA MADs to MAD_IFC and sends the answer with an MLX WQE
- * whose LRH/BTH/DETH it builds itself (dp 17, cmd 15.1).
+ * whose LRH/BTH/DETH it builds itself (build_mlx_header(), mthca_process_mad()).
  */
 
 #include <errno.h>
@@ -43,7 +43,7 @@ wmb(void)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Publish a WQE at ring index @p ind through its predecessor (dp 3.2 steps 6-8). */
+/* Publish a WQE at ring index @p ind through its predecessor (mthca_arbel_post_send()). */
 static void
 link_send_wqe(struct hh_qp *qp, uint32_t ind, uint8_t op, uint32_t size)
 {
@@ -140,7 +140,7 @@ hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_
 
 	memcpy(slot, hdr, hdr_len);
 	memcpy(slot + 128, mad, 256);
-	/* dp 2.8: the MLX segment replaces flags/imm; solicited and bit 0 clear */
+	/* struct mthca_mlx_seg: the MLX segment replaces flags/imm; solicited and bit 0 clear */
 	hh_put32(w, HH_WQE_FLAGS, HH_WQE_F_CQ_UPDATE | (vl15 ? HH_MLX_VL15 : 0) |
 		 (slr ? HH_MLX_SLR : 0) | ((uint32_t)(sl & 0xf) << 8));
 	hh_put16(w, HH_MLX_RLID, dlid);
@@ -151,7 +151,7 @@ hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_
 	hh_put32(w, 32 + HH_DSEG_BYTE_COUNT, 256);
 	hh_put32(w, 32 + HH_DSEG_LKEY, d->ntmr.lkey);
 	hh_put64(w, 32 + HH_DSEG_ADDR, slot_iova + 128);
-	/* dp 17.2: 4-byte inline placeholder for the ICRC */
+	/* mthca_arbel_post_send(): 4-byte inline placeholder for the ICRC */
 	hh_put32(w, 48, HH_INLINE_SEG | 4);
 	hh_put32(w, 52, 0);
 	link_send_wqe(qp, ind, HH_OPCODE_SEND, 4);
@@ -203,7 +203,7 @@ hh_cq_arm(struct hh_dev *d, struct hh_cq *cq, bool solicited)
 	uint32_t sn = cq->arm_sn & 3, cmd = solicited ? HH_CQ_DB_REQ_NOT_SOL : HH_CQ_DB_REQ_NOT;
 	uint8_t *r = hh_dbr(d, cq->arm_db);
 
-	/* dp 13.2: arm record, barrier, then the UAR CQ doorbell */
+	/* mthca_arbel_arm_cq(): arm record, barrier, then the UAR CQ doorbell */
 	hh_put32(r, 0, cq->cons);
 	hh_put32(r, 4, (cq->cqn << 8) | ((uint32_t)HH_DBR_CQ_ARM << 5) | (sn << 3) | cmd);
 	wmb();
@@ -231,7 +231,7 @@ build_ud_headers(uint8_t *h, uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t sli
 	hh_put32(h, 24, sqp & 0xffffff);
 }
 
-/* cmd 15.1: which MADs firmware answers through MAD_IFC */
+/* mthca_process_mad(): which MADs firmware answers through MAD_IFC */
 static bool
 mad_for_firmware(const uint8_t *mad)
 {

@@ -51,7 +51,7 @@ hh_host_up(struct hh_host *h)
 	ret = hh_dma_alloc(d, 64 * 4096, 4096, &h->payload);
 	if (ret == 0)
 		ret = hh_mr_mtt(d, &h->payload_mr, &h->payload, HH_MPT_F_LOCAL_WRITE);
-	/* receives first; QP0 last: QP0 at RTR makes the port come up (cmd 10.6) */
+	/* receives first; QP0 last: QP0 at RTR makes the port come up (__mthca_modify_qp()) */
 	if (ret == 0)
 		ret = hh_post_recv(d, &h->qp1, HH_HOST_QP_DEPTH);
 	if (ret == 0)
@@ -80,7 +80,7 @@ host_events(struct hh_host *h)
 		uint8_t type = hh_get8(eqe, HH_EQE_TYPE);
 
 		if (type == HH_EV_PORT_CHANGE) {
-			/* dp 14.4: port in bits 29..28 of the word at 0x0c */
+			/* mthca_eq_int(): port in bits 29..28 of the word at 0x0c */
 			if (((hh_get32(eqe, HH_EQE_PORT) >> 28) & 3) != 1) {
 				HH_ERR("%s: PORT_CHANGE for port %u", h->name,
 				       (hh_get32(eqe, HH_EQE_PORT) >> 28) & 3);
@@ -92,7 +92,7 @@ host_events(struct hh_host *h)
 			HH_LOG("%s: async event 0x%02x", h->name, type);
 		}
 	}
-	/* re-arm after a drain that found entries (dp 15.2), not on every
+	/* re-arm after a drain that found entries (arbel_eq_req_not()), not on every
 	 * poll: an arm write is register activity that keeps the model spinning */
 	if (n != 0)
 		hh_eq_arm(&h->d, &h->d.eq[HH_EQ_ASYNC]);
@@ -111,7 +111,7 @@ hh_host_port_info(struct hh_host *h)
 	static uint8_t resp[256];
 	uint8_t mad[256];
 
-	/* a LID-routed SubnGet(PortInfo) answered by firmware (cmd 15.1) */
+	/* a LID-routed SubnGet(PortInfo) answered by firmware (mthca_process_mad()) */
 	memset(mad, 0, sizeof(mad));
 	mad[0] = 1;
 	mad[1] = 0x01;

@@ -32,7 +32,7 @@ struct hh_host {
 	const char *name;
 };
 
-/** QPN of the host's i-th ordinary QP (cmd 5.10: after sqp_start + 4). */
+/** QPN of the host's i-th ordinary QP (mthca_CONF_SPECIAL_QP(): after sqp_start + 4). */
 uint32_t hh_host_qpn(const struct hh_host *h, unsigned int i);
 /** Everything after hh_open()/hh_attach_mem(): bring-up to QPs in RTS. */
 int hh_host_up(struct hh_host *h);

@@ -6,11 +6,12 @@
  * @file
  * Hardware facts of the MT25208 (InfiniHost III Ex, mem-free mode) as the
  * driver-less conformance harness ("hca_host") sees them. Written from the
- * project's fact sheet (mthca-hw.md and its companions, which were read
- * from Linux drivers/infiniband/hw/mthca and rdma-core providers/mthca),
+ * public sources: Linux drivers/infiniband/hw/mthca and rdma-core
+ * providers/mthca (cited by function or struct), the PRM layouts of
+ * iPXE's MT25218_PRM.h and doc/guides/nics/mthca_hw.rst,
  * independently of the device model's app/ibfabric/mt25208/mt25208_hw.h and of the
  * PMD's mthca_hw.h, so that the three check each other (ARCHITECTURE rule
- * 2). Section numbers "cmd x.y" / "dp x.y" name the fact-sheet sections.
+ * 2).
  *
  * Everything the HCA reads or writes in host memory is big-endian; fields
  * are reached only through the hh_get/hh_put helpers at the offsets below.
@@ -82,9 +83,9 @@ static inline void hh_put64(void *b, unsigned int off, uint64_t v)
 #define HH_PCI_VENDOR		0x15b3
 #define HH_PCI_DEVICE_ARBEL	0x6282
 #define HH_PCI_CLASS		0x0c0600
-#define HH_BAR0_SIZE		(1u << 20)	/* cmd 2.1: exactly 1 MiB */
+#define HH_BAR0_SIZE		(1u << 20)	/* __mthca_init_one(): exactly 1 MiB */
 
-/* ---- BAR0: HCR (cmd 2.1) ---------------------------------------------- */
+/* ---- BAR0: HCR (mthca_config_reg.h) ---------------------------------------------- */
 
 #define HH_HCR_BASE		0x80680
 #define HH_HCR_IN_HI		0x00
@@ -100,7 +101,7 @@ static inline void hh_put64(void *b, unsigned int off, uint64_t v)
 #define HH_HCR_STATUS_SHIFT	24
 #define HH_CMD_POLL_TOKEN	0xffff
 
-#define HH_RESET_OFF		0xf0010	/* cmd 16.1: BE32 1 resets */
+#define HH_RESET_OFF		0xf0010	/* mthca_reset(): BE32 1 resets */
 
 /* ---- firmware opcodes (core constants) -------------------------------- */
 
@@ -156,7 +157,7 @@ enum hh_op {
 	HH_OP_ENABLE_LAM = 0xff8,
 };
 
-/* ---- command statuses (cmd 3) ----------------------------------------- */
+/* ---- command statuses (MTHCA_CMD_STAT_*) ----------------------------------------- */
 
 enum hh_status {
 	HH_ST_OK = 0x00,
@@ -177,7 +178,7 @@ enum hh_status {
 
 #define HH_MAILBOX_SIZE		4096
 
-/* ---- QUERY_FW output (cmd 5.2) ----------------------------------------- */
+/* ---- QUERY_FW output (mthca_QUERY_FW()) ----------------------------------------- */
 
 #define HH_QFW_FW_PAGES		0x00	/* BE16 */
 #define HH_QFW_VER		0x00	/* BE64, bits 63..48 = fw_pages */
@@ -189,7 +190,7 @@ enum hh_status {
 #define HH_QFW_EQ_ARM_BASE	0x40
 #define HH_QFW_EQ_SET_CI_BASE	0x48
 
-/* ---- QUERY_DEV_LIM output (cmd 5.4) ----------------------------------- */
+/* ---- QUERY_DEV_LIM output (mthca_QUERY_DEV_LIM()) ----------------------------------- */
 
 #define HH_QDL_LOG_MAX_QP_SZ	0x11
 #define HH_QDL_RSVD_QP		0x12	/* & 0x0f */
@@ -233,11 +234,11 @@ enum hh_status {
 #define HH_DEV_LIM_FLAG_UD	(1u << 2)
 #define HH_DEV_LIM_FLAG_SRQ	(1u << 6)
 
-/* ---- QUERY_ADAPTER (cmd 5.5) ------------------------------------------ */
+/* ---- QUERY_ADAPTER (mthca_QUERY_ADAPTER()) ------------------------------------------ */
 
 #define HH_QAD_INTA_PIN		0x10
 
-/* ---- INIT_HCA input (cmd 5.6) ----------------------------------------- */
+/* ---- INIT_HCA input (mthca_INIT_HCA()) ----------------------------------------- */
 
 #define HH_IHCA_FLAGS2		0x014
 #define HH_IHCA_QPC_BASE	0x030
@@ -267,19 +268,19 @@ enum hh_status {
 #define HH_IHCA_UARC_BASE	0x138
 #define HH_IHCA_SIZE		0x200
 
-/* ---- INIT_IB input (cmd 5.7) ------------------------------------------ */
+/* ---- INIT_IB input (mthca_INIT_IB()) ------------------------------------------ */
 
 #define HH_IIB_FLAGS		0x00
 #define HH_IIB_MAX_GID		0x06
 #define HH_IIB_MAX_PKEY		0x0a
 #define HH_IIB_SIZE		56
 
-/* ---- page lists for MAP_FA / MAP_ICM_AUX / MAP_ICM (cmd 5.9) ----------- */
+/* ---- page lists for MAP_FA / MAP_ICM_AUX / MAP_ICM (mthca_map_cmd()) ----------- */
 
 #define HH_MAP_ENTRY_SIZE	16
 #define HH_MAP_MAX_ENTRIES	(HH_MAILBOX_SIZE / HH_MAP_ENTRY_SIZE)
 
-/* ---- MPT entry (cmd 11.1) --------------------------------------------- */
+/* ---- MPT entry (struct mthca_mpt_entry) --------------------------------------------- */
 
 #define HH_MPT_FLAGS		0x00
 #define HH_MPT_PAGE_SZ		0x04
@@ -298,13 +299,13 @@ enum hh_status {
 #define HH_MTT_PRESENT		1ull
 #define HH_MTT_SEG_SIZE		64	/* 8 entries per segment */
 
-/** cmd 11.2: L_Key = rotate-left-8(hw index). */
+/** arbel_key_to_hw_index(): L_Key = rotate-left-8(hw index). */
 static inline uint32_t hh_index_to_key(uint32_t idx)
 {
 	return (idx << 8) | (idx >> 24);
 }
 
-/* ---- EQ context (cmd 8.2) and MAP_EQ masks (cmd 8.3) ------------------ */
+/* ---- EQ context (struct mthca_eq_context) and MAP_EQ masks (mthca_MAP_EQ()) ------------------ */
 
 #define HH_EQC_FLAGS		0x00
 #define HH_EQC_START		0x04
@@ -319,7 +320,7 @@ static inline uint32_t hh_index_to_key(uint32_t idx)
 #define HH_EQ_ASYNC_MASK	0x00000000000343feull
 #define HH_EQ_CMD_MASK		0x0000000000000400ull
 
-/* ---- EQE (dp 14.2) ----------------------------------------------------- */
+/* ---- EQE (struct mthca_eqe) ----------------------------------------------------- */
 
 #define HH_EQE_SIZE		32
 #define HH_EQE_TYPE		0x01
@@ -345,7 +346,7 @@ enum hh_event {
 #define HH_PORT_CHANGE_ACTIVE	0x04
 #define HH_PORT_CHANGE_DOWN	0x01
 
-/* ---- CQ context (cmd 9.1) ---------------------------------------------- */
+/* ---- CQ context (struct mthca_cq_context) ---------------------------------------------- */
 
 #define HH_CQC_FLAGS		0x00
 #define HH_CQC_START		0x04
@@ -359,19 +360,19 @@ enum hh_event {
 #define HH_CQC_STATE_DB		0x38
 #define HH_CQC_SIZE		0x40
 #define HH_CQC_FLAGS_INIT	0x00040000u	/* OK, disarmed, TR */
-/* RESIZE_CQ input (cmd 5.13) */
+/* RESIZE_CQ input (mthca_RESIZE_CQ()) */
 #define HH_RCQ_LOG_SIZE		0x0c
 #define HH_RCQ_LKEY		0x1c
 #define HH_RCQ_SIZE		0x40
-/* SET_IB input (cmd 5.8) */
+/* SET_IB input (mthca_SET_IB()) */
 #define HH_SIB_FLAGS		0x00
 #define HH_SIB_CAP_MASK		0x04
 #define HH_SIB_SIZE		0x40
-/* WRITE_MTT mailbox (cmd 11.3) */
+/* WRITE_MTT mailbox (mthca_arbel_write_mtt_seg()) */
 #define HH_WMTT_ADDR		0x00
 #define HH_WMTT_ENTRIES		0x10
 
-/* ---- CQE (dp 10.2, 11.1) ----------------------------------------------- */
+/* ---- CQE (struct mthca_cqe, struct mthca_err_cqe) ---------------------- */
 
 #define HH_CQE_SIZE		32
 #define HH_CQE_MY_QPN		0x00
@@ -397,7 +398,7 @@ enum hh_syndrome {
 	HH_SYND_WR_FLUSH = 0x05,
 };
 
-/* ---- doorbell records (dp 7) ------------------------------------------- */
+/* ---- doorbell records (mthca_alloc_db()) ------------------------------------------- */
 
 #define HH_DBR_SIZE		8
 #define HH_DBR_PER_PAGE		512
@@ -407,9 +408,9 @@ enum hh_dbr_type {
 	HH_DBR_SQ = 3,
 	HH_DBR_RQ = 4,
 };
-#define HH_UARC_SIZE		(256u << 10)	/* per UAR, cmd 6.1 row 13 */
+#define HH_UARC_SIZE		(256u << 10)	/* per UAR, Linux uarc_size default */
 
-/* ---- UAR doorbells (dp 6.2, 8.1, 13.2) --------------------------------- */
+/* ---- UAR doorbells (mthca_doorbell.h, mthca_arbel_arm_cq()) ------------ */
 
 #define HH_UAR_PAGE		4096
 #define HH_UAR_SEND		0x10
@@ -417,7 +418,7 @@ enum hh_dbr_type {
 #define HH_CQ_DB_REQ_NOT_SOL	1u
 #define HH_CQ_DB_REQ_NOT	2u
 
-/* ---- QP (cmd 10) -------------------------------------------------------- */
+/* ---- QP (mthca_qp.c) -------------------------------------------------------- */
 
 enum hh_qp_state {
 	HH_QPS_RESET = 0, HH_QPS_INIT = 1, HH_QPS_RTR = 2, HH_QPS_RTS = 3,
@@ -455,7 +456,7 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_QP_PARAMS2_RSC	(1u << 3)
 #define HH_QP_MTU_MSGMAX_UD	0x8b	/* MTU 2048 << 5 | 11 */
 
-/* ---- WQE segments (dp 2) ----------------------------------------------- */
+/* ---- WQE segments (mthca_wqe.h) ----------------------------------------------- */
 
 #define HH_WQE_NDA_OP		0x00
 #define HH_WQE_EE_NDS		0x04
@@ -475,7 +476,7 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_UD_DQPN		0x20
 #define HH_UD_QKEY		0x24
 #define HH_UD_SEG_SIZE		48
-/* AV (dp 16.1) */
+/* AV (struct mthca_av) */
 #define HH_AV_PORT_PD		0x00
 #define HH_AV_G_SLID		0x05
 #define HH_AV_DLID		0x06
@@ -484,7 +485,7 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_AV_HOP_LIMIT		0x0b
 #define HH_AV_SL_TC_FL		0x0c
 #define HH_AV_DGID		0x10
-/* data segment (dp 2.6) */
+/* data segment (struct mthca_data_seg) */
 #define HH_DSEG_BYTE_COUNT	0x00
 #define HH_DSEG_LKEY		0x04
 #define HH_DSEG_ADDR		0x08
@@ -492,7 +493,7 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_INLINE_SEG		(1u << 31)
 #define HH_INVAL_LKEY		0x100
 
-/* ---- MGM entry (cmd 12.1) ---------------------------------------------- */
+/* ---- MGM entry (struct mthca_mgm) ---------------------------------------------- */
 
 #define HH_MGM_NEXT		0x00
 #define HH_MGM_GID		0x10

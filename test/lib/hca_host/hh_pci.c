@@ -104,7 +104,7 @@ hh_open(struct hh_dev *d, const char *pci_dir, size_t dma_size)
 		return ret;
 	}
 	if (d->bar0_len != HH_BAR0_SIZE) {
-		/* cmd 2.1: Linux rejects any other size ("Missing DCS") */
+		/* __mthca_init_one(): Linux rejects any other size ("Missing DCS") */
 		HH_ERR("BAR0 is %zu bytes, not 1 MiB", d->bar0_len);
 		return -ENODEV;
 	}
@@ -264,7 +264,7 @@ hh_uar_write64(struct hh_dev *d, uint32_t uar, uint32_t off, uint32_t hi, uint32
 {
 	volatile uint64_t *db = (volatile uint64_t *)(d->bar2 + (size_t)uar * HH_UAR_PAGE + off);
 
-	/* dp 6.3: one 64-bit store, high word first in memory, after the
+	/* mthca_write64(): one 64-bit store, high word first in memory, after the
 	 * barrier that orders WQEs and doorbell records before it */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	*db = htobe64(((uint64_t)hi << 32) | lo);

@@ -3,10 +3,10 @@
  */
 
 /*
- * hca_host: mem-free bring-up in Linux's order (cmd 17), the ICM profile
- * (cmd 6.1, scaled down: a host that maps everything up front needs
- * small tables), memory regions (cmd 11), EQs (cmd 8), CQs (cmd 9) and
- * QPs (cmd 10), each built from the fact sheet.
+ * hca_host: mem-free bring-up in Linux's order (mthca_init_arbel()), the ICM profile
+ * (mthca_make_profile(), scaled down: a host that maps everything up front needs
+ * small tables), memory regions (mthca_mr.c), EQs (mthca_eq.c), CQs (mthca_cq.c) and
+ * QPs (mthca_qp.c).
  */
 
 #include <errno.h>
@@ -37,10 +37,10 @@ ilog2(uint64_t v)
 static uint64_t
 bar0_off(struct hh_dev *d, uint64_t fw_addr)
 {
-	return fw_addr & (d->bar0_len - 1);	/* cmd 5.2: masked with BAR0 length - 1 */
+	return fw_addr & (d->bar0_len - 1);	/* mthca_QUERY_FW(): & (BAR0 length - 1) */
 }
 
-/* ---- page lists (cmd 5.9) ---------------------------------------------- */
+/* ---- page lists (mthca_map_cmd()) ---------------------------------------------- */
 
 /*
  * Map @p len bytes of host memory at @p iova to ICM @p virt (MAP_ICM) or
@@ -80,7 +80,7 @@ map_pages(struct hh_dev *d, uint16_t op, uint64_t virt, uint64_t iova, uint64_t 
 	return 0;
 }
 
-/* ---- profile (cmd 6.1) -------------------------------------------------- */
+/* ---- profile (mthca_make_profile()) -------------------------------------------------- */
 
 struct prof_res {
 	const char *name;
@@ -111,7 +111,7 @@ make_profile(struct hh_dev *d, bool do_map)
 	r[n].name = nm; r[n].count = (cnt); r[n].base = (b); r[n].map = (m); \
 	r[n].size = (uint64_t)(esz) * (cnt); \
 	if (r[n].size < 4096) \
-		r[n].size = 4096; /* cmd 6.1 step 2 */ \
+		r[n].size = 4096; /* mthca_make_profile(): at least a page */ \
 	n++; \
 } while (0)
 	RES("QPC", d->qpc_sz, d->num_qps, &d->qpc_base, true);
@@ -129,7 +129,7 @@ make_profile(struct hh_dev *d, bool do_map)
 	RES("UARC", HH_UARC_SIZE, d->num_uars, &d->uarc_base, false);
 #undef RES
 
-	/* cmd 6.1 step 3: stable sort by size, decreasing */
+	/* mthca_make_profile(): stable sort by size, decreasing */
 	for (i = 0; i < n; i++)
 		for (j = 0; j + 1 < n - i; j++)
 			if (r[j + 1].size > r[j].size) {
@@ -151,7 +151,7 @@ make_profile(struct hh_dev *d, bool do_map)
 	if (!do_map)
 		return 0;
 
-	/* back every context table now (Linux maps on demand; cmd 6.3) */
+	/* back every context table now (Linux maps on demand; mthca_alloc_icm_table()) */
 	for (i = 0; i < n; i++) {
 		struct hh_buf b;
 		uint64_t sz = r[i].size;
@@ -160,7 +160,7 @@ make_profile(struct hh_dev *d, bool do_map)
 		if (!r[i].map)
 			continue;
 		if (r[i].base == &d->eqc_base)
-			sz = 4096;	/* cmd 6.2: one page */
+			sz = 4096;	/* mthca_map_eq_icm(): one page */
 		ret = hh_dma_alloc(d, sz, sz < (1u << 18) ? sz : (1u << 18), &b);
 		if (ret != 0)
 			return ret;
@@ -208,7 +208,7 @@ query_dev_lim(struct hh_dev *d)
 	d->rsvd_cqs = 1u << (hh_get8(o, HH_QDL_RSVD_CQ) & 0x0f);
 	d->rsvd_eqs = 1u << (hh_get8(o, HH_QDL_RSVD_EQ) & 0x0f);
 	d->rsvd_mrws = 1u << (hh_get8(o, HH_QDL_RSVD_MRW) & 0x0f);
-	/* cmd 5.4: log of reserved MTT entries, 8 entries per segment */
+	/* mthca_QUERY_DEV_LIM(): log of reserved MTT entries, 8 entries per segment */
 	d->rsvd_mtt_segs = ((1u << (hh_get8(o, HH_QDL_RSVD_MTT) >> 4)) * 8 + HH_MTT_SEG_SIZE - 1) /
 			   HH_MTT_SEG_SIZE;
 	d->rsvd_uars = hh_get8(o, HH_QDL_RSVD_UAR) >> 4;
@@ -232,7 +232,7 @@ query_dev_lim(struct hh_dev *d)
 	d->uar_scr_sz = hh_get16(o, HH_QDL_UAR_SCR_SZ);
 	d->mpt_sz = hh_get16(o, HH_QDL_MPT_SZ);
 	d->max_icm = hh_get64(o, HH_QDL_MAX_ICM);
-	/* cmd 5.4 mthca_dev_lim checks */
+	/* mthca_QUERY_DEV_LIM() mthca_dev_lim checks */
 	if ((1u << hh_get8(o, HH_QDL_MIN_PAGE)) > 4096 || d->num_ports == 0 || d->num_ports > 2 ||
 	    d->uar_size > d->bar2_len) {
 		HH_ERR("QUERY_DEV_LIM: min page 2^%u, %u ports, UAR area %u vs BAR2 %zu",
@@ -292,7 +292,7 @@ hh_bringup(struct hh_dev *d)
 	ret = query_fw(d);
 	if (ret != 0)
 		return ret;
-	/* cmd 5.3: a mem-free device has no local attached memory */
+	/* mthca_ENABLE_LAM(): a mem-free device has no local attached memory */
 	st = hh_cmd_box(d, HH_OP_ENABLE_LAM, 0, 0, false, true);
 	if (st != HH_ST_LAM_NOT_PRE) {
 		HH_ERR("ENABLE_LAM: status 0x%02x, expected 0x22 (LAM_NOT_PRE)", st);
@@ -335,7 +335,7 @@ hh_bringup(struct hh_dev *d)
 	CHECK_ST(hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true), "QUERY_ADAPTER");
 	d->inta_pin = hh_get8(d->mbox_out.va, HH_QAD_INTA_PIN);
 
-	/* cmd 7.1: the driver's UAR is the first one after the reserved ones */
+	/* mthca_uar_alloc(): the driver's UAR is the first one after the reserved ones */
 	d->uar = d->rsvd_uars + 1;
 	ret = hh_dma_alloc(d, 4096, 4096, &dbr);
 	if (ret != 0)
@@ -355,7 +355,7 @@ hh_bringup(struct hh_dev *d)
 	return 0;
 }
 
-/* ---- memory regions (cmd 11) -------------------------------------------- */
+/* ---- memory regions (mthca_mr.c) -------------------------------------------- */
 
 static int
 sw2hw_mpt(struct hh_dev *d, struct hh_mr *mr, uint32_t flags, uint64_t start, uint64_t len,
@@ -403,7 +403,7 @@ hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t a
 	mr->index = d->next_mpt++;
 	mr->lkey = hh_index_to_key(mr->index);
 	mr->buf = *b;
-	/* cmd 11.3: the CPU writes MTT entries straight into ICM */
+	/* mthca_arbel_write_mtt_seg(): the CPU writes MTT entries straight into ICM */
 	for (i = 0; i < pages; i++)
 		hh_put64(d->mtt_host, mr->first_seg * HH_MTT_SEG_SIZE + i * 8,
 			 (b->iova + (uint64_t)i * 4096) | HH_MTT_PRESENT);
@@ -412,14 +412,14 @@ hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t a
 			 d->mtt_base + (uint64_t)mr->first_seg * HH_MTT_SEG_SIZE);
 }
 
-/* ---- doorbell records (dp 7) -------------------------------------------- */
+/* ---- doorbell records (mthca_alloc_db()) -------------------------------------------- */
 
 uint32_t
 hh_dbr_alloc(struct hh_dev *d, uint32_t qn, enum hh_dbr_type type)
 {
 	uint32_t idx = d->next_dbr++;
 
-	/* dp 7.2: identity word (qn << 8) | (type << 5), counter 0 */
+	/* mthca_alloc_db(): identity word (qn << 8) | (type << 5), counter 0 */
 	hh_put32(d->dbr.va, idx * HH_DBR_SIZE, 0);
 	hh_put32(d->dbr.va, idx * HH_DBR_SIZE + 4, (qn << 8) | ((uint32_t)type << 5));
 	return idx;
@@ -431,7 +431,7 @@ hh_dbr(struct hh_dev *d, uint32_t idx)
 	return d->dbr.va + idx * HH_DBR_SIZE;
 }
 
-/* ---- event queues (cmd 8, dp 14/15) -------------------------------------- */
+/* ---- event queues (mthca_eq.c) -------------------------------------- */
 
 static int
 eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8_t intr)
@@ -473,7 +473,7 @@ hh_eq_next(struct hh_dev *d, struct hh_eq *eq)
 	memcpy(copy, e, sizeof(copy));
 	e[HH_EQE_OWNER] = HH_OWNER_HW;
 	eq->cons++;
-	/* dp 15.1: barrier, then the full (unmasked) consumer counter */
+	/* arbel_set_eq_ci(): barrier, then the full (unmasked) consumer counter */
 	hh_bar0_write32(d, bar0_off(d, d->eq_set_ci_base) + eq->eqn * 8, eq->cons);
 	return copy;
 }
@@ -492,12 +492,12 @@ hh_setup_eqs(struct hh_dev *d)
 	uint64_t v;
 	int i, ret;
 
-	/* cmd 8.1: COMP, ASYNC, CMD in that order, EQNs from reserved_eqs */
+	/* mthca_init_eq_table(): COMP, ASYNC, CMD in that order, EQNs from reserved_eqs */
 	for (i = 0; i < HH_NUM_EQ; i++) {
 		ret = eq_create(d, &d->eq[i], d->rsvd_eqs + i, 64, 128 + i);
 		if (ret != 0)
 			return ret;
-		/* MSI-X vector i, EQC intr 0x80 | i (dp 14.1) */
+		/* MSI-X vector i, EQC intr 0x80 | i (mthca_init_eq_table()) */
 		d->eq[i].irq_fd = d->get_irq != NULL ? d->get_irq(d->idle_arg, (uint32_t)i) :
 				  hh_get_irq(d, (uint32_t)i);
 		if (d->eq[i].irq_fd < 0) {
@@ -513,7 +513,7 @@ hh_setup_eqs(struct hh_dev *d)
 		hh_eq_arm(d, &d->eq[i]);
 	d->eq_up = true;
 
-	/* cmd 17 step 22: switch to events, NOP must complete with an EQE
+	/* mthca_setup_hca(): switch to events, NOP must complete with an EQE
 	 * and an interrupt within 100 ms */
 	d->events = true;
 	ret = hh_cmd(d, 0, NULL, 0x1f, 0, HH_OP_NOP);
@@ -530,7 +530,7 @@ hh_setup_eqs(struct hh_dev *d)
 	while ((eqe = hh_eq_next(d, &d->eq[HH_EQ_ASYNC])) != NULL)
 		HH_LOG("async event 0x%02x during bring-up", hh_get8(eqe, HH_EQE_TYPE));
 
-	/* cmd 10.6: special QPs after the reserved range, rounded up to even */
+	/* __mthca_modify_qp(): special QPs after the reserved range, rounded up to even */
 	d->sqp_start = (d->rsvd_qps + 1) & ~1u;
 	CHECK_ST(hh_cmd(d, 0, NULL, d->sqp_start, 0, HH_OP_CONF_SPECIAL_QP), "CONF_SPECIAL_QP 0");
 	CHECK_ST(hh_cmd(d, 0, NULL, d->sqp_start + 2, 1, HH_OP_CONF_SPECIAL_QP),
@@ -538,7 +538,7 @@ hh_setup_eqs(struct hh_dev *d)
 	return 0;
 }
 
-/* ---- completion queues (cmd 9) ------------------------------------------- */
+/* ---- completion queues (mthca_cq.c) ------------------------------------------- */
 
 int
 hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
@@ -575,7 +575,7 @@ hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 	return 0;
 }
 
-/* ---- queue pairs (cmd 10, dp 1, 3.1, 5.1) --------------------------------- */
+/* ---- queue pairs (mthca_alloc_wqe_buf(), mthca_alloc_qp_common()) ------ */
 
 
 int
@@ -666,7 +666,7 @@ hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from
 	uint64_t out;
 
 	if (op == HH_OP_2RST) {
-		/* cmd 10.5: no input mailbox; op_mod 3 = do not write the output one */
+		/* mthca_MODIFY_QP(): no input mailbox; op_mod 3 = do not write the output one */
 		out = d->mbox_out.iova;
 		return hh_cmd(d, 0, &out, qp->qpn, 3, op);
 	}
@@ -679,7 +679,7 @@ hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from
 	hh_put32(m, HH_QPM_USR_PAGE, d->uar);
 	hh_put32(m, HH_QPM_LOCAL_QPN, qp->qpn);
 	if (qp->st == HH_QPST_MLX)
-		hh_put32(m, HH_QPM_PRI_PATH, (uint32_t)qp->port << 24);	/* always, cmd 10.3 */
+		hh_put32(m, HH_QPM_PRI_PATH, (uint32_t)qp->port << 24);	/* always */
 	if (from == HH_QPS_RESET && to == HH_QPS_INIT) {
 		optmask |= HH_QP_OPTPAR_PKEY_INDEX | HH_QP_OPTPAR_Q_KEY;
 		if (qp->st != HH_QPST_MLX)
@@ -732,7 +732,7 @@ hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index)
 		HH_ERR("QP 0x%x INIT2RTR: status 0x%02x", qp->qpn, st);
 		return -EIO;
 	}
-	/* cmd 10.6: QP0 reaching RTR brings the port up: INIT_IB */
+	/* __mthca_modify_qp(): QP0 reaching RTR brings the port up: INIT_IB */
 	if (qp->st == HH_QPST_MLX && qp->qpn == d->sqp_start + qp->port - 1) {
 		st = hh_init_ib(d, qp->port);
 		if (st != HH_ST_OK) {
