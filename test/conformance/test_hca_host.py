@@ -53,8 +53,6 @@ def main():
         if scenario in ('commands', 'faults'):
             r = h.run([hca_host, scenario, a], timeout=120, check=False)
             print(r.stdout[-4000:])
-            if r.returncode == 77:
-                h.skip('hca_host: cannot run here')
             h.check(r.returncode == 0, 'hca_host %s failed:\n%s' % (scenario, r.stderr[-2000:]))
             return
         lib = find_umad2sim(h)

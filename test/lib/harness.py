@@ -10,6 +10,11 @@ every process group it spawned and deletes every namespace it created.
 
 Exit codes follow meson: 0 pass, 1 fail, 77 skip.
 
+No silent skips (doc/guides/testing.rst): every tool a test uses is
+installed by usertools/ipoib-setup.sh, so need_program() and need_file()
+fail when theirs is missing. Only skip() skips, with its reason, and the
+test command accepts a skip only from the tests it declares by name.
+
     from harness import Harness
     with Harness('opensm_sweep', timeout=120) as h:
         fab = h.spawn([ibfabric, net], name='ibfabric')
@@ -34,7 +39,7 @@ class TestFailure(Exception):
 
 
 class TestSkip(Exception):
-    """The test cannot run here (missing tool, missing package file)."""
+    """The test cannot run here, for a reason it states (see skip())."""
 
 
 def _scratch_root():
@@ -233,6 +238,8 @@ class Harness:
         raise TestFailure(msg)
 
     def skip(self, msg):
+        """Skip (exit 77) for the reason @msg; usertools/ipoib-setup.sh test
+        fails the run unless the test's name is in its declared skips."""
         raise TestSkip(msg)
 
     def check(self, cond, msg):
@@ -244,15 +251,17 @@ class Harness:
             raise TestFailure('%s: got %r, expected %r' % (what, got, expected))
 
     def need_program(self, prog):
-        """Skip the test when @prog is not on PATH; return its path."""
+        """Path of @prog; fail when it is not on PATH (the set-up script
+        installs every tool a test uses: missing is a failure, not a skip)."""
         path = shutil.which(prog)
         if path is None:
-            self.skip('%s not installed' % prog)
+            self.fail('%s not installed (usertools/ipoib-setup.sh installs it)' % prog)
         return path
 
     def need_file(self, path):
+        """@path; fail when it does not exist."""
         if not os.path.exists(path):
-            self.skip('%s not present' % path)
+            self.fail('%s not present' % path)
         return path
 
     # -- processes --------------------------------------------------------

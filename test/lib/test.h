@@ -9,6 +9,11 @@
  * TEST_SKIPPED; a suite lists cases with optional setup/teardown; the
  * runner prints one line per case and a summary, and its exit code is
  * what meson expects (0 pass, 1 fail, 77 skip).
+ *
+ * No silent skips (doc/guides/testing.rst): a case may only skip when the
+ * suite lists it with TEST_CASE_MAY_SKIP() and the reason. A case that
+ * returns TEST_SKIPPED without one fails: a check that did not run is not
+ * a check that passed.
  */
 
 #ifndef _DPDK_IPOIB_TEST_H_
@@ -65,11 +70,15 @@ struct unit_test_case {
 	void (*teardown)(void);
 	int (*testcase)(void);
 	const char *name;
+	/** Why this case may return TEST_SKIPPED; NULL: a skip is a failure. */
+	const char *skip_reason;
 };
 
-#define TEST_CASE(fn) { NULL, NULL, fn, #fn }
-#define TEST_CASE_ST(setup, teardown, fn) { setup, teardown, fn, #fn }
-#define TEST_CASES_END() { NULL, NULL, NULL, NULL }
+#define TEST_CASE(fn) { NULL, NULL, fn, #fn, NULL }
+#define TEST_CASE_ST(setup, teardown, fn) { setup, teardown, fn, #fn, NULL }
+/** A case that may skip, for the reason given (printed when it does). */
+#define TEST_CASE_MAY_SKIP(fn, reason) { NULL, NULL, fn, #fn, reason }
+#define TEST_CASES_END() { NULL, NULL, NULL, NULL, NULL }
 
 struct unit_test_suite {
 	const char *suite_name;
@@ -93,8 +102,9 @@ test_hexdump(const char *title, const unsigned char *p, size_t len)
  * Run every case of @p suite.
  *
  * @return
- *   0 when every case passed or was skipped (and at least one passed),
- *   77 when every case was skipped, 1 otherwise.
+ *   0 when every case passed or was skipped for its declared reason (and
+ *   at least one passed), 77 when every case was skipped for its declared
+ *   reason, 1 otherwise (a failure, or a skip the suite did not declare).
  */
 static inline int
 unit_test_suite_runner(const struct unit_test_suite *suite)
@@ -119,14 +129,19 @@ unit_test_suite_runner(const struct unit_test_suite *suite)
 			rc = TEST_FAILED;
 		if (tc->teardown != NULL)
 			tc->teardown();
+		if (rc == TEST_SKIPPED && tc->skip_reason == NULL) {
+			printf("  %s skipped, but the suite declares no skip for it: failed\n",
+			       tc->name);
+			rc = TEST_FAILED;
+		}
 		if (rc == TEST_SUCCESS) {
 			passed++;
 			printf(" + TestCase [%3u] : %s succeeded\n",
 			       passed + failed + skipped, tc->name);
 		} else if (rc == TEST_SKIPPED) {
 			skipped++;
-			printf(" + TestCase [%3u] : %s skipped\n",
-			       passed + failed + skipped, tc->name);
+			printf(" + TestCase [%3u] : %s skipped (declared: %s)\n",
+			       passed + failed + skipped, tc->name, tc->skip_reason);
 		} else {
 			failed++;
 			printf(" + TestCase [%3u] : %s failed\n",

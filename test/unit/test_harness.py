@@ -11,6 +11,7 @@ and checks its exit code and that nothing it started survives:
 - harness timeout (SIGALRM): exit 1, same teardown;
 - SIGTERM from meson's own timeout: exit 1, same teardown;
 - skip: exit 77;
+- a tool or file the test needs is missing: exit 1 (no silent skips);
 - a sanitizer report in a spawned process's output: exit 1.
 
 usage: test_harness.py (test/lib on PYTHONPATH, as meson sets it)
@@ -105,6 +106,9 @@ def main():
         scenario('timeout', 'time.sleep(30)', 1, timeout=1, netns=can_netns),
         scenario('sigterm', 'time.sleep(30)', 1, kill_after=0.5),
         scenario('skip', 'h.skip("not here")', 77),
+        # a missing tool is a failure, never a silent skip
+        scenario('no_tool', 'h.need_program("no-such-tool-ipoib")', 1),
+        scenario('no_file', 'h.need_file("/no/such/file/ipoib")', 1),
         scenario('sanitizer', 'q = h.spawn(["sh", "-c", "echo ==1==ERROR: AddressSanitizer: x"])\n'
                  '    h.wait_log(q, "AddressSanitizer")', 1),
     ]
