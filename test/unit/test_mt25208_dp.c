@@ -19,6 +19,8 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <pcap/pcap.h>
+
 #include "test.h"
 
 #include "fabric.h"
@@ -308,6 +310,286 @@ test_pkey_violation(void)
 	pi = hh_host_port_info(&B.h);
 	TEST_ASSERT(pi != NULL, "PortInfo");
 	TEST_ASSERT_EQUAL(hh_get16(pi, 64 + 46), before + 1, "PortInfo P_KeyViolations (IBA 14.2.5.6)");
+	return TEST_SUCCESS;
+}
+
+/* ---- partitions (IBA 10.9.3) ----------------------------------------------- */
+
+/*
+ * The P_Key table both ports get (same on A and B, so every row runs both
+ * ways): index 0 the default partition (full), 1 empty, 2 and 3 the full
+ * and the limited member of partition 0x0123, 4 the full member of a
+ * second partition 0x0456, 5 the limited member of the default partition.
+ * One UD QP per used index on each side, QPN index 20 + P_Key index.
+ */
+#define PK_P1_FULL	0x8123
+#define PK_P1_LIM	0x0123
+#define PK_P2_FULL	0x8456
+#define PK_DEF_LIM	0x7fff
+#define PK_NIX		6
+
+static const uint16_t pk_table[PK_NIX] = { 0xffff, 0, PK_P1_FULL, PK_P1_LIM, PK_P2_FULL,
+					   PK_DEF_LIM };
+static struct hh_qp pk_qp[2][PK_NIX];
+static char pk_dir[64];
+
+static struct hh_qp *
+pk_qp_of(const struct side *s, unsigned int ix)
+{
+	return &pk_qp[s == &A ? 0 : 1][ix];
+}
+
+static int
+pk_side_setup(struct side *s)
+{
+	struct fab_port *p = &s->node->ports[1];
+	unsigned int ix;
+
+	for (ix = 0; ix < PK_NIX; ix++)
+		p->pkeys[ix] = pk_table[ix];
+	/* an SM at the switch's LID: traps go there, out of this port's link */
+	p->sm_lid = LID_SW;
+	p->gid_prefix = 0xfe80000000000000ull;
+	for (ix = 0; ix < PK_NIX; ix++) {
+		struct hh_qp *qp = pk_qp_of(s, ix);
+
+		if (pk_table[ix] == 0)
+			continue;
+		TEST_ASSERT_SUCCESS(hh_qp_create(&s->h.d, qp, hh_host_qpn(&s->h, 20 + ix),
+						 HH_QPST_UD, 1, &s->h.scq, &s->h.rcq, 16),
+				    "%s: QP for P_Key index %u", s->h.name, ix);
+		qp->qkey = HH_HOST_UD_QKEY;
+		TEST_ASSERT_SUCCESS(hh_qp_up(&s->h.d, qp, (uint16_t)ix), "QP to RTS, P_Key index %u",
+				    ix);
+		TEST_ASSERT_SUCCESS(hh_post_recv(&s->h.d, qp, 8), "receives");
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+pk_setup(void)
+{
+	snprintf(pk_dir, sizeof(pk_dir), "/tmp/test_mt25208_dp.XXXXXX");
+	if (mkdtemp(pk_dir) == NULL)
+		return TEST_FAILED;
+	if (pk_side_setup(&A) != TEST_SUCCESS || pk_side_setup(&B) != TEST_SUCCESS)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+/*
+ * The trap the receiver sent for a refused packet, from a capture of its
+ * link: LID-routed SubnTrap(Notice) to the SM (IBA 14.2.1.1, 13.4.8.2
+ * table 122), generic, type Security (table 146: traps 256..259), producer
+ * CA, trap 257, IssuerLID the receiver; DataDetails of notice 257 (IBA
+ * 14.2.5.1 table 147): reserved 16 bits, LID1 the packet's SLID, LID2 its
+ * DLID, Key its P_Key (32 bits, P_Key in the low 16), SL [31:28] and QP1
+ * [23:0] the source QP, QP2 [23:0] the destination QP, GID1 the SGID and
+ * GID2 the DGID when the packet had a GRH, else zero. Expected values come
+ * from the row, never from the model.
+ */
+struct pk_expect {
+	uint16_t slid, dlid, pkey;
+	uint8_t sl;
+	uint32_t sqp, dqp;
+	bool grh;
+	uint8_t sgid[16], dgid[16];
+};
+
+static int
+pk_check_trap(const char *path, const struct pk_expect *e)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	struct pcap_pkthdr *ph;
+	const uint8_t *d, *m, *n, *dd;
+	uint8_t pkt[8 + 12 + 8 + 256];
+	unsigned int traps = 0;
+	uint8_t zero[16] = { 0 };
+	pcap_t *pd;
+
+	pd = pcap_open_offline(path, err);
+	TEST_ASSERT(pd != NULL, "open %s: %s", path, err);
+	while (pcap_next_ex(pd, &ph, &d) == 1) {
+		/* LRH: LNH 2 (no GRH), DLID the SM; BTH DestQP 0; MAD class 0x01 */
+		if (ph->caplen < 8 + 12 + 8 + 256 || (d[1] & 3) != 2 ||
+		    hh_get16(d, 2) != LID_SW || d[8] != 0x64 ||
+		    (hh_get32(d, 8 + 4) & 0xffffff) != 0 || d[28 + 1] != 0x01)
+			continue;
+		if (d[28 + 3] != 0x05 || hh_get16(d, 28 + 16) != 0x0002)
+			continue;
+		if (traps++ == 0)
+			memcpy(pkt, d, sizeof(pkt));	/* d is pcap's until the next read */
+	}
+	pcap_close(pd);
+	TEST_ASSERT(traps != 0, "no SubnTrap(Notice) to the SM (LID %u) in %s", LID_SW, path);
+	m = pkt + 28;
+	n = m + 64;
+	dd = n + 10;
+	TEST_ASSERT_EQUAL(hh_get16(pkt, 6), e->dlid, "trap sent from the receiver's LID");
+	TEST_ASSERT_EQUAL(m[2], 1, "SMP class version 1");
+	TEST_ASSERT_EQUAL(n[0], 0x80 | 2, "IsGeneric 1, Type 2 (Security)");
+	TEST_ASSERT_EQUAL((uint32_t)n[1] << 16 | hh_get16(n, 2), 1, "ProducerType CA");
+	TEST_ASSERT_EQUAL(hh_get16(n, 4), 257, "TrapNumber 257 (Bad P_Key)");
+	TEST_ASSERT_EQUAL(hh_get16(n, 6), e->dlid, "IssuerLID");
+	TEST_ASSERT_EQUAL(hh_get16(dd, 0), 0, "DataDetails reserved");
+	TEST_ASSERT_EQUAL(hh_get16(dd, 2), e->slid, "LID1 = the packet's SLID");
+	TEST_ASSERT_EQUAL(hh_get16(dd, 4), e->dlid, "LID2 = the packet's DLID");
+	TEST_ASSERT_EQUAL(hh_get32(dd, 6), e->pkey, "Key = the packet's P_Key");
+	TEST_ASSERT_EQUAL(dd[10] >> 4, e->sl, "SL");
+	TEST_ASSERT_EQUAL(dd[10] & 0xf, 0, "reserved after SL");
+	TEST_ASSERT_EQUAL(hh_get32(dd, 10) & 0xffffff, e->sqp, "QP1 = source QP");
+	TEST_ASSERT_EQUAL(hh_get32(dd, 14), e->dqp, "reserved 8 | QP2 = destination QP");
+	TEST_ASSERT_BUFFERS_EQUAL(dd + 18, e->grh ? e->sgid : zero, 16, "GID1");
+	TEST_ASSERT_BUFFERS_EQUAL(dd + 34, e->grh ? e->dgid : zero, 16, "GID2");
+	TEST_ASSERT_EQUAL(traps, 1, "one trap");
+	return TEST_SUCCESS;
+}
+
+static void
+pk_gid(const struct side *s, uint8_t *gid)
+{
+	const struct fab_port *p = &s->node->ports[1];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		gid[i] = (uint8_t)(p->gid_prefix >> (56 - 8 * i));
+		gid[8 + i] = (uint8_t)(p->guid >> (56 - 8 * i));
+	}
+}
+
+/*
+ * One row: @p tx's QP at P_Key index @p tix sends (P_Key = its table entry,
+ * IBA 10.9.2) to @p rx's QP at @p rix. Delivered: a receive CQE on that QP
+ * with the QP's P_Key index. Refused: no CQE, P_KeyViolations + 1 (IBA
+ * 14.2.5.6) and a trap 257 checked field by field.
+ */
+static int
+pk_row(struct side *tx, struct side *rx, unsigned int tix, unsigned int rix, bool ok, bool grh,
+       const char *rule)
+{
+	struct hh_qp *sq = pk_qp_of(tx, tix), *rq = pk_qp_of(rx, rix);
+	struct hh_ud_dest dst = { .dlid = rx->node->ports[1].lid, .qkey = HH_HOST_UD_QKEY,
+				  .port = 1 };
+	uint16_t before = rx->node->ports[1].pkey_violations;
+	struct pk_expect e;
+	uint8_t cqe[32];
+	char path[128];
+	int rc;
+
+	printf("  %s -> %s: P_Key 0x%04x (index %u) to a QP at index %u (0x%04x): %s, %s\n",
+	       tx->h.name, rx->h.name, tx->node->ports[1].pkeys[tix], tix, rix,
+	       rx->node->ports[1].pkeys[rix], ok ? "delivered" : "refused", rule);
+	dst.dqpn = rq->qpn;
+	memset(&e, 0, sizeof(e));
+	if (grh) {
+		dst.grh = true;
+		pk_gid(rx, dst.dgid);
+		pk_gid(tx, e.sgid);
+		memcpy(e.dgid, dst.dgid, 16);
+	}
+	snprintf(path, sizeof(path), "%s/trap.pcap", pk_dir);
+	TEST_ASSERT_SUCCESS(fab_capture_start(fab, &rx->node->ports[1], path), "capture");
+	memset(tx->h.payload.va, 0xa5, 64);
+	TEST_ASSERT_SUCCESS(hh_post_ud_send(&tx->h.d, sq, &dst, tx->h.payload_mr.lkey, 0, 64, true),
+			    "post");
+	TEST_ASSERT(hh_host_wait_cqe(&tx->h, &tx->h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "send completed");
+	if (ok) {
+		fab_capture_stop(fab, &rx->node->ports[1]);
+		TEST_ASSERT(hh_host_wait_cqe(&rx->h, &rx->h.rcq, cqe, 2000), "%s: delivered", rule);
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "receive CQE");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), rq->qpn, "to the addressed QP");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_RQPN), sq->qpn, "from the sending QP");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_IMM_PKEY) >> 16, rix,
+				  "CQE P_Key index = the receiving QP's");
+		TEST_ASSERT_EQUAL(rx->node->ports[1].pkey_violations, before, "no violation");
+		TEST_ASSERT_SUCCESS(hh_post_recv(&rx->h.d, rq, 1), "repost");
+		return TEST_SUCCESS;
+	}
+	TEST_ASSERT(!hh_host_wait_cqe(&rx->h, &rx->h.rcq, cqe, 100), "%s: refused, yet delivered to"
+		    " QP 0x%x", rule, hh_get32(cqe, HH_CQE_MY_QPN));
+	fab_capture_stop(fab, &rx->node->ports[1]);
+	TEST_ASSERT_EQUAL(rx->node->ports[1].pkey_violations, before + 1, "P_KeyViolations + 1");
+	e.slid = tx->node->ports[1].lid;
+	e.dlid = rx->node->ports[1].lid;
+	e.pkey = tx->node->ports[1].pkeys[tix];
+	e.sl = 0;
+	e.sqp = sq->qpn;
+	e.dqp = rq->qpn;
+	e.grh = grh;
+	rc = pk_check_trap(path, &e);
+	unlink(path);
+	return rc;
+}
+
+/* Every row both ways: A -> B, then B -> A (same tables on both ports). */
+#define PK_ROW(tix, rix, ok, grh, rule) do { \
+	TEST_ASSERT_SUCCESS(pk_row(&A, &B, tix, rix, ok, grh, rule), "A -> B: %s", rule); \
+	TEST_ASSERT_SUCCESS(pk_row(&B, &A, tix, rix, ok, grh, rule), "B -> A: %s", rule); \
+} while (0)
+
+/*
+ * IBA 10.9.3 membership rules (C10-118..C10-120 as qib_rcv/hfi1 apply
+ * them): two P_Keys match when their low 15 bits are equal and not zero
+ * and at least one is a full member (bit 15). A UD QP accepts a packet
+ * only when its own P_Key (table entry at the QP's P_Key index) matches;
+ * a match elsewhere in the port's table does not do.
+ */
+static int
+test_pkey_membership(void)
+{
+	TEST_ASSERT_SUCCESS(pk_setup(), "tables and QPs");
+	PK_ROW(2, 2, true, false, "full/full, same partition: accepted");
+	PK_ROW(2, 3, true, false, "full sender, limited receiver: accepted");
+	PK_ROW(3, 2, true, false, "limited sender, full receiver: accepted");
+	PK_ROW(3, 3, false, false, "limited/limited: refused, though the port also holds the full"
+	       " member");
+	PK_ROW(4, 2, false, false, "second partition to the first: refused");
+	PK_ROW(2, 4, false, false, "first partition to the second: refused");
+	PK_ROW(0, 0, true, false, "default partition, full/full: accepted");
+	PK_ROW(5, 0, true, false, "default partition, limited sender, full receiver: accepted");
+	PK_ROW(0, 5, true, false, "default partition, full sender, limited receiver: accepted");
+	PK_ROW(5, 5, false, false, "default partition, limited/limited: refused");
+	PK_ROW(0, 2, false, false, "default partition to partition 0x0123: refused");
+	PK_ROW(2, 0, false, true, "partition 0x0123 to the default one, with a GRH: refused,"
+	       " the trap carries both GIDs");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A port whose table holds only the limited member of a partition: a
+ * limited sender finds no match anywhere in it (refused at the port, IBA
+ * 10.9.3), a full sender is accepted. And a UD QP whose P_Key index names
+ * another partition refuses a packet the port's table would accept (the
+ * QP's own check, not only the port's).
+ */
+static int
+test_pkey_port_and_qp_index(void)
+{
+	struct side *s[2] = { &B, &A };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct side *rx = s[i], *tx = s[1 - i];
+
+		rx->node->ports[1].pkeys[2] = 0;	/* the full member of 0x0123 gone */
+		TEST_ASSERT_SUCCESS(pk_row(tx, rx, 3, 3, false, false,
+					   "limited/limited, no full member in the table: refused"),
+				    "port-level limited/limited");
+		TEST_ASSERT_SUCCESS(pk_row(tx, rx, 2, 3, true, false,
+					   "full sender to a limited-only table: accepted"),
+				    "port-level full/limited");
+		rx->node->ports[1].pkeys[2] = PK_P1_FULL;
+		/* P_Key 0x8123 is in the table (index 2); the QP at index 4 is 0x8456 */
+		TEST_ASSERT_SUCCESS(pk_row(tx, rx, 2, 4, false, false,
+					   "the UD QP's P_Key index names another partition:"
+					   " refused"), "QP P_Key index check");
+		/* ... and the QP at index 0 (default partition) too */
+		TEST_ASSERT_SUCCESS(pk_row(tx, rx, 3, 0, false, false,
+					   "limited 0x0123 to the QP at the default P_Key:"
+					   " refused"), "QP P_Key index check, default");
+	}
+	rmdir(pk_dir);
 	return TEST_SUCCESS;
 }
 
@@ -784,6 +1066,8 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_ud_2044),
 		TEST_CASE(test_qkey_drop),
 		TEST_CASE(test_pkey_violation),
+		TEST_CASE(test_pkey_membership),
+		TEST_CASE(test_pkey_port_and_qp_index),
 		TEST_CASE(test_multicast),
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),
