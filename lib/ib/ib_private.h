@@ -6,10 +6,18 @@
 #define _IB_PRIVATE_H_
 
 /*
- * Private to librte_ib: the log type and macro shared by its files.
+ * Private to librte_ib: the log type and macro shared by its files, and
+ * the core's per-device state.
  */
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <rte_log.h>
+#include <rte_rwlock.h>
+
+#include "ib_driver.h"
+#include "rte_ib_dev.h"
 
 /** Log type "lib.ib", registered in ib_log.c. */
 extern int ib_logtype;
@@ -18,5 +26,45 @@ extern int ib_logtype;
 #define IB_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ib_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
+
+/** What the core caches of one port (Linux ib_cache). */
+struct ib_port_cache {
+	struct rte_ib_port_attr attr;
+	struct rte_ib_gid gid[RTE_IB_CACHE_GIDS];
+	uint16_t pkey[RTE_IB_CACHE_PKEYS];
+	uint16_t nb_gid;      /**< Valid entries of gid[]. */
+	uint16_t nb_pkey;     /**< Valid entries of pkey[]. */
+	bool valid;           /**< attr was read from the device. */
+};
+
+/**
+ * The core's state of a registered device, allocated by
+ * rte_ib_device_register() and freed by rte_ib_device_unregister().
+ * lock protects port[] (written by the cache refresh, control side, read
+ * anywhere); mad_lock protects the MAD handler and is read-held while the
+ * handler runs, so that removing it waits for a delivery in progress. Two
+ * locks, so that a MAD handler may raise an event (a cache refresh).
+ */
+struct ib_device_core {
+	rte_rwlock_t lock;
+	struct ib_port_cache port[RTE_IB_DEV_MAX_PORTS];
+	rte_rwlock_t mad_lock;
+	rte_ib_mad_recv_cb mad_cb;
+	void *mad_arg;
+};
+
+/** true when @p port is a port of @p dev (1..phys_port_cnt). */
+static inline bool
+ib_port_is_valid(const struct rte_ib_device *dev, uint8_t port)
+{
+	return port >= 1 && port <= dev->phys_port_cnt;
+}
+
+/**
+ * Re-read @p port's attributes, GIDs and P_Keys from the device into the
+ * cache (ib_cache.c). Control side; failures are logged and leave the
+ * previous contents.
+ */
+void ib_cache_refresh(struct rte_ib_device *dev, uint8_t port);
 
 #endif /* _IB_PRIVATE_H_ */

@@ -385,6 +385,33 @@ enum rte_ib_rate {
 };
 
 /*
+ * Global Route Header (IBA 8.3).
+ */
+
+/** Length of the GRH in bytes (IBA 8.3.1). */
+#define RTE_IB_GRH_LEN 40
+/** IPVer of an IBA GRH (IBA 8.3.1): 6, as IPv6. */
+#define RTE_IB_GRH_IPVER 6
+/** NxtHdr of a GRH followed by an IBA transport header (IBA 8.3.1). */
+#define RTE_IB_GRH_NEXT_HDR_IBA 0x1b
+
+/**
+ * The Global Route Header (IBA 8.3.1, figure "GRH"), big-endian.
+ */
+struct rte_ib_grh {
+	/** Bytes 0-3: [31:28] IPVer, [27:20] TClass, [19:0] FlowLabel. */
+	rte_be32_t version_tclass_flow;
+	rte_be16_t paylen;         /**< Bytes 4-5: PayLen. */
+	uint8_t next_hdr;          /**< Byte 6: NxtHdr. */
+	uint8_t hop_limit;         /**< Byte 7: HopLmt. */
+	struct rte_ib_gid sgid;    /**< Bytes 8-23: SGID. */
+	struct rte_ib_gid dgid;    /**< Bytes 24-39: DGID. */
+};
+
+static_assert(sizeof(struct rte_ib_grh) == RTE_IB_GRH_LEN,
+	      "GRH is 40 bytes (IBA 8.3.1)");
+
+/*
  * MADs (IBA 13.4).
  */
 
