@@ -2,7 +2,12 @@
 # Copyright(c) 2026 The dpdk-ipoib authors
 """Conformance of ibfabric's MT25208 model against a driver-less host.
 
-usage: test_hca_host.py SCENARIO IBFABRIC HCA_HOST NETFILE
+usage: test_hca_host.py SCENARIO IBFABRIC HCA_HOST NETFILE [STYLE]
+
+STYLE is the host style hca_host plays (linux, the default, or ipxe):
+Linux mthca's or iPXE arbel.c's way of driving the same silicon
+(doc/guides/nics/mthca_hw.rst, "Host styles"). Every scenario must pass
+in both.
 
 Scenarios (the host side is test/lib/hca_host/hca_host.c):
   commands    every implemented firmware command, byte checks, an error
@@ -40,7 +45,10 @@ def port_state(fab, node):
 def main():
     scenario = sys.argv[1]
     ibfabric, hca_host, net = (os.path.abspath(x) for x in sys.argv[2:5])
-    with Harness('hca_host_' + scenario, timeout=170) as h:
+    style = sys.argv[5] if len(sys.argv) > 5 else 'linux'
+    host = [hca_host, '-s', style]
+    name = 'hca_host_' + scenario + ('' if style == 'linux' else '_' + style)
+    with Harness(name, timeout=170) as h:
         root = h.path('pci')
         pcap = h.path('all.pcap')
         extra = ['--pci-root', root]
@@ -51,14 +59,14 @@ def main():
                    what='two PCI functions under ' + root)
         a, b = pci_dirs(root)
         if scenario in ('commands', 'faults'):
-            r = h.run([hca_host, scenario, a], timeout=120, check=False)
+            r = h.run(host + [scenario, a], timeout=120, check=False)
             print(r.stdout[-4000:])
             h.check(r.returncode == 0, 'hca_host %s failed:\n%s' % (scenario, r.stderr[-2000:]))
             return
         lib = find_umad2sim(h)
         sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1)
         if scenario == 'ud':
-            r = h.run([hca_host, 'ud', a, b], timeout=150, check=False)
+            r = h.run(host + ['ud', a, b], timeout=150, check=False)
             print(r.stdout[-6000:])
             h.check(r.returncode == 0, 'hca_host ud failed:\n%s' % r.stderr[-3000:])
             # the P_Key violation reached the SM as trap 257 (IBA 14.2.5.1)
@@ -77,8 +85,8 @@ def main():
                    % (n, len(ud)))
             return
         if scenario == 'disappear':
-            host = h.spawn([hca_host, 'serve', a], name='hca_host')
-            h.wait_log(host, 'port ACTIVE', timeout=90)
+            served = h.spawn(host + ['serve', a], name='hca_host')
+            h.wait_log(served, 'port ACTIVE', timeout=90)
             h.check_eq(port_state(fab, 'hosta')[0], 'ACTIVE', 'hosta port 1 with a host')
             h.need_program('saquery')
             env = fab.env(lib, 'ca-sm')
@@ -106,14 +114,14 @@ def main():
             second = xmit_pkts()
             h.check(second > first, 'hosta PortXmitPkts did not grow (%d, %d)' % (first, second))
             h.info('perfquery via MAD_IFC: PortXmitPkts %d -> %d' % (first, second))
-            h.stop(host, sig=9)
+            h.stop(served, sig=9)
             h.wait_for(lambda: port_state(fab, 'hosta')[0] == 'DOWN', timeout=10,
                        what='hosta port 1 down after its host was killed')
             h.info('hosta after kill: state/phys %s/%s' % port_state(fab, 'hosta'))
             # the SM sees the port go: hosta's NodeRecord leaves the SA
             h.wait_for(lambda: not sa_has_hosta(), timeout=30, interval=1,
                        what="hosta's NodeRecord gone from OpenSM's SA")
-            host2 = h.spawn([hca_host, 'serve', a], name='hca_host')
+            host2 = h.spawn(host + ['serve', a], name='hca_host')
             h.wait_log(host2, 'port ACTIVE', timeout=90)
             h.check_eq(port_state(fab, 'hosta')[0], 'ACTIVE', 'hosta port 1 with a new host')
             h.stop(host2)

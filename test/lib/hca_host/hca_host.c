@@ -18,6 +18,10 @@
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
  *
+ * "-s ipxe" before the scenario runs it as iPXE's arbel.c drives the
+ * silicon instead of Linux's mthca (enum hh_style in hh.h); the checks
+ * are the same.
+ *
  * Expected values are derived from Linux mthca and rdma-core (cited by
  * function), doc/guides/nics/mthca_hw.rst,
  * the IBA and the ibfabric topology, never read back from the model.
@@ -41,6 +45,7 @@
 #define QP_DEPTH	HH_HOST_QP_DEPTH
 
 static unsigned int failures, checks;
+static enum hh_style style;	/* host style of every host a scenario brings up */
 
 #define CHECK(cond, ...) do { \
 	checks++; \
@@ -105,7 +110,10 @@ no_device(const char *dir, int ret)
 static int
 host_up(struct hh_host *h, const char *dir)
 {
-	int ret = hh_open(&h->d, dir, DMA_SIZE);
+	int ret;
+
+	h->d.style = style;
+	ret = hh_open(&h->d, dir, DMA_SIZE);
 
 	if (ret != 0)
 		return ret;
@@ -121,7 +129,7 @@ host_up(struct hh_host *h, const char *dir)
 static int
 scenario_commands(const char *dir)
 {
-	struct hh_dev dev, *d = &dev;
+	struct hh_dev dev = { .style = style }, *d = &dev;
 	const uint8_t *o;
 	uint8_t mad[256], resp[256];
 	uint64_t out, v;
@@ -266,7 +274,7 @@ scenario_commands(const char *dir)
 	CHECK_EQ(st, HH_ST_BAD_SYS_STATE, "UNMAP_FA of an initialised HCA");
 	/* MAP_ICM of a page whose bus address is outside every window */
 	memset(d->mbox_in.va, 0, 32);
-	hh_put64(d->mbox_in.va, 0, d->uarc_base + (uint64_t)(d->uar + 5) * HH_UARC_SIZE);
+	hh_put64(d->mbox_in.va, 0, d->uarc_base + (uint64_t)(d->uar + 5) * d->uarc_size);
 	hh_put64(d->mbox_in.va, 8, 0x2000);
 	st = hh_cmd(d, d->mbox_in.iova, NULL, 1, 0, HH_OP_MAP_ICM);
 	CHECK_EQ(st, HH_ST_INTERNAL_ERR, "MAP_ICM of unreachable bus address 0x2000 (bus error)");
@@ -314,7 +322,7 @@ scenario_commands(const char *dir)
 	CHECK_EQ(hh_get32(o, HH_MPT_FLAGS) >> 28, 0, "QUERY_MPT ownership: hardware");
 	CHECK_EQ(hh_get32(o, HH_MPT_FLAGS) & 0x0fffffff, HH_MPT_F_MIO | HH_MPT_F_REGION |
 		 HH_MPT_F_PHYSICAL | HH_MPT_F_LOCAL_READ | HH_MPT_F_LOCAL_WRITE, "QUERY_MPT flags");
-	CHECK_EQ(hh_get32(o, HH_MPT_KEY), d->ntmr.index, "QUERY_MPT key");
+	CHECK_EQ(hh_get32(o, HH_MPT_KEY), hh_key_to_mkey(d->ntmr.lkey), "QUERY_MPT key");
 	CHECK_EQ(hh_get32(o, HH_MPT_PD), d->pd, "QUERY_MPT PD");
 	CHECK_EQ(hh_get64(o, HH_MPT_START), 0, "QUERY_MPT start");
 	CHECK_EQ(hh_get64(o, HH_MPT_LEN), ~0ull, "QUERY_MPT length");
@@ -353,7 +361,7 @@ scenario_commands(const char *dir)
 	/* UNMAP_ICM of one UARC page mapped for it */
 	{
 		struct hh_buf pg;
-		uint64_t va = d->uarc_base + (uint64_t)(d->uar + 6) * HH_UARC_SIZE;
+		uint64_t va = d->uarc_base + (uint64_t)(d->uar + 6) * d->uarc_size;
 		uint8_t *m = d->mbox_in.va;
 
 		REQUIRE(hh_dma_alloc(d, 4096, 4096, &pg) == 0, "page for MAP_ICM");
@@ -436,14 +444,19 @@ scenario_commands(const char *dir)
 		o = d->mbox_out.va;
 		CHECK_EQ(hh_get32(o, HH_QPM_FLAGS) >> 28, HH_QPS_RTR, "QUERY_QP state");
 		CHECK_EQ((hh_get32(o, HH_QPM_FLAGS) >> 16) & 0xff, HH_QPST_UD, "QUERY_QP service type");
-		CHECK_EQ(hh_get32(o, HH_QPM_QKEY), 0x22222222,
-			 "QUERY_QP Q_Key kept across INIT2RTR without optpar (MTHCA_QP_OPTPAR_*)");
+		if (style == HH_STYLE_LINUX)
+			CHECK_EQ(hh_get32(o, HH_QPM_QKEY), 0x22222222,
+				 "QUERY_QP Q_Key kept across INIT2RTR without optpar");
 		CHECK_EQ(hh_get32(o, HH_QPM_PRI_PATH) >> 24 & 3, 1, "QUERY_QP port");
 		CHECK_EQ(hh_get32(o, HH_QPM_LOCAL_QPN) & 0xffffff, qp.qpn, "QUERY_QP local QPN");
 		st = hh_qp_modify(d, &qp, HH_QPS_RTR, HH_QPS_RTS, 0);
 		CHECK_EQ(st, HH_ST_OK, "RTR2RTS");
 		st = hh_qp_cmd(d, &qp, HH_OP_RTS2RTS, HH_QPS_RTS, HH_QPS_RTS, 0);
 		CHECK_EQ(st, HH_ST_OK, "RTS2RTS");
+		/* Linux set it at RST2INIT, iPXE by this RTS2RTS (Q_Key optparam) */
+		st = hh_cmd_box(d, HH_OP_QUERY_QP, 0, qp.qpn, false, true);
+		CHECK(st == HH_ST_OK && hh_get32(d->mbox_out.va, HH_QPM_QKEY) == 0x22222222,
+		      "QUERY_QP Q_Key 0x22222222 in RTS");
 		st = hh_qp_cmd(d, &qp, HH_OP_SQERR2RTS, HH_QPS_SQE, HH_QPS_RTS, 0);
 		CHECK_EQ(st, HH_ST_BAD_QP_STATE, "SQERR2RTS on a QP in RTS");
 		st = hh_qp_cmd(d, &qp, HH_OP_RTS2SQD, HH_QPS_RTS, HH_QPS_SQD, 0);
@@ -625,6 +638,29 @@ scenario_commands(const char *dir)
 	return 0;
 }
 
+/*
+ * Point CQ @p cq's buffer at bus address @p bus: Linux-style, its MTT
+ * entry (the CQ's MR starts at 0); iPXE-style, HW2SW_CQ and SW2HW_CQ
+ * again with that start address.
+ */
+static int
+cq_move(struct hh_dev *d, struct hh_cq *cq, uint64_t bus)
+{
+	uint8_t *m = d->mbox_in.va;
+
+	if (d->style == HH_STYLE_LINUX) {
+		hh_put64(d->mtt_host, cq->mr.first_seg * HH_MTT_SEG_SIZE, bus | HH_MTT_PRESENT);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		return 0;
+	}
+	if (hh_cmd_box(d, HH_OP_HW2SW_CQ, 0, cq->cqn, false, true) != HH_ST_OK)
+		return -EIO;
+	memcpy(m, d->mbox_out.va, HH_CQC_SIZE);
+	hh_put32(m, HH_CQC_FLAGS, HH_CQC_FLAGS_INIT);
+	hh_put64(m, HH_CQC_START, bus);
+	return hh_cmd(d, d->mbox_in.iova, NULL, cq->cqn, 0, HH_OP_SW2HW_CQ) == HH_ST_OK ? 0 : -EIO;
+}
+
 /* ---- faults -------------------------------------------------------------- */
 
 #define wait_cqe(h, cq, cqe, ms)	hh_host_wait_cqe(h, cq, cqe, ms)
@@ -651,15 +687,14 @@ scenario_faults(const char *dir)
 	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_OPCODE_SEND, "send CQE opcode SEND");
 	CHECK_EQ(hh_get8(cqe, HH_CQE_IS_SEND) & 0x80, 0x80, "send CQE is_send");
 	CHECK_EQ(hh_get32(cqe, HH_CQE_MY_QPN), h->ud.qpn, "send CQE my_qpn");
-	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), h->ud.send_off, "send CQE wqe = offset of WQE 0");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(&h->ud, 0), "send CQE wqe = WQE 0");
 
 	/* gather through the physical MR from an IOVA no window covers */
 	hh_post_ud_send(&h->d, &h->ud, &dst, h->d.ntmr.lkey, 0x100000, 256, true);
 	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "CQE for a send gathering from unmapped IOVA");
 	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_CQE_OP_ERR_SEND, "DMA fault: send error CQE");
 	CHECK_EQ(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "DMA fault: syndrome LOCAL_ACCESS_ERR");
-	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), h->ud.send_off + (1u << h->ud.sq_shift),
-		 "DMA fault: wqe = offset of WQE 1");
+	CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(&h->ud, 1), "DMA fault: wqe = WQE 1");
 	/* the QP is in error: the next WQE, unsignaled, is flushed (mthca_hw.rst) */
 	hh_post_ud_send(&h->d, &h->ud, &dst, h->payload_mr.lkey, 0, 16, false);
 	REQUIRE(wait_cqe(h, &h->scq, cqe, 2000), "flush CQE for an unsignaled WQE after error");
@@ -671,7 +706,7 @@ scenario_faults(const char *dir)
 		while (wait_cqe(h, &h->rcq, cqe, 300)) {
 			CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_CQE_OP_ERR_RECV,
 				 "receive flush CQE opcode 0xfe");
-			CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), n << h->ud.rq_shift,
+			CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&h->ud, n),
 				 "receive flush CQEs in WQE order");
 			n++;
 		}
@@ -721,8 +756,7 @@ scenario_faults(const char *dir)
 		if (ret == 0)
 			ret = hh_qp_up(&h->d, &qp, 0);
 		REQUIRE(ret == 0, "CQ and QP for the bus-error case");
-		hh_put64(h->d.mtt_host, cq.mr.first_seg * HH_MTT_SEG_SIZE, 0x3000 | HH_MTT_PRESENT);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		REQUIRE(cq_move(&h->d, &cq, 0x3000) == 0, "CQ buffer moved to bus address 0x3000");
 		hh_post_ud_send(&h->d, &qp, &dst, h->payload_mr.lkey, 0, 64, true);
 		for (i = 0; i < 2000 && w0 == 0; i++) {
 			w0 = hh_bar0_read32(&h->d, catas);
@@ -812,7 +846,7 @@ scenario_ud(const char *da, const char *db)
 		CHECK_EQ(hh_get16(cqe, HH_CQE_RLID), A.lid, "receive CQE rlid = A's LID");
 		CHECK_EQ(hh_get32(cqe, HH_CQE_IMM_PKEY) >> 16, 0, "receive CQE P_Key index 0");
 		CHECK_EQ(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + len, "receive CQE byte_cnt = 40 + payload");
-		CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), i << B.ud.rq_shift, "receive CQE wqe offset");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&B.ud, i), "receive CQE wqe");
 		CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "receive CQE opcode UD SEND_ONLY");
 		CHECK_EQ(hh_get8(cqe, HH_CQE_IS_SEND), 0, "receive CQE is_send 0");
 		rx = B.ud.data.va + (size_t)i * HH_RECV_SLOT;
@@ -959,6 +993,14 @@ main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	hh_verbose = getenv("HCA_HOST_VERBOSE") != NULL;
+	if (argc >= 3 && strcmp(argv[1], "-s") == 0) {
+		if (hh_style_parse(argv[2], &style) != 0) {
+			fprintf(stderr, "hca_host: unknown host style '%s'\n", argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
 	if (argc >= 3 && strcmp(argv[1], "commands") == 0)
@@ -973,10 +1015,11 @@ main(int argc, char **argv)
 		return scenario_bench(argv[2], argv[3], (unsigned int)atoi(argv[4]),
 				      (unsigned int)atoi(argv[5]));
 	else {
-		fprintf(stderr, "usage: hca_host commands|faults|serve PCI_DIR | ud PCI_A PCI_B | "
-			"bench PCI_A PCI_B SIZE COUNT\n");
+		fprintf(stderr, "usage: hca_host [-s linux|ipxe] commands|faults|serve PCI_DIR | "
+			"ud PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT\n");
 		return 2;
 	}
-	printf("hca_host %s: %u checks, %u failed\n", argv[1], checks, failures);
+	printf("hca_host %s (%s host): %u checks, %u failed\n", argv[1], hh_style_name(style),
+	       checks, failures);
 	return rc != 0 || failures != 0 ? 1 : 0;
 }

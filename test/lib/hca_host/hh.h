@@ -5,10 +5,15 @@
 /**
  * @file
  * hca_host: a host that drives ibfabric's MT25208 model with no driver,
- * from public sources alone (Linux mthca, rdma-core, the PRM layouts
- * of iPXE's MT25218_PRM.h; doc/guides/nics/mthca_hw.rst). It plays what a PMD would do, in the most
- * direct way: raw HCR commands, WQEs, CQEs and EQEs it builds and parses
- * itself. Single-threaded; every call polls.
+ * from public sources alone (Linux mthca, rdma-core, iPXE's arbel.c and
+ * the PRM layouts of its MT25218_PRM.h; doc/guides/nics/mthca_hw.rst).
+ * It plays what a PMD would do, in the most direct way: raw HCR commands,
+ * WQEs, CQEs and EQEs it builds and parses itself. Single-threaded; every
+ * call polls.
+ *
+ * Two host styles, both of which run on real silicon (enum hh_style):
+ * Linux's and iPXE's. A test runs each scenario in both, so the model is
+ * held to what the hardware reads, not to one driver's habits.
  *
  * Files: hh_pci.c (PCI function directory, BAR mmaps, IOMMU/MSI-X socket,
  * DMA arena), hh_cmd.c (HCR protocol, polled and event mode), hh_res.c
@@ -35,6 +40,40 @@
 #define HH_EQ_CMD	2
 
 extern int hh_verbose;
+
+/**
+ * How the host lays out and hands over its queues. Both are what a real
+ * driver does on MT25208 silicon (doc/guides/nics/mthca_hw.rst, "Host
+ * styles").
+ */
+enum hh_style {
+	/**
+	 * Linux mthca: each QP's WQEs in one buffer, receive queue first,
+	 * behind an MTT-translated MR that starts at 0 (wqe_base 0, WQE
+	 * addresses are offsets); EQ and CQ buffers behind MRs at 0; full
+	 * modify-QP mailboxes with optparam bits; 256 KiB UAR context per
+	 * UAR (mthca_alloc_qp_common(), mthca_alloc_wqe_buf(),
+	 * __mthca_modify_qp()); 64-bit doorbell stores (mthca_write64()).
+	 */
+	HH_STYLE_LINUX = 0,
+	/**
+	 * iPXE arbel.c: SQ and RQ in separate buffers at their bus
+	 * addresses, reached through one physical MPT (key prefix 0x77,
+	 * arbel_setup_mpt()) with wqe_base = bits 63:32 and
+	 * snd/rcv_wqe_base = bits 31:0 (arbel_create_qp()); EQ and CQ at
+	 * their bus addresses; RST2INIT with the whole context but no
+	 * local_qpn, then near-empty INIT2RTR / RTR2RTS mailboxes and the
+	 * Q_Key by RTS2RTS (arbel_modify_qp()); 4 KiB UAR context pages
+	 * (arbel_alloc_icm()); doorbells as two 32-bit stores
+	 * (arbel_ring_doorbell()).
+	 */
+	HH_STYLE_IPXE = 1,
+};
+
+/** "linux" / "ipxe". */
+const char *hh_style_name(enum hh_style s);
+/** Parse a style name; -EINVAL for anything else. */
+int hh_style_parse(const char *name, enum hh_style *s);
 #define HH_LOG(...)	do { if (hh_verbose) { fprintf(stderr, "hca_host: " __VA_ARGS__); fputc('\n', stderr); } } while (0)
 #define HH_ERR(...)	do { fprintf(stderr, "hca_host: error: " __VA_ARGS__); fputc('\n', stderr); } while (0)
 
@@ -75,17 +114,24 @@ struct hh_cq {
 
 struct hh_qp {
 	uint32_t qpn;		/**< hardware QPN */
+	enum hh_style style;
 	uint8_t st;		/**< HH_QPST_UD or HH_QPST_MLX */
 	uint8_t port;
 	uint32_t qkey;
 	uint32_t sq_max, rq_max;
 	uint32_t sq_shift, rq_shift;
-	uint32_t send_off;
+	uint32_t send_off;	/**< Linux: SQ offset in buf; iPXE: 0 */
+	uint8_t *sq_va, *rq_va;	/**< first send / receive WQE */
+	/** The 32-bit WQE addresses the HCA sees (nda, CQE wqe): bits 31:0 */
+	uint32_t sq_addr, rq_addr;
+	uint32_t wqe_base;	/**< QPC wqe_base: bits 63:32 of both */
+	uint32_t wqe_lkey;	/**< QPC wqe_lkey */
 	uint32_t sq_head, rq_head;
 	uint32_t sq_db, rq_db;	/**< record indices */
 	struct hh_cq *scq, *rcq;
-	struct hh_buf buf;
-	struct hh_mr mr;
+	struct hh_buf buf;	/**< Linux: RQ then SQ; iPXE: the SQ */
+	struct hh_buf rbuf;	/**< iPXE: the RQ */
+	struct hh_mr mr;	/**< Linux: the WQE MR at 0 */
 	struct hh_buf data;	/**< receive buffers, one 2 KiB slot per RQ entry */
 	struct hh_buf hdr;	/**< MLX header slots (72 bytes each), QP0/QP1 */
 	uint16_t psn;
@@ -100,6 +146,9 @@ struct hh_dev {
 	void *idle_arg;
 	/** In-process: hand out an eventfd for MSI-X @p vector instead of GET_IRQ. */
 	int (*get_irq)(void *arg, uint32_t vector);
+
+	/** Host style; kept across hh_open() / hh_attach_mem(). */
+	enum hh_style style;
 
 	char dir[PATH_MAX];
 	int sock;
@@ -144,6 +193,7 @@ struct hh_dev {
 	uint64_t qpc_base, eqpc_base, eec_base, eeec_base, srqc_base, cqc_base;
 	uint64_t eqc_base, rdb_base, mc_base, mpt_base, mtt_base, uar_scr_base;
 	uint64_t uarc_base, icm_total;
+	uint32_t uarc_size;	/**< UAR context per UAR: 256 KiB (Linux), 4 KiB (iPXE) */
 	uint32_t num_qps, num_cqs, num_srqs, num_mpts, num_mtt_segs, num_mcgs;
 	uint32_t num_uars;
 	uint8_t *mtt_host;	/**< host memory behind the MTT table */
@@ -155,7 +205,7 @@ struct hh_dev {
 	struct hh_buf dbr;	/**< doorbell-record page 0 of the driver UAR */
 	uint32_t next_dbr;
 	uint32_t pd;
-	struct hh_mr ntmr;	/**< physical, no translation */
+	struct hh_mr ntmr;	/**< physical, no translation (iPXE: its one global MPT) */
 	uint32_t next_mpt;
 	uint32_t next_mtt_seg;
 	uint32_t sqp_start;
@@ -225,6 +275,13 @@ struct hh_ud_dest {
 	bool grh;		/**< send a GRH (multicast needs one) */
 	uint8_t dgid[16];
 };
+/** Send / receive WQE @p i of @p qp: host pointer and the address the HCA reports. */
+uint8_t *hh_sq_wqe(const struct hh_qp *qp, uint32_t i);
+uint8_t *hh_rq_wqe(const struct hh_qp *qp, uint32_t i);
+uint32_t hh_sq_addr(const struct hh_qp *qp, uint32_t i);
+uint32_t hh_rq_addr(const struct hh_qp *qp, uint32_t i);
+/** Ring index of the receive WQE a CQE's wqe field names. */
+uint32_t hh_rq_index(const struct hh_qp *qp, uint32_t wqe);
 int hh_post_recv(struct hh_dev *d, struct hh_qp *qp, uint32_t n);
 int hh_post_recv_sge(struct hh_dev *d, struct hh_qp *qp, uint32_t lkey, uint64_t addr,
 		     uint32_t len);

@@ -43,14 +43,43 @@ wmb(void)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
+uint8_t *
+hh_sq_wqe(const struct hh_qp *qp, uint32_t i)
+{
+	return qp->sq_va + ((i & (qp->sq_max - 1)) << qp->sq_shift);
+}
+
+uint8_t *
+hh_rq_wqe(const struct hh_qp *qp, uint32_t i)
+{
+	return qp->rq_va + ((i & (qp->rq_max - 1)) << qp->rq_shift);
+}
+
+uint32_t
+hh_sq_addr(const struct hh_qp *qp, uint32_t i)
+{
+	return qp->sq_addr + ((i & (qp->sq_max - 1)) << qp->sq_shift);
+}
+
+uint32_t
+hh_rq_addr(const struct hh_qp *qp, uint32_t i)
+{
+	return qp->rq_addr + ((i & (qp->rq_max - 1)) << qp->rq_shift);
+}
+
+uint32_t
+hh_rq_index(const struct hh_qp *qp, uint32_t wqe)
+{
+	return ((wqe - qp->rq_addr) >> qp->rq_shift) & (qp->rq_max - 1);
+}
+
 /* Publish a WQE at ring index @p ind through its predecessor (mthca_arbel_post_send()). */
 static void
 link_send_wqe(struct hh_qp *qp, uint32_t ind, uint8_t op, uint32_t size)
 {
-	uint32_t prev = (ind - 1) & (qp->sq_max - 1);
-	uint8_t *p = qp->buf.va + qp->send_off + (prev << qp->sq_shift);
+	uint8_t *p = hh_sq_wqe(qp, ind - 1);
 
-	hh_put32(p, HH_WQE_NDA_OP, (qp->send_off + (ind << qp->sq_shift)) | op);
+	hh_put32(p, HH_WQE_NDA_OP, hh_sq_addr(qp, ind) | op);
 	wmb();
 	hh_put32(p, HH_WQE_EE_NDS, HH_NDS_DBD | size);
 }
@@ -71,8 +100,7 @@ ring_send(struct hh_dev *d, struct hh_qp *qp, uint8_t op, uint32_t size)
 int
 hh_post_recv_sge(struct hh_dev *d, struct hh_qp *qp, uint32_t lkey, uint64_t addr, uint32_t len)
 {
-	uint32_t ind = qp->rq_head & (qp->rq_max - 1);
-	uint8_t *w = qp->buf.va + (ind << qp->rq_shift);
+	uint8_t *w = hh_rq_wqe(qp, qp->rq_head);
 
 	hh_put32(w, HH_WQE_FLAGS, 0);
 	hh_put32(w, 16 + HH_DSEG_BYTE_COUNT, len);
@@ -103,7 +131,7 @@ hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst
 		uint32_t lkey, uint64_t addr, uint32_t len, bool signaled)
 {
 	uint32_t ind = qp->sq_head & (qp->sq_max - 1);
-	uint8_t *w = qp->buf.va + qp->send_off + (ind << qp->sq_shift);
+	uint8_t *w = hh_sq_wqe(qp, ind);
 	uint8_t *ud = w + 16;
 
 	hh_put32(w, HH_WQE_FLAGS, (signaled ? HH_WQE_F_CQ_UPDATE : 0) | HH_WQE_F_ALWAYS1);
@@ -134,7 +162,7 @@ hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_
 		 const uint8_t *mad, bool vl15, bool slr, uint8_t sl, uint16_t dlid)
 {
 	uint32_t ind = qp->sq_head & (qp->sq_max - 1);
-	uint8_t *w = qp->buf.va + qp->send_off + (ind << qp->sq_shift);
+	uint8_t *w = hh_sq_wqe(qp, ind);
 	uint8_t *slot = qp->hdr.va + (size_t)ind * HH_MLX_SLOT;
 	uint64_t slot_iova = qp->hdr.iova + (uint64_t)ind * HH_MLX_SLOT;
 
@@ -317,7 +345,7 @@ hh_sma_poll(struct hh_dev *d, struct hh_qp *qp0, struct hh_qp *qp1, uint16_t *po
 			}
 			if (hh_get8(cqe, HH_CQE_IS_SEND) & 0x80)
 				continue;
-			ind = (hh_get32(cqe, HH_CQE_WQE) >> qp->rq_shift) & (qp->rq_max - 1);
+			ind = hh_rq_index(qp, hh_get32(cqe, HH_CQE_WQE));
 			mad = qp->data.va + (size_t)ind * HH_RECV_SLOT + 40;
 			if (mad_for_firmware(mad)) {
 				memset(ext, 0, sizeof(ext));

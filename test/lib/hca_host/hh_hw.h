@@ -305,6 +305,16 @@ static inline uint32_t hh_index_to_key(uint32_t idx)
 	return (idx << 8) | (idx >> 24);
 }
 
+/** The MPT's memory-key field for L_Key @p lkey (rotate right by 8). */
+static inline uint32_t hh_key_to_mkey(uint32_t lkey)
+{
+	return (lkey >> 8) | (lkey << 24);
+}
+
+/* iPXE arbel.h: its one PD and the prefix of its one memory key */
+#define HH_IPXE_GLOBAL_PD	0x123456u
+#define HH_IPXE_MKEY_PREFIX	0x77000000u
+
 /* ---- EQ context (struct mthca_eq_context) and MAP_EQ masks (mthca_MAP_EQ()) ------------------ */
 
 #define HH_EQC_FLAGS		0x00
@@ -445,7 +455,9 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_QPM_SND_DB_INDEX	0x08c
 #define HH_QPM_PARAMS2		0x098
 #define HH_QPM_RNR_NEXTRECVPSN	0x09c
+#define HH_QPM_RA_BUFF_INDX	0x0a0
 #define HH_QPM_CQN_RCV		0x0a4
+#define HH_QPM_RCV_WQE_BASE	0x0a8
 #define HH_QPM_RCV_DB_INDEX	0x0ac
 #define HH_QPM_QKEY		0x0b0
 #define HH_QPM_SIZE		0x200
@@ -455,6 +467,7 @@ enum hh_qp_st { HH_QPST_UD = 3, HH_QPST_MLX = 7 };
 #define HH_QP_PARAMS1_SSC	(1u << 3)
 #define HH_QP_PARAMS2_RSC	(1u << 3)
 #define HH_QP_MTU_MSGMAX_UD	0x8b	/* MTU 2048 << 5 | 11 */
+#define HH_QP_MTU_MSGMAX_IPXE	0x9f	/* MTU 2048 << 5 | 31, arbel_modify_qp() */
 
 /* ---- WQE segments (mthca_wqe.h) ----------------------------------------------- */
 

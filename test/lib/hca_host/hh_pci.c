@@ -26,6 +26,24 @@
 
 int hh_verbose;
 
+const char *
+hh_style_name(enum hh_style s)
+{
+	return s == HH_STYLE_IPXE ? "ipxe" : "linux";
+}
+
+int
+hh_style_parse(const char *name, enum hh_style *s)
+{
+	if (strcmp(name, "linux") == 0)
+		*s = HH_STYLE_LINUX;
+	else if (strcmp(name, "ipxe") == 0)
+		*s = HH_STYLE_IPXE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 /* IOVA of the arena: far from 0 so a stray small address is a DMA fault. */
 #define HH_DMA_IOVA	0x0000004000000000ull
 
@@ -79,9 +97,11 @@ hh_open(struct hh_dev *d, const char *pci_dir, size_t dma_size)
 {
 	struct sockaddr_un sa;
 	unsigned long vendor, device, cls;
+	enum hh_style style = d->style;
 	int ret, i;
 
 	memset(d, 0, sizeof(*d));
+	d->style = style;
 	d->sock = -1;
 	d->dma_fd = -1;
 	for (i = 0; i < HH_NUM_EQ; i++)
@@ -157,9 +177,11 @@ hh_attach_mem(struct hh_dev *d, uint8_t *bar0, uint8_t *bar2, size_t bar2_len,
 	void (*idle)(void *) = d->idle;
 	void *arg = d->idle_arg;
 	int (*get_irq)(void *, uint32_t) = d->get_irq;
+	enum hh_style style = d->style;
 	int i;
 
 	memset(d, 0, sizeof(*d));
+	d->style = style;
 	d->idle = idle;
 	d->idle_arg = arg;
 	d->get_irq = get_irq;
@@ -262,11 +284,18 @@ hh_bar0_write32(struct hh_dev *d, uint32_t off, uint32_t v)
 void
 hh_uar_write64(struct hh_dev *d, uint32_t uar, uint32_t off, uint32_t hi, uint32_t lo)
 {
-	volatile uint64_t *db = (volatile uint64_t *)(d->bar2 + (size_t)uar * HH_UAR_PAGE + off);
+	volatile uint8_t *db = d->bar2 + (size_t)uar * HH_UAR_PAGE + off;
 
-	/* mthca_write64(): one 64-bit store, high word first in memory, after the
-	 * barrier that orders WQEs and doorbell records before it */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	*db = htobe64(((uint64_t)hi << 32) | lo);
+	if (d->style == HH_STYLE_IPXE) {
+		/* arbel_ring_doorbell(): two 32-bit stores, the first word first */
+		*(volatile uint32_t *)db = htobe32(hi);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		*(volatile uint32_t *)(db + 4) = htobe32(lo);
+	} else {
+		/* mthca_write64(): one 64-bit store, high word first in memory,
+		 * after the barrier that orders WQEs and records before it */
+		*(volatile uint64_t *)db = htobe64(((uint64_t)hi << 32) | lo);
+	}
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }

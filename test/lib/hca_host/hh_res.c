@@ -126,7 +126,7 @@ make_profile(struct hh_dev *d, bool do_map)
 	RES("MPT", d->mpt_sz, d->num_mpts, &d->mpt_base, true);
 	RES("MTT", HH_MTT_SEG_SIZE, d->num_mtt_segs, &d->mtt_base, true);
 	RES("UAR_SCR", d->uar_scr_sz, d->num_uars, &d->uar_scr_base, false);
-	RES("UARC", HH_UARC_SIZE, d->num_uars, &d->uarc_base, false);
+	RES("UARC", d->uarc_size, d->num_uars, &d->uarc_base, false);
 #undef RES
 
 	/* mthca_make_profile(): stable sort by size, decreasing */
@@ -273,7 +273,7 @@ init_hca(struct hh_dev *d)
 	hh_put64(m, HH_IHCA_MPT_BASE, d->mpt_base);
 	hh_put8(m, HH_IHCA_LOG_MPT, ilog2(d->num_mpts));
 	hh_put64(m, HH_IHCA_MTT_BASE, d->mtt_base);
-	hh_put8(m, HH_IHCA_LOG_UARC, ilog2(HH_UARC_SIZE) + 1 - 13);	/* ffs(uarc_size) - 13 */
+	hh_put8(m, HH_IHCA_LOG_UARC, ilog2(d->uarc_size) + 1 - 13);	/* ffs(uarc_size) - 13 */
 	hh_put8(m, HH_IHCA_LOG_UAR, ilog2(d->num_uars));
 	hh_put8(m, HH_IHCA_UAR_PAGE_SZ, 0);
 	hh_put64(m, HH_IHCA_UAR_SCR_BASE, d->uar_scr_base);
@@ -289,6 +289,8 @@ hh_bringup(struct hh_dev *d)
 	uint64_t out;
 	int st, ret;
 
+	/* Linux: uarc_size 256 KiB (mthca_main.c); iPXE: one page (arbel_alloc_icm()) */
+	d->uarc_size = d->style == HH_STYLE_IPXE ? HH_UAR_PAGE : HH_UARC_SIZE;
 	ret = query_fw(d);
 	if (ret != 0)
 		return ret;
@@ -335,18 +337,22 @@ hh_bringup(struct hh_dev *d)
 	CHECK_ST(hh_cmd_box(d, HH_OP_QUERY_ADAPTER, 0, 0, false, true), "QUERY_ADAPTER");
 	d->inta_pin = hh_get8(d->mbox_out.va, HH_QAD_INTA_PIN);
 
-	/* mthca_uar_alloc(): the driver's UAR is the first one after the reserved ones */
-	d->uar = d->rsvd_uars + 1;
+	/*
+	 * The driver's UAR: Linux takes one from mthca_uar_alloc(); iPXE the
+	 * first unreserved one (arbel_create_cq(): usr_page = reserved_uars).
+	 */
+	d->uar = d->style == HH_STYLE_IPXE ? d->rsvd_uars : d->rsvd_uars + 1;
 	ret = hh_dma_alloc(d, 4096, 4096, &dbr);
 	if (ret != 0)
 		return ret;
 	d->dbr = dbr;
-	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)d->uar * HH_UARC_SIZE,
+	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)d->uar * d->uarc_size,
 			dbr.iova, 4096);
 	if (ret != 0)
 		return ret;
 	d->next_dbr = 0;
-	d->pd = d->rsvd_pds;
+	/* iPXE uses one PD for everything, ARBEL_GLOBAL_PD */
+	d->pd = d->style == HH_STYLE_IPXE ? HH_IPXE_GLOBAL_PD : d->rsvd_pds;
 	d->next_mpt = d->rsvd_mrws;
 	d->next_mtt_seg = d->rsvd_mtt_segs;
 	ret = hh_mr_phys(d, &d->ntmr);
@@ -366,7 +372,7 @@ sw2hw_mpt(struct hh_dev *d, struct hh_mr *mr, uint32_t flags, uint64_t start, ui
 	memset(m, 0, HH_MPT_SIZE);
 	hh_put32(m, HH_MPT_FLAGS, HH_MPT_F_SW_OWNS | HH_MPT_F_MIO | HH_MPT_F_REGION | flags);
 	hh_put32(m, HH_MPT_PAGE_SZ, 0);		/* 4 KiB per MTT entry */
-	hh_put32(m, HH_MPT_KEY, mr->index);
+	hh_put32(m, HH_MPT_KEY, hh_key_to_mkey(mr->lkey));
 	hh_put32(m, HH_MPT_PD, d->pd);
 	hh_put64(m, HH_MPT_START, start);
 	hh_put64(m, HH_MPT_LEN, len);
@@ -381,7 +387,9 @@ hh_mr_phys(struct hh_dev *d, struct hh_mr *mr)
 {
 	memset(mr, 0, sizeof(*mr));
 	mr->index = d->next_mpt++;
-	mr->lkey = hh_index_to_key(mr->index);
+	/* arbel_setup_mpt(): memory key = index | 0x77000000 */
+	mr->lkey = hh_index_to_key(mr->index |
+				   (d->style == HH_STYLE_IPXE ? HH_IPXE_MKEY_PREFIX : 0));
 	return sw2hw_mpt(d, mr, HH_MPT_F_PHYSICAL | HH_MPT_F_LOCAL_READ | HH_MPT_F_LOCAL_WRITE,
 			 0, ~0ull, 0);
 }
@@ -431,6 +439,30 @@ hh_dbr(struct hh_dev *d, uint32_t idx)
 	return d->dbr.va + idx * HH_DBR_SIZE;
 }
 
+/*
+ * The MR an EQ, CQ or (Linux) QP buffer is reached through. Linux
+ * registers each buffer as an MTT-translated MR that starts at 0
+ * (mthca_create_eq(), mthca_alloc_cq_buf(), mthca_alloc_wqe_buf()); iPXE
+ * gives the bus address itself with its one physical MPT
+ * (arbel_create_eq(), arbel_create_cq()).
+ */
+static int
+queue_mr(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b)
+{
+	if (d->style == HH_STYLE_IPXE) {
+		*mr = d->ntmr;
+		return 0;
+	}
+	return hh_mr_mtt(d, mr, b, HH_MPT_F_LOCAL_WRITE);
+}
+
+/* The start address a context names for buffer @p b. */
+static uint64_t
+queue_start(const struct hh_dev *d, const struct hh_buf *b)
+{
+	return d->style == HH_STYLE_IPXE ? b->iova : 0;
+}
+
 /* ---- event queues (mthca_eq.c) -------------------------------------- */
 
 static int
@@ -448,12 +480,12 @@ eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8
 		return ret;
 	for (i = 0; i < nent; i++)
 		hh_put8(eq->buf.va, i * HH_EQE_SIZE + HH_EQE_OWNER, HH_OWNER_HW);
-	ret = hh_mr_mtt(d, &eq->mr, &eq->buf, HH_MPT_F_LOCAL_WRITE);
+	ret = queue_mr(d, &eq->mr, &eq->buf);
 	if (ret != 0)
 		return ret;
 	memset(m, 0, HH_EQC_SIZE);
 	hh_put32(m, HH_EQC_FLAGS, HH_EQC_FLAGS_ARBEL_INIT);
-	hh_put64(m, HH_EQC_START, 0);
+	hh_put64(m, HH_EQC_START, queue_start(d, &eq->buf));
 	hh_put32(m, HH_EQC_LOGSIZE, ilog2(nent) << 24);
 	hh_put8(m, HH_EQC_INTR, intr);
 	hh_put32(m, HH_EQC_PD, d->pd);
@@ -556,13 +588,14 @@ hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 		return ret;
 	for (i = 0; i < nent; i++)
 		hh_put8(cq->buf.va, i * HH_CQE_SIZE + HH_CQE_OWNER, HH_OWNER_HW);
-	ret = hh_mr_mtt(d, &cq->mr, &cq->buf, HH_MPT_F_LOCAL_WRITE);
+	ret = queue_mr(d, &cq->mr, &cq->buf);
 	if (ret != 0)
 		return ret;
 	cq->set_ci_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_SET_CI);
 	cq->arm_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_ARM);
 	memset(m, 0, HH_CQC_SIZE);
 	hh_put32(m, HH_CQC_FLAGS, HH_CQC_FLAGS_INIT);
+	hh_put64(m, HH_CQC_START, queue_start(d, &cq->buf));
 	hh_put32(m, HH_CQC_LOGSIZE_UAR, (ilog2(nent) << 24) | d->uar);
 	hh_put32(m, HH_CQC_ERR_EQN, d->eq[HH_EQ_ASYNC].eqn);
 	hh_put32(m, HH_CQC_COMP_EQN, d->eq[HH_EQ_COMP].eqn);
@@ -578,15 +611,92 @@ hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 /* ---- queue pairs (mthca_alloc_wqe_buf(), mthca_alloc_qp_common()) ------ */
 
 
+/* Chain send WQE i to i + 1 and receive WQE i to i + 1; empty scatter lists. */
+static void
+link_rings(struct hh_qp *qp)
+{
+	uint32_t i, j;
+
+	for (i = 0; i < qp->sq_max; i++)
+		hh_put32(hh_sq_wqe(qp, i), HH_WQE_NDA_OP, hh_sq_addr(qp, i + 1));
+	for (i = 0; i < qp->rq_max; i++) {
+		uint8_t *w = hh_rq_wqe(qp, i);
+
+		hh_put32(w, HH_WQE_NDA_OP, hh_rq_addr(qp, i + 1));
+		hh_put32(w, HH_WQE_EE_NDS, 2);		/* 1 + max_gs */
+		for (j = 16; j < (1u << qp->rq_shift); j += HH_DSEG_SIZE)
+			hh_put32(w, j + HH_DSEG_LKEY, HH_INVAL_LKEY);
+	}
+}
+
+/*
+ * Linux: one buffer, the RQ first and the SQ after it, behind an MR at 0
+ * (mthca_alloc_wqe_buf()): WQE addresses are offsets, wqe_base 0.
+ */
+static int
+wqe_buf_linux(struct hh_dev *d, struct hh_qp *qp)
+{
+	uint32_t size;
+	int ret;
+
+	qp->send_off = ((qp->rq_max << qp->rq_shift) + (1u << qp->sq_shift) - 1) &
+		       ~((1u << qp->sq_shift) - 1);
+	size = (qp->send_off + (qp->sq_max << qp->sq_shift) + 4095) & ~4095u;
+	ret = hh_dma_alloc(d, size, 4096, &qp->buf);
+	if (ret != 0)
+		return ret;
+	qp->rq_va = qp->buf.va;
+	qp->sq_va = qp->buf.va + qp->send_off;
+	qp->rq_addr = 0;
+	qp->sq_addr = qp->send_off;
+	qp->wqe_base = 0;
+	link_rings(qp);
+	ret = hh_mr_mtt(d, &qp->mr, &qp->buf, HH_MPT_F_LOCAL_WRITE);
+	qp->wqe_lkey = qp->mr.lkey;
+	return ret;
+}
+
+/*
+ * iPXE: the SQ and the RQ each in its own buffer, aligned to one WQE
+ * (arbel_create_send_wq(), arbel_create_recv_wq()), at their bus
+ * addresses through the physical MPT: wqe_base holds bits 63:32, which
+ * both queues must share ("within the same 4GB", arbel_create_qp()).
+ */
+static int
+wqe_buf_ipxe(struct hh_dev *d, struct hh_qp *qp)
+{
+	int ret;
+
+	qp->send_off = 0;
+	ret = hh_dma_alloc(d, (size_t)qp->sq_max << qp->sq_shift, 1u << qp->sq_shift, &qp->buf);
+	if (ret == 0)
+		ret = hh_dma_alloc(d, (size_t)qp->rq_max << qp->rq_shift, 1u << qp->rq_shift,
+				   &qp->rbuf);
+	if (ret != 0)
+		return ret;
+	if ((qp->buf.iova >> 32) != (qp->rbuf.iova >> 32)) {
+		HH_ERR("QP 0x%x: SQ and RQ in different 4 GiB regions", qp->qpn);
+		return -ENOTSUP;
+	}
+	qp->sq_va = qp->buf.va;
+	qp->rq_va = qp->rbuf.va;
+	qp->sq_addr = (uint32_t)qp->buf.iova;
+	qp->rq_addr = (uint32_t)qp->rbuf.iova;
+	qp->wqe_base = (uint32_t)(qp->buf.iova >> 32);
+	qp->wqe_lkey = d->ntmr.lkey;
+	link_rings(qp);
+	return 0;
+}
+
 int
 hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
 	     struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth)
 {
-	uint32_t i, j, size;
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
 	qp->qpn = qpn;
+	qp->style = d->style;
 	qp->st = st;
 	qp->port = port;
 	qp->scq = scq;
@@ -594,27 +704,7 @@ hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8
 	qp->sq_max = qp->rq_max = depth;
 	qp->rq_shift = 6;			/* 16 + 16 * 1 SGE -> 64 */
 	qp->sq_shift = st == HH_QPST_UD ? 7 : 6;	/* UD 16+48+16 -> 128; MLX 16+32+16 -> 64 */
-	qp->send_off = ((qp->rq_max << qp->rq_shift) + (1u << qp->sq_shift) - 1) &
-		       ~((1u << qp->sq_shift) - 1);
-	size = (qp->send_off + (qp->sq_max << qp->sq_shift) + 4095) & ~4095u;
-	ret = hh_dma_alloc(d, size, 4096, &qp->buf);
-	if (ret != 0)
-		return ret;
-	for (i = 0; i < qp->sq_max; i++) {
-		uint8_t *w = qp->buf.va + qp->send_off + (i << qp->sq_shift);
-
-		hh_put32(w, HH_WQE_NDA_OP, qp->send_off +
-			 (((i + 1) & (qp->sq_max - 1)) << qp->sq_shift));
-	}
-	for (i = 0; i < qp->rq_max; i++) {
-		uint8_t *w = qp->buf.va + (i << qp->rq_shift);
-
-		hh_put32(w, HH_WQE_NDA_OP, ((i + 1) & (qp->rq_max - 1)) << qp->rq_shift);
-		hh_put32(w, HH_WQE_EE_NDS, 2);		/* 1 + max_gs */
-		for (j = 16; j < (1u << qp->rq_shift); j += HH_DSEG_SIZE)
-			hh_put32(w, j + HH_DSEG_LKEY, HH_INVAL_LKEY);
-	}
-	ret = hh_mr_mtt(d, &qp->mr, &qp->buf, HH_MPT_F_LOCAL_WRITE);
+	ret = d->style == HH_STYLE_IPXE ? wqe_buf_ipxe(d, qp) : wqe_buf_linux(d, qp);
 	if (ret != 0)
 		return ret;
 	ret = hh_dma_alloc(d, (size_t)depth * HH_RECV_SLOT, 4096, &qp->data);
@@ -657,20 +747,13 @@ hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_
 	return hh_qp_cmd(d, qp, op, from, to, pkey_index);
 }
 
-int
-hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
-	  enum hh_qp_state to, uint16_t pkey_index)
+/* Linux __mthca_modify_qp(): every transition carries the whole context. */
+static void
+qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_state from,
+		 enum hh_qp_state to, uint16_t pkey_index)
 {
-	uint8_t *m = d->mbox_in.va;
 	uint32_t optmask = 0;
-	uint64_t out;
 
-	if (op == HH_OP_2RST) {
-		/* mthca_MODIFY_QP(): no input mailbox; op_mod 3 = do not write the output one */
-		out = d->mbox_out.iova;
-		return hh_cmd(d, 0, &out, qp->qpn, 3, op);
-	}
-	memset(m, 0, HH_QPM_SIZE);
 	hh_put32(m, HH_QPM_FLAGS, ((uint32_t)to << 28) | ((uint32_t)qp->st << 16) |
 		 (3u << 11) | (1u << 8));
 	hh_put8(m, HH_QPM_MTU_MSGMAX, HH_QP_MTU_MSGMAX_UD);
@@ -689,18 +772,84 @@ hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from
 	}
 	hh_put32(m, HH_QPM_OPTMASK, optmask);
 	hh_put32(m, HH_QPM_PD, d->pd);
-	hh_put32(m, HH_QPM_WQE_BASE, 0);
-	hh_put32(m, HH_QPM_WQE_LKEY, qp->mr.lkey);
+	hh_put32(m, HH_QPM_WQE_BASE, qp->wqe_base);
+	hh_put32(m, HH_QPM_WQE_LKEY, qp->wqe_lkey);
 	hh_put32(m, HH_QPM_PARAMS1, (10u << 28) | (9u << 24) | (1u << 14));
 	if (to == HH_QPS_RTS)
 		hh_put32(m, HH_QPM_NEXT_SEND_PSN, 0);
 	hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
-	hh_put32(m, HH_QPM_SND_WQE_BASE, qp->send_off);
+	hh_put32(m, HH_QPM_SND_WQE_BASE, qp->sq_addr);
 	hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
 	hh_put32(m, HH_QPM_PARAMS2, HH_QP_PARAMS2_RSC);
-	hh_put32(m, 0x0a0, (uint32_t)(d->rdb_base + ((uint64_t)(qp->qpn & (d->num_qps - 1)) * 32 << 2)));
+	hh_put32(m, HH_QPM_RA_BUFF_INDX,
+		 (uint32_t)(d->rdb_base + ((uint64_t)(qp->qpn & (d->num_qps - 1)) * 32 << 2)));
 	hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
+	hh_put32(m, HH_QPM_RCV_WQE_BASE, qp->rq_addr);
 	hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db);
+}
+
+/*
+ * iPXE arbel_create_qp() / arbel_modify_qp(): RST2INIT carries the whole
+ * context except local_qpn, state and Q_Key, with no optparam bits;
+ * INIT2RTR only MTU / message size and the RDB index; RTR2RTS only the
+ * next send PSN; the Q_Key comes by RTS2RTS with its optparam bit. Any
+ * other transition (2ERR) goes with an empty mailbox.
+ */
+static void
+qp_mailbox_ipxe(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, uint16_t op,
+		uint16_t pkey_index)
+{
+	switch (op) {
+	case HH_OP_RST2INIT:
+		hh_put32(m, HH_QPM_FLAGS, ((uint32_t)qp->st << 16) | (3u << 11) | (1u << 8));
+		hh_put8(m, HH_QPM_RQ_SIZE_STRIDE, (ilog2(qp->rq_max) << 3) | (qp->rq_shift - 4));
+		hh_put8(m, HH_QPM_SQ_SIZE_STRIDE, (ilog2(qp->sq_max) << 3) | (qp->sq_shift - 4));
+		hh_put32(m, HH_QPM_USR_PAGE, d->uar);
+		hh_put32(m, HH_QPM_PRI_PATH, ((uint32_t)qp->port << 24) | (pkey_index & 0x7f));
+		hh_put32(m, HH_QPM_PD, d->pd);
+		hh_put32(m, HH_QPM_WQE_BASE, qp->wqe_base);
+		hh_put32(m, HH_QPM_WQE_LKEY, qp->wqe_lkey);
+		hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
+		hh_put32(m, HH_QPM_SND_WQE_BASE, qp->sq_addr);
+		hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
+		hh_put32(m, HH_QPM_PARAMS2, HH_QP_PARAMS2_RSC);
+		hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
+		hh_put32(m, HH_QPM_RCV_WQE_BASE, qp->rq_addr);
+		hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db);
+		break;
+	case HH_OP_INIT2RTR:
+		hh_put8(m, HH_QPM_MTU_MSGMAX, HH_QP_MTU_MSGMAX_IPXE);
+		hh_put32(m, HH_QPM_RA_BUFF_INDX, qp->qpn - d->sqp_start);
+		break;
+	case HH_OP_RTR2RTS:
+		hh_put32(m, HH_QPM_NEXT_SEND_PSN, 0);
+		break;
+	case HH_OP_RTS2RTS:
+		hh_put32(m, HH_QPM_OPTMASK, HH_QP_OPTPAR_Q_KEY);
+		hh_put32(m, HH_QPM_QKEY, qp->qkey);
+		break;
+	default:
+		break;
+	}
+}
+
+int
+hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
+	  enum hh_qp_state to, uint16_t pkey_index)
+{
+	uint8_t *m = d->mbox_in.va;
+	uint64_t out;
+
+	if (op == HH_OP_2RST) {
+		/* mthca_MODIFY_QP(): no input mailbox; op_mod 3 = do not write the output one */
+		out = d->mbox_out.iova;
+		return hh_cmd(d, 0, &out, qp->qpn, 3, op);
+	}
+	memset(m, 0, HH_QPM_SIZE);
+	if (d->style == HH_STYLE_IPXE)
+		qp_mailbox_ipxe(d, qp, m, op, pkey_index);
+	else
+		qp_mailbox_linux(d, qp, m, from, to, pkey_index);
 	return hh_cmd(d, d->mbox_in.iova, NULL, qp->qpn, 0, op);
 }
 
@@ -744,6 +893,14 @@ hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index)
 	if (st != HH_ST_OK) {
 		HH_ERR("QP 0x%x RTR2RTS: status 0x%02x", qp->qpn, st);
 		return -EIO;
+	}
+	if (d->style == HH_STYLE_IPXE) {
+		/* arbel_modify_qp(): the Q_Key by RTS2RTS, its optparam bit set */
+		st = hh_qp_cmd(d, qp, HH_OP_RTS2RTS, HH_QPS_RTS, HH_QPS_RTS, pkey_index);
+		if (st != HH_ST_OK) {
+			HH_ERR("QP 0x%x RTS2RTS (Q_Key): status 0x%02x", qp->qpn, st);
+			return -EIO;
+		}
 	}
 	return 0;
 }
