@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Encapsulation and decapsulation bursts (rte_ipoib_encap.h): the
+ * Ethernet and L3 views over RFC 4391 datagram mode.
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_arp.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_ip.h>
+
+#include "ipoib_private.h"
+#include "ipoib_dp.h"
+
+/* Offsets of the IP destination in IPv4 and IPv6 headers. */
+#define IP4_DST_OFF 16
+#define IP6_DST_OFF 24
+#define ETH_ARP_LEN 28
+#define ETH_LLA_LEN 8
+#define LLA_GROWTH (RTE_IPOIB_ND_OPT_LLA_LEN - ETH_LLA_LEN)
+
+static const char *const drop_names[RTE_IPOIB_DROP_MAX] = {
+	[RTE_IPOIB_DROP_NONE] = "none",
+	[RTE_IPOIB_DROP_NO_NEIGH] = "no_neigh",
+	[RTE_IPOIB_DROP_NO_PATH] = "no_path",
+	[RTE_IPOIB_DROP_QUEUE_FULL] = "queue_full",
+	[RTE_IPOIB_DROP_BAD_LENGTH] = "bad_length",
+	[RTE_IPOIB_DROP_BAD_ETHERTYPE] = "bad_ethertype",
+	[RTE_IPOIB_DROP_WRONG_PKEY] = "wrong_pkey",
+	[RTE_IPOIB_DROP_OVERSIZE] = "oversize",
+	[RTE_IPOIB_DROP_BAD_ARP] = "bad_arp",
+	[RTE_IPOIB_DROP_BAD_ND] = "bad_nd",
+	[RTE_IPOIB_DROP_BAD_MCAST] = "bad_mcast",
+	[RTE_IPOIB_DROP_NO_ROOM] = "no_room",
+	[RTE_IPOIB_DROP_LOOPED] = "looped",
+};
+
+const char *
+rte_ipoib_drop_reason_name(enum rte_ipoib_drop_reason reason)
+{
+	if ((unsigned int)reason >= RTE_IPOIB_DROP_MAX)
+		return "unknown";
+	return drop_names[reason];
+}
+
+struct rte_ipoib_dp *
+rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
+{
+	struct rte_ib_gid mgid;
+	struct rte_ipoib_dp *dp;
+
+	if (conf == NULL || conf->tbl == NULL ||
+	    (conf->mode != RTE_IPOIB_MODE_ETH && conf->mode != RTE_IPOIB_MODE_L3) ||
+	    conf->mtu < 68 || conf->mtu > RTE_IPOIB_UD_MTU_MAX ||
+	    rte_ipoib_hwaddr_is_mcast(&conf->local) ||
+	    rte_ipoib_bcast_mgid(conf->pkey, conf->scope, &mgid) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (rte_ib_mbuf_dynfield_register() < 0)
+		return NULL;
+	dp = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*dp));
+	if (dp == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	memset(dp, 0, sizeof(*dp));
+	dp->conf = *conf;
+	rte_ipoib_mac_from_hwaddr(&conf->local, &dp->local_mac);
+	rte_ipoib_mcast_hwaddr(&mgid, &dp->bcast_hw);
+	dp->bcast_sig = ipoib_hash_hw(&dp->bcast_hw);
+	dp->age_tick = rte_get_tsc_hz() >> 10;
+	return dp;
+}
+
+void
+rte_ipoib_dp_free(struct rte_ipoib_dp *dp)
+{
+	free(dp);
+}
+
+void
+rte_ipoib_dp_local_mac(const struct rte_ipoib_dp *dp, struct rte_ether_addr *mac)
+{
+	*mac = dp->local_mac;
+}
+
+int
+rte_ipoib_dp_stats_get(const struct rte_ipoib_dp *dp, struct rte_ipoib_dp_stats *st)
+{
+	if (dp == NULL || st == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	*st = dp->st;
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+static void
+report(struct rte_ipoib_dp *dp, uint8_t type, const struct rte_ipoib_hwaddr *hw,
+       const uint8_t *ip, uint16_t slid, uint32_t qpn)
+{
+	struct rte_ipoib_event ev;
+
+	if (dp->conf.events == NULL)
+		return;
+	memset(&ev, 0, sizeof(ev));
+	ev.type = type;
+	ev.slid = slid;
+	ev.qpn = qpn;
+	if (hw != NULL) {
+		ev.hw = *hw;
+	} else if (ip != NULL) {
+		ev.is_ip = 1;
+		memcpy(ev.ip, ip, 16);
+	}
+	if (rte_ring_enqueue_elem(dp->conf.events, &ev, sizeof(ev)) == 0)
+		dp->st.events++;
+	else
+		dp->st.events_lost++;
+}
+
+/* Move a one-segment packet's start by @p delta bytes and set its length. */
+static inline int
+mbuf_reshape(struct rte_mbuf *m, int delta, uint32_t len)
+{
+	int off = (int)m->data_off + delta;
+
+	if (m->nb_segs != 1 || off < 0 || (uint32_t)off + len > m->buf_len)
+		return -1;
+	m->data_off = (uint16_t)off;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	return 0;
+}
+
+static inline enum rte_ipoib_drop_reason
+check_ipv4(const uint8_t *ip, uint32_t seg_len, uint32_t len)
+{
+	uint32_t ihl, tot;
+
+	if (seg_len < 20)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	if ((ip[0] >> 4) != 4)
+		return RTE_IPOIB_DROP_BAD_ETHERTYPE;
+	ihl = (ip[0] & 0xf) * 4u;
+	tot = (uint32_t)ip[2] << 8 | ip[3];
+	if (ihl < 20 || ihl > seg_len || tot < ihl || tot > len)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+static inline enum rte_ipoib_drop_reason
+check_ipv6(const uint8_t *ip, uint32_t seg_len, uint32_t len)
+{
+	if (seg_len < IPOIB_IP6_HDR_LEN)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	if ((ip[0] >> 4) != 6)
+		return RTE_IPOIB_DROP_BAD_ETHERTYPE;
+	if (IPOIB_IP6_HDR_LEN + ((uint32_t)ip[4] << 8 | ip[5]) > len)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+static inline struct rte_ipoib_neigh *
+lookup_mac(const struct rte_ipoib_tbl *tbl, const uint8_t *mac)
+{
+	uint8_t key[8] = { 0 };
+
+	memcpy(key, mac, RTE_ETHER_ADDR_LEN);
+	return ipoib_htab_lookup(&tbl->by_mac, key, ipoib_hash_8(key),
+				 ipoib_neigh_mac_match);
+}
+
+static inline struct rte_ipoib_neigh *
+lookup_hw(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
+{
+	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(hw), ipoib_neigh_hw_match);
+}
+
+/* The group's neighbour; a group not joined yet is reported. */
+static enum rte_ipoib_drop_reason
+mcast_neigh(struct rte_ipoib_dp *dp, const struct rte_ib_gid *mgid,
+	    struct rte_ipoib_neigh **np)
+{
+	struct rte_ipoib_hwaddr hw;
+
+	rte_ipoib_mcast_hwaddr(mgid, &hw);
+	*np = lookup_hw(dp->conf.tbl, &hw);
+	if (*np != NULL)
+		return RTE_IPOIB_DROP_NONE;
+	report(dp, RTE_IPOIB_EV_DST_MISS, &hw, NULL, 0, 0);
+	return RTE_IPOIB_DROP_NO_NEIGH;
+}
+
+static inline enum rte_ipoib_drop_reason
+bcast_neigh(struct rte_ipoib_dp *dp, struct rte_ipoib_neigh **np)
+{
+	*np = ipoib_htab_lookup(&dp->conf.tbl->by_hw, &dp->bcast_hw, dp->bcast_sig,
+				ipoib_neigh_hw_match);
+	if (*np != NULL)
+		return RTE_IPOIB_DROP_NONE;
+	report(dp, RTE_IPOIB_EV_DST_MISS, &dp->bcast_hw, NULL, 0, 0);
+	return RTE_IPOIB_DROP_NO_NEIGH;
+}
+
+static enum rte_ipoib_drop_reason
+ip4_group_neigh(struct rte_ipoib_dp *dp, const uint8_t *dst, struct rte_ipoib_neigh **np)
+{
+	struct rte_ib_gid mgid;
+	rte_be32_t g;
+
+	memcpy(&g, dst, 4);
+	if (g == RTE_BE32(0xffffffff))
+		return bcast_neigh(dp, np);
+	if (rte_ipoib_ipv4_mc_mgid(g, dp->conf.pkey, dp->conf.scope, &mgid) != 0)
+		return RTE_IPOIB_DROP_BAD_MCAST;
+	return mcast_neigh(dp, &mgid, np);
+}
+
+static enum rte_ipoib_drop_reason
+ip6_group_neigh(struct rte_ipoib_dp *dp, const uint8_t *dst, struct rte_ipoib_neigh **np)
+{
+	struct rte_ib_gid mgid;
+
+	if (rte_ipoib_ipv6_mc_mgid(dst, dp->conf.pkey, dp->conf.scope, &mgid) != 0)
+		return RTE_IPOIB_DROP_BAD_MCAST;
+	return mcast_neigh(dp, &mgid, np);
+}
+
+/* A 6-byte address of the Ethernet view to the 20-byte one. */
+static inline const struct rte_ipoib_hwaddr *
+mac_to_hw(struct rte_ipoib_dp *dp, const uint8_t *mac)
+{
+	struct rte_ipoib_neigh *n;
+
+	if (memcmp(mac, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN) == 0)
+		return &dp->conf.local;
+	n = lookup_mac(dp->conf.tbl, mac);
+	return n != NULL ? &n->hw : NULL;
+}
+
+/* The 20-byte address to the Ethernet view's 6 bytes. */
+static inline void
+hw_to_mac(struct rte_ipoib_dp *dp, const struct rte_ipoib_hwaddr *hw, uint8_t *mac)
+{
+	struct rte_ether_addr a;
+
+	if (rte_ipoib_hwaddr_equal(hw, &dp->conf.local)) {
+		memcpy(mac, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+		return;
+	}
+	rte_ipoib_mac_from_hwaddr(hw, &a);
+	memcpy(mac, a.addr_bytes, RTE_ETHER_ADDR_LEN);
+}
+
+static inline bool
+is_zero(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+static inline void
+write_ipoib_hdr(uint8_t *p, uint16_t type)
+{
+	p[0] = type >> 8;
+	p[1] = type & 0xff;
+	p[2] = 0;
+	p[3] = 0;
+}
+
+/* ---- Ethernet view, transmit: rewrites ---- */
+
+/* An Ethernet ARP (RFC 826, 6-byte addresses) to the IPoIB form. */
+static enum rte_ipoib_drop_reason
+arp_eth_to_ib(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
+{
+	const uint8_t *a = rte_pktmbuf_mtod_offset(m, const uint8_t *, RTE_ETHER_HDR_LEN);
+	const struct rte_ipoib_hwaddr *sha, *tha = NULL;
+	struct rte_ipoib_arp out;
+	uint8_t *p;
+	uint16_t op;
+	rte_be32_t spa, tpa;
+
+	if (m->nb_segs != 1)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	if (m->data_len < RTE_ETHER_HDR_LEN + ETH_ARP_LEN)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	op = (uint16_t)(a[6] << 8 | a[7]);
+	if (a[0] != 0 || a[1] != RTE_ARP_HRD_ETHER || a[2] != 0x08 || a[3] != 0x00 ||
+	    a[4] != RTE_ETHER_ADDR_LEN || a[5] != 4 ||
+	    (op != RTE_ARP_OP_REQUEST && op != RTE_ARP_OP_REPLY))
+		return RTE_IPOIB_DROP_BAD_ARP;
+	sha = mac_to_hw(dp, a + 8);
+	if (sha == NULL)
+		return RTE_IPOIB_DROP_NO_NEIGH;
+	if (!is_zero(a + 18, 6) && !rte_is_broadcast_ether_addr((const void *)(a + 18))) {
+		tha = mac_to_hw(dp, a + 18);
+		/* A request's target hardware address is ignored (RFC 826). */
+		if (tha == NULL && op == RTE_ARP_OP_REPLY)
+			return RTE_IPOIB_DROP_NO_NEIGH;
+	}
+	memcpy(&spa, a + 14, 4);
+	memcpy(&tpa, a + 24, 4);
+	rte_ipoib_arp_build(&out, op, sha, spa, tha, tpa);
+	if (mbuf_reshape(m, RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN,
+			 RTE_IPOIB_ENCAP_LEN + sizeof(out)) != 0)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	write_ipoib_hdr(p, RTE_ETHER_TYPE_ARP);
+	memcpy(p + RTE_IPOIB_ENCAP_LEN, &out, sizeof(out));
+	dp->st.arp_rewritten++;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+/* ND options of the Ethernet form (RFC 2464 6) to the IPoIB form, in place. */
+static enum rte_ipoib_drop_reason
+nd_eth_to_ib(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
+{
+	const struct rte_ipoib_hwaddr *hw[IPOIB_ND_MAX_LLA];
+	uint8_t *ip6, *icmp;
+	struct ipoib_nd_msg msg;
+	enum rte_ipoib_drop_reason r;
+	size_t grow, new_len, end;
+	unsigned int i;
+	uint16_t ck;
+
+	if (m->nb_segs != 1)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	ip6 = rte_pktmbuf_mtod_offset(m, uint8_t *, RTE_ETHER_HDR_LEN);
+	icmp = ip6 + IPOIB_IP6_HDR_LEN;
+	r = ipoib_nd_check(ip6, m->data_len - RTE_ETHER_HDR_LEN, true, &msg);
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+	for (i = 0; i < msg.nb_lla; i++) {
+		const uint8_t *o = icmp + msg.lla_off[i];
+
+		if (o[1] != ETH_LLA_LEN / 8)
+			return RTE_IPOIB_DROP_BAD_ND;
+		hw[i] = mac_to_hw(dp, o + 2);
+		if (hw[i] == NULL)
+			return RTE_IPOIB_DROP_NO_NEIGH;
+	}
+	grow = (size_t)LLA_GROWTH * msg.nb_lla;
+	new_len = msg.icmp_len + grow;
+	if (new_len > dp->conf.mtu - IPOIB_IP6_HDR_LEN)
+		return RTE_IPOIB_DROP_OVERSIZE;
+	if (m->data_off + RTE_ETHER_HDR_LEN + IPOIB_IP6_HDR_LEN + new_len > m->buf_len)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	/* Back to front, so that every move is towards higher addresses. */
+	end = msg.icmp_len;
+	for (i = msg.nb_lla; i-- > 0; ) {
+		size_t o = msg.lla_off[i], shift = (size_t)LLA_GROWTH * (i + 1);
+		struct rte_ipoib_nd_opt_lla opt;
+
+		memmove(icmp + o + ETH_LLA_LEN + shift, icmp + o + ETH_LLA_LEN,
+			end - o - ETH_LLA_LEN);
+		rte_ipoib_nd_opt_lla_build(&opt, icmp[o], hw[i]);
+		memcpy(icmp + o + shift - LLA_GROWTH, &opt, sizeof(opt));
+		end = o;
+	}
+	ip6[4] = new_len >> 8;
+	ip6[5] = new_len & 0xff;
+	icmp[2] = 0;
+	icmp[3] = 0;
+	ck = ipoib_icmp6_cksum(ip6, icmp, new_len);
+	memcpy(icmp + 2, &ck, 2);
+	if (mbuf_reshape(m, RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN,
+			 RTE_IPOIB_ENCAP_LEN + IPOIB_IP6_HDR_LEN + new_len) != 0)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	write_ipoib_hdr(rte_pktmbuf_mtod(m, uint8_t *), RTE_ETHER_TYPE_IPV6);
+	dp->st.nd_rewritten++;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+/* The destination of an Ethernet multicast or broadcast frame. */
+static enum rte_ipoib_drop_reason
+eth_mcast_neigh(struct rte_ipoib_dp *dp, const uint8_t *dst, uint16_t type,
+		const uint8_t *l3, struct rte_ipoib_neigh **np)
+{
+	if (rte_is_broadcast_ether_addr((const void *)dst))
+		return bcast_neigh(dp, np);
+	/* RFC 1112 6.4: 01:00:5e and the group's low 23 bits. */
+	if (dst[0] == 0x01 && dst[1] == 0x00 && dst[2] == 0x5e) {
+		const uint8_t *g = l3 + IP4_DST_OFF;
+
+		if (type != RTE_ETHER_TYPE_IPV4 || (g[0] & 0xf0) != 0xe0 ||
+		    dst[3] != (g[1] & 0x7f) || dst[4] != g[2] || dst[5] != g[3])
+			return RTE_IPOIB_DROP_BAD_MCAST;
+		return ip4_group_neigh(dp, g, np);
+	}
+	/* RFC 2464 7: 33:33 and the group's low 32 bits. */
+	if (dst[0] == 0x33 && dst[1] == 0x33) {
+		const uint8_t *g = l3 + IP6_DST_OFF;
+
+		if (type != RTE_ETHER_TYPE_IPV6 || g[0] != 0xff ||
+		    memcmp(dst + 2, g + 12, 4) != 0)
+			return RTE_IPOIB_DROP_BAD_MCAST;
+		return ip6_group_neigh(dp, g, np);
+	}
+	return RTE_IPOIB_DROP_BAD_MCAST;
+}
+
+static enum rte_ipoib_drop_reason
+encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **np)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	const uint8_t *l3 = p + RTE_ETHER_HDR_LEN;
+	enum rte_ipoib_drop_reason r;
+	uint32_t seg, len;
+	uint16_t type;
+	bool nd = false;
+
+	if (m->data_len < RTE_ETHER_HDR_LEN)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	type = (uint16_t)(p[12] << 8 | p[13]);
+	seg = m->data_len - RTE_ETHER_HDR_LEN;
+	len = m->pkt_len - RTE_ETHER_HDR_LEN;
+	switch (type) {
+	case RTE_ETHER_TYPE_IPV4:
+		r = check_ipv4(l3, seg, len);
+		break;
+	case RTE_ETHER_TYPE_IPV6:
+		r = check_ipv6(l3, seg, len);
+		nd = r == RTE_IPOIB_DROP_NONE && ipoib_ip6_is_nd(l3, seg);
+		break;
+	case RTE_ETHER_TYPE_ARP:
+		r = seg < ETH_ARP_LEN ? RTE_IPOIB_DROP_BAD_LENGTH : RTE_IPOIB_DROP_NONE;
+		break;
+	default:
+		r = RTE_IPOIB_DROP_BAD_ETHERTYPE;
+		break;
+	}
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+	if ((p[0] & 1) == 0) {
+		*np = lookup_mac(dp->conf.tbl, p);
+		if (*np == NULL)
+			return RTE_IPOIB_DROP_NO_NEIGH;
+	} else {
+		r = eth_mcast_neigh(dp, p, type, l3, np);
+		if (r != RTE_IPOIB_DROP_NONE)
+			return r;
+	}
+	if (type == RTE_ETHER_TYPE_ARP)
+		return arp_eth_to_ib(dp, m);
+	if (nd)
+		return nd_eth_to_ib(dp, m);
+	if (len > dp->conf.mtu)
+		return RTE_IPOIB_DROP_OVERSIZE;
+	rte_pktmbuf_adj(m, RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN);
+	write_ipoib_hdr(rte_pktmbuf_mtod(m, uint8_t *), type);
+	return RTE_IPOIB_DROP_NONE;
+}
+
+static enum rte_ipoib_drop_reason
+encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **np)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	enum rte_ipoib_drop_reason r;
+	uint8_t key[16];
+	uint16_t type;
+
+	if ((m->packet_type & RTE_PTYPE_L2_MASK) == RTE_PTYPE_L2_ETHER_ARP) {
+		uint8_t buf[sizeof(struct rte_ipoib_arp)];
+		const struct rte_ipoib_arp *a = (const void *)buf;
+
+		if (m->data_len < sizeof(buf))
+			return RTE_IPOIB_DROP_BAD_LENGTH;
+		memcpy(buf, p, sizeof(buf));
+		r = ipoib_arp_check(buf, m->data_len);
+		if (r != RTE_IPOIB_DROP_NONE)
+			return r;
+		if (a->oper == RTE_BE16(RTE_ARP_OP_REQUEST)) {
+			r = bcast_neigh(dp, np);
+		} else {
+			*np = lookup_hw(dp->conf.tbl, &a->tha);
+			r = *np != NULL ? RTE_IPOIB_DROP_NONE : RTE_IPOIB_DROP_NO_NEIGH;
+		}
+		type = RTE_ETHER_TYPE_ARP;
+	} else if (m->data_len >= 1 && (p[0] >> 4) == 4) {
+		r = check_ipv4(p, m->data_len, m->pkt_len);
+		if (r != RTE_IPOIB_DROP_NONE)
+			return r;
+		if ((p[IP4_DST_OFF] & 0xf0) == 0xe0 ||
+		    memcmp(p + IP4_DST_OFF, "\xff\xff\xff\xff", 4) == 0) {
+			r = ip4_group_neigh(dp, p + IP4_DST_OFF, np);
+		} else {
+			memset(key, 0, 10);
+			key[10] = 0xff;
+			key[11] = 0xff;
+			memcpy(key + 12, p + IP4_DST_OFF, 4);
+			*np = rte_ipoib_neigh_lookup_ip(dp->conf.tbl, key);
+			r = RTE_IPOIB_DROP_NONE;
+		}
+		type = RTE_ETHER_TYPE_IPV4;
+	} else if (m->data_len >= 1 && (p[0] >> 4) == 6) {
+		r = check_ipv6(p, m->data_len, m->pkt_len);
+		if (r != RTE_IPOIB_DROP_NONE)
+			return r;
+		if (p[IP6_DST_OFF] == 0xff) {
+			r = ip6_group_neigh(dp, p + IP6_DST_OFF, np);
+		} else {
+			memcpy(key, p + IP6_DST_OFF, 16);
+			*np = rte_ipoib_neigh_lookup_ip(dp->conf.tbl, key);
+			r = RTE_IPOIB_DROP_NONE;
+		}
+		type = RTE_ETHER_TYPE_IPV6;
+	} else {
+		return m->data_len < 1 ? RTE_IPOIB_DROP_BAD_LENGTH :
+			RTE_IPOIB_DROP_BAD_ETHERTYPE;
+	}
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+	if (*np == NULL) {
+		report(dp, RTE_IPOIB_EV_DST_MISS, NULL, key, 0, 0);
+		return RTE_IPOIB_DROP_NO_NEIGH;
+	}
+	if (m->pkt_len > dp->conf.mtu)
+		return RTE_IPOIB_DROP_OVERSIZE;
+	if (rte_pktmbuf_prepend(m, RTE_IPOIB_ENCAP_LEN) == NULL)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	write_ipoib_hdr(rte_pktmbuf_mtod(m, uint8_t *), type);
+	return RTE_IPOIB_DROP_NONE;
+}
+
+uint16_t
+rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct rte_mbuf *dropped[nb_pkts];
+	uint16_t i, nb_ok = 0, nb_drop = 0;
+	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
+
+	dp->now = rte_rdtsc();
+	for (i = 0; i < nb_pkts; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rte_ipoib_neigh *n = NULL;
+		struct rte_ipoib_path *path;
+		struct rte_ib_mbuf_addr *a;
+		enum rte_ipoib_drop_reason r;
+
+		r = eth ? encap_eth(dp, m, &n) : encap_l3(dp, m, &n);
+		if (unlikely(r != RTE_IPOIB_DROP_NONE))
+			goto drop;
+		if (dp->now - __atomic_load_n(&n->last_used, __ATOMIC_RELAXED) > dp->age_tick)
+			__atomic_store_n(&n->last_used, dp->now, __ATOMIC_RELAXED);
+		/* Acquire: the path and its handle are complete when seen. */
+		path = __atomic_load_n(&n->path, __ATOMIC_ACQUIRE);
+		if (unlikely(path == NULL)) {
+			r = RTE_IPOIB_DROP_NO_PATH;
+			goto drop;
+		}
+		a = rte_ib_mbuf_addr(m);
+		a->tx.ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
+		a->tx.dest_qpn = rte_ipoib_hwaddr_qpn(&n->hw);
+		a->tx.qkey = dp->conf.qkey;
+		if (likely(a->tx.ah != NULL)) {
+			pkts[nb_ok++] = m;
+			continue;
+		}
+		if (rte_ring_mp_enqueue(path->queue, m) == 0) {
+			dp->st.queued++;
+			continue;
+		}
+		r = RTE_IPOIB_DROP_QUEUE_FULL;
+drop:
+		dp->st.drops[r]++;
+		dropped[nb_drop++] = m;
+	}
+	if (nb_drop != 0)
+		rte_pktmbuf_free_bulk(dropped, nb_drop);
+	dp->st.encap_pkts += nb_ok;
+	return nb_ok;
+}
+
+/* ---- Ethernet view, receive ---- */
+
+static enum rte_ipoib_drop_reason
+arp_ib_to_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const uint8_t *dst_mac,
+	      const struct rte_ipoib_arp *a)
+{
+	uint8_t *p;
+
+	if (mbuf_reshape(m, RTE_IPOIB_ENCAP_LEN - RTE_ETHER_HDR_LEN,
+			 RTE_ETHER_HDR_LEN + ETH_ARP_LEN) != 0)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(p, dst_mac, RTE_ETHER_ADDR_LEN);
+	hw_to_mac(dp, &a->sha, p + 6);
+	p[12] = RTE_ETHER_TYPE_ARP >> 8;
+	p[13] = RTE_ETHER_TYPE_ARP & 0xff;
+	p += RTE_ETHER_HDR_LEN;
+	p[0] = 0;
+	p[1] = RTE_ARP_HRD_ETHER;
+	p[2] = 0x08;
+	p[3] = 0x00;
+	p[4] = RTE_ETHER_ADDR_LEN;
+	p[5] = 4;
+	memcpy(p + 6, &a->oper, 2);
+	hw_to_mac(dp, &a->sha, p + 8);
+	memcpy(p + 14, &a->spa, 4);
+	if (is_zero((const uint8_t *)&a->tha, RTE_IPOIB_ALEN))
+		memset(p + 18, 0, 6);
+	else
+		hw_to_mac(dp, &a->tha, p + 18);
+	memcpy(p + 24, &a->tpa, 4);
+	dp->st.arp_rewritten++;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+/* ND options of the IPoIB form to the Ethernet form, in place. */
+static enum rte_ipoib_drop_reason
+nd_ib_to_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_nd_msg *msg,
+	     const uint8_t *dst_mac, const uint8_t *src_mac)
+{
+	uint8_t *ip6 = rte_pktmbuf_mtod_offset(m, uint8_t *, RTE_IPOIB_ENCAP_LEN);
+	uint8_t *icmp = ip6 + IPOIB_IP6_HDR_LEN, *p;
+	size_t new_len = msg->icmp_len - (size_t)LLA_GROWTH * msg->nb_lla, end;
+	unsigned int i;
+	uint16_t ck;
+
+	if (m->nb_segs != 1)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	for (i = 0; i < msg->nb_lla; i++)
+		if (icmp[msg->lla_off[i] + 1] != RTE_IPOIB_ND_OPT_LLA_LEN / 8 ||
+		    icmp[msg->lla_off[i] + 2] != 0 || icmp[msg->lla_off[i] + 3] != 0)
+			return RTE_IPOIB_DROP_BAD_ND;
+	/* Front to back, so that every move is towards lower addresses. */
+	for (i = 0; i < msg->nb_lla; i++) {
+		size_t o = msg->lla_off[i], shift = (size_t)LLA_GROWTH * i;
+		struct rte_ipoib_hwaddr hw;
+
+		end = i + 1 < msg->nb_lla ? msg->lla_off[i + 1] : msg->icmp_len;
+		memcpy(&hw, icmp + o + 4, RTE_IPOIB_ALEN);
+		icmp[o - shift] = icmp[o];
+		icmp[o - shift + 1] = ETH_LLA_LEN / 8;
+		hw_to_mac(dp, &hw, icmp + o - shift + 2);
+		memmove(icmp + o - shift + ETH_LLA_LEN, icmp + o + RTE_IPOIB_ND_OPT_LLA_LEN,
+			end - o - RTE_IPOIB_ND_OPT_LLA_LEN);
+	}
+	ip6[4] = new_len >> 8;
+	ip6[5] = new_len & 0xff;
+	icmp[2] = 0;
+	icmp[3] = 0;
+	ck = ipoib_icmp6_cksum(ip6, icmp, new_len);
+	memcpy(icmp + 2, &ck, 2);
+	if (mbuf_reshape(m, RTE_IPOIB_ENCAP_LEN - RTE_ETHER_HDR_LEN,
+			 RTE_ETHER_HDR_LEN + IPOIB_IP6_HDR_LEN + new_len) != 0)
+		return RTE_IPOIB_DROP_NO_ROOM;
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	memcpy(p, dst_mac, RTE_ETHER_ADDR_LEN);
+	memcpy(p + 6, src_mac, RTE_ETHER_ADDR_LEN);
+	p[12] = RTE_ETHER_TYPE_IPV6 >> 8;
+	p[13] = RTE_ETHER_TYPE_IPV6 & 0xff;
+	dp->st.nd_rewritten++;
+	return RTE_IPOIB_DROP_NONE;
+}
+
+/* The source's IPoIB address carried by ARP or an ND source option. */
+static bool
+payload_src_hw(uint16_t type, const uint8_t *l3, const struct ipoib_nd_msg *msg,
+	       bool nd, struct rte_ipoib_hwaddr *hw)
+{
+	unsigned int i;
+
+	if (type == RTE_ETHER_TYPE_ARP) {
+		memcpy(hw, l3 + 8, RTE_IPOIB_ALEN);
+		return true;
+	}
+	if (!nd)
+		return false;
+	for (i = 0; i < msg->nb_lla; i++) {
+		const uint8_t *o = l3 + IPOIB_IP6_HDR_LEN + msg->lla_off[i];
+
+		if (o[0] == IPOIB_ND_OPT_SLLA && o[1] == RTE_IPOIB_ND_OPT_LLA_LEN / 8) {
+			memcpy(hw, o + 4, RTE_IPOIB_ALEN);
+			return true;
+		}
+	}
+	return false;
+}
+
+static enum rte_ipoib_drop_reason
+decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
+{
+	const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
+	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *l3, *grh = NULL;
+	uint8_t arp_buf[sizeof(struct rte_ipoib_arp)];
+	const struct rte_ipoib_arp *arp = (const void *)arp_buf;
+	uint8_t dst_mac[RTE_ETHER_ADDR_LEN], src_mac[RTE_ETHER_ADDR_LEN];
+	struct rte_ipoib_hwaddr src_hw;
+	struct rte_ipoib_neigh *n;
+	struct ipoib_nd_msg msg;
+	enum rte_ipoib_drop_reason r;
+	uint32_t seg, len, qpn = a->rx.src_qpn & RTE_IPOIB_QPN_MASK;
+	uint16_t type;
+	bool nd = false, have_src;
+
+	msg.nb_lla = 0;
+	if (a->rx.pkey_index != dp->conf.pkey_index)
+		return RTE_IPOIB_DROP_WRONG_PKEY;
+	if (m->data_len < RTE_IPOIB_ENCAP_LEN)
+		return RTE_IPOIB_DROP_BAD_LENGTH;
+	if ((a->rx.flags & RTE_IB_MBUF_F_GRH) != 0) {
+		if (rte_pktmbuf_headroom(m) < RTE_IB_GRH_LEN)
+			return RTE_IPOIB_DROP_BAD_LENGTH;
+		grh = p - RTE_IB_GRH_LEN;
+	}
+	/* Our own multicast, replicated back (Linux ipoib_ib_handle_rx_wc). */
+	if (qpn == rte_ipoib_hwaddr_qpn(&dp->conf.local) &&
+	    (grh != NULL ? memcmp(grh + 8, dp->conf.local.gid, RTE_IB_GID_LEN) == 0 :
+	     a->rx.slid == dp->conf.local_lid))
+		return RTE_IPOIB_DROP_LOOPED;
+	type = (uint16_t)(p[0] << 8 | p[1]);
+	l3 = p + RTE_IPOIB_ENCAP_LEN;
+	seg = m->data_len - RTE_IPOIB_ENCAP_LEN;
+	len = m->pkt_len - RTE_IPOIB_ENCAP_LEN;
+	if (len > dp->conf.mtu)
+		return RTE_IPOIB_DROP_OVERSIZE;
+	switch (type) {
+	case RTE_ETHER_TYPE_IPV4:
+		r = check_ipv4(l3, seg, len);
+		break;
+	case RTE_ETHER_TYPE_IPV6:
+		r = check_ipv6(l3, seg, len);
+		if (r == RTE_IPOIB_DROP_NONE && ipoib_ip6_is_nd(l3, seg)) {
+			nd = true;
+			r = ipoib_nd_check(l3, seg, true, &msg);
+		}
+		break;
+	case RTE_ETHER_TYPE_ARP:
+		if (seg < sizeof(arp_buf)) {
+			r = RTE_IPOIB_DROP_BAD_LENGTH;
+			break;
+		}
+		memcpy(arp_buf, l3, sizeof(arp_buf));
+		r = ipoib_arp_check(arp_buf, seg);
+		break;
+	default:
+		r = RTE_IPOIB_DROP_BAD_ETHERTYPE;
+		break;
+	}
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+
+	/* Source: from the GRH, else by (SLID, QPN), else from the payload. */
+	if (grh != NULL) {
+		struct rte_ib_gid sgid;
+
+		memcpy(sgid.raw, grh + 8, RTE_IB_GID_LEN);
+		rte_ipoib_hwaddr_set(&src_hw, 0, qpn, &sgid);
+		n = lookup_hw(dp->conf.tbl, &src_hw);
+		have_src = true;
+	} else {
+		n = rte_ipoib_neigh_lookup_src(dp->conf.tbl, a->rx.slid, qpn);
+		if (n != NULL)
+			src_hw = n->hw;
+		have_src = n != NULL || payload_src_hw(type, l3, &msg, nd, &src_hw);
+		if (n == NULL && have_src)
+			n = lookup_hw(dp->conf.tbl, &src_hw);
+	}
+	if (!have_src) {
+		report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, a->rx.slid, qpn);
+		if (eth)
+			return RTE_IPOIB_DROP_NO_NEIGH;
+	} else if (n == NULL) {
+		report(dp, RTE_IPOIB_EV_SRC_NEW, &src_hw, NULL, a->rx.slid, qpn);
+	}
+
+	if (!eth) {
+		rte_pktmbuf_adj(m, RTE_IPOIB_ENCAP_LEN);
+		m->packet_type = type == RTE_ETHER_TYPE_ARP ? RTE_PTYPE_L2_ETHER_ARP :
+			type == RTE_ETHER_TYPE_IPV4 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;
+		return RTE_IPOIB_DROP_NONE;
+	}
+	if (n != NULL)
+		memcpy(src_mac, n->mackey, RTE_ETHER_ADDR_LEN);
+	else
+		hw_to_mac(dp, &src_hw, src_mac);
+	/* Destination: a group by its GRH's DGID (IBA 10.5), else us. */
+	if (grh != NULL && grh[24] == 0xff) {
+		if (memcmp(grh + 24, dp->bcast_hw.gid, RTE_IB_GID_LEN) == 0 ||
+		    type == RTE_ETHER_TYPE_ARP) {
+			memset(dst_mac, 0xff, RTE_ETHER_ADDR_LEN);
+		} else if (type == RTE_ETHER_TYPE_IPV4) {
+			dst_mac[0] = 0x01;
+			dst_mac[1] = 0x00;
+			dst_mac[2] = 0x5e;
+			dst_mac[3] = l3[IP4_DST_OFF + 1] & 0x7f;
+			dst_mac[4] = l3[IP4_DST_OFF + 2];
+			dst_mac[5] = l3[IP4_DST_OFF + 3];
+		} else {
+			dst_mac[0] = 0x33;
+			dst_mac[1] = 0x33;
+			memcpy(dst_mac + 2, l3 + IP6_DST_OFF + 12, 4);
+		}
+	} else {
+		memcpy(dst_mac, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+	}
+	if (type == RTE_ETHER_TYPE_ARP)
+		return arp_ib_to_eth(dp, m, dst_mac, arp);
+	if (nd)
+		return nd_ib_to_eth(dp, m, &msg, dst_mac, src_mac);
+	{
+		uint8_t *e = (uint8_t *)rte_pktmbuf_prepend(m, RTE_ETHER_HDR_LEN -
+							   RTE_IPOIB_ENCAP_LEN);
+
+		if (e == NULL)
+			return RTE_IPOIB_DROP_NO_ROOM;
+		memcpy(e, dst_mac, RTE_ETHER_ADDR_LEN);
+		memcpy(e + 6, src_mac, RTE_ETHER_ADDR_LEN);
+		e[12] = type >> 8;
+		e[13] = type & 0xff;
+	}
+	return RTE_IPOIB_DROP_NONE;
+}
+
+uint16_t
+rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	struct rte_mbuf *dropped[nb_pkts];
+	uint16_t i, nb_ok = 0, nb_drop = 0;
+
+	for (i = 0; i < nb_pkts; i++) {
+		struct rte_mbuf *m = pkts[i];
+		enum rte_ipoib_drop_reason r = decap_one(dp, m);
+
+		if (likely(r == RTE_IPOIB_DROP_NONE)) {
+			pkts[nb_ok++] = m;
+			continue;
+		}
+		dp->st.drops[r]++;
+		dropped[nb_drop++] = m;
+	}
+	if (nb_drop != 0)
+		rte_pktmbuf_free_bulk(dropped, nb_drop);
+	dp->st.decap_pkts += nb_ok;
+	return nb_ok;
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+#ifndef _IPOIB_PRIVATE_H_
+#define _IPOIB_PRIVATE_H_
+
+/*
+ * Private to librte_ipoib: log macro, ND constants, the table entries and
+ * the lock-free hash index the data lcores read.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_hash_crc.h>
+#include <rte_log.h>
+#include <rte_prefetch.h>
+#include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "rte_ipoib.h"
+#include "rte_ipoib_table.h"
+
+/** Log type "lib.ipoib", registered in ipoib_log.c. */
+extern int ipoib_logtype;
+
+/** Log with the calling function's name; call sites give no newline. */
+#define IPOIB_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ipoib_logtype, "%s(): " fmt "\n", \
+		__func__, ##__VA_ARGS__)
+
+/* IPv6 header offsets (RFC 8200 3). */
+#define IPOIB_IP6_HDR_LEN 40
+#define IPOIB_IP6_NH_OFF 6
+#define IPOIB_IP6_SRC_OFF 8
+#define IPOIB_IP6_DST_OFF 24
+
+/* ND message types (RFC 4861 4) and link-layer address options (4.6.1). */
+#define IPOIB_ND_RS 133
+#define IPOIB_ND_RA 134
+#define IPOIB_ND_NS 135
+#define IPOIB_ND_NA 136
+#define IPOIB_ND_REDIRECT 137
+#define IPOIB_ND_OPT_SLLA 1
+#define IPOIB_ND_OPT_TLLA 2
+/** Most LLA options one message may carry through the rewrite. */
+#define IPOIB_ND_MAX_LLA 4
+
+/** An ND message that passed ipoib_nd_check(). */
+struct ipoib_nd_msg {
+	size_t icmp_len;                    /**< ICMPv6 length (payload length). */
+	unsigned int nb_lla;                /**< LLA options found. */
+	uint16_t lla_off[IPOIB_ND_MAX_LLA]; /**< Their offsets in the ICMPv6 message. */
+};
+
+enum rte_ipoib_drop_reason ipoib_arp_check(const void *buf, size_t len);
+enum rte_ipoib_drop_reason ipoib_nd_check(const uint8_t *ip6, size_t len, bool verify,
+					  struct ipoib_nd_msg *msg);
+bool ipoib_ip6_is_nd(const uint8_t *ip6, size_t len);
+/** ICMPv6 checksum of @p icmp (@p len bytes) in IPv6 packet @p ip6. */
+uint16_t ipoib_icmp6_cksum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len);
+
+/*
+ * Objects unlinked from the table and freed after a grace period.
+ * Control side only, under tbl->lock.
+ */
+enum ipoib_defer_kind {
+	IPOIB_DEFER_NEIGH,
+	IPOIB_DEFER_PATH,
+	IPOIB_DEFER_BIND,
+	IPOIB_DEFER_AH,
+};
+
+struct ipoib_defer {
+	STAILQ_ENTRY(ipoib_defer) next;
+	uint64_t token;              /**< rte_rcu_qsbr_start() at unlinking. */
+	enum ipoib_defer_kind kind;
+	void *obj;                   /**< The object (for AH: the handle). */
+};
+
+/*
+ * A secondary index entry (IP address or (SLID, QPN) to a neighbour).
+ * Immutable once published; replaced, never edited, so that a reader
+ * never compares a key that is changing.
+ */
+struct ipoib_bind {
+	uint8_t key[16];
+	struct rte_ipoib_neigh *neigh;
+	struct ipoib_defer defer;
+};
+
+/*
+ * A neighbour. The key fields (hw, mackey) are written before the entry
+ * is published and never change; path is published by the control side
+ * with a release store and read with acquire; last_used is written by
+ * data lcores (relaxed, coarse) and read by the control side. The rest is
+ * the control side's, under tbl->lock. Freed after a grace period.
+ */
+struct rte_ipoib_neigh {
+	struct rte_ipoib_hwaddr hw;          /**< As added (flags kept). */
+	uint8_t mackey[8];                   /**< Ethernet-view MAC, 2 zero bytes. */
+	struct rte_ipoib_path *path;         /**< Atomic. */
+	uint64_t last_used;                  /**< TSC, atomic relaxed. */
+	/* control side */
+	bool mac_indexed;
+	struct ipoib_bind *ip;               /**< Bound IP, or NULL. */
+	struct ipoib_bind *src;              /**< (DLID, QPN) binding, or NULL. */
+	TAILQ_ENTRY(rte_ipoib_neigh) path_link;
+	TAILQ_ENTRY(rte_ipoib_neigh) all_link;
+	struct ipoib_defer defer;
+};
+
+TAILQ_HEAD(ipoib_neigh_list, rte_ipoib_neigh);
+
+/*
+ * A path. key (DGID, P_Key) fixed at creation; ah published with a
+ * release store; queue: multi-producer (data lcores), single consumer
+ * (control side). dlid and the rest: control side.
+ */
+struct rte_ipoib_path {
+	uint8_t key[24];                     /**< DGID, P_Key (big-endian), zeros. */
+	struct rte_ib_ah *ah;                /**< Atomic. */
+	struct rte_ring *queue;              /**< Pending packets, inline memory. */
+	uint16_t dlid;
+	uint32_t nb_neigh;
+	struct ipoib_neigh_list neighs;
+	TAILQ_ENTRY(rte_ipoib_path) all_link;
+	struct ipoib_defer defer;
+};
+
+/*
+ * The lock-free hash index: buckets of four (signature, entry) slots,
+ * a key found in the first IPOIB_HTAB_WINDOW buckets from its home.
+ * Writer (under tbl->lock): a new slot gets its signature, then its entry
+ * with a release store; a removed slot gets a NULL entry with a release
+ * store. Reader: signature, then entry (acquire), then the full key in
+ * the entry, which stays readable until the reader's quiescent state.
+ * The signature is only a filter: a stale one can only make a lookup of
+ * a key that is being inserted or removed in that same slot miss.
+ */
+#define IPOIB_HTAB_SLOTS 4
+#define IPOIB_HTAB_WINDOW 4
+
+struct ipoib_hslot {
+	uint32_t sig;
+	uint32_t pad;
+	void *ent;
+};
+
+struct ipoib_hbucket {
+	struct ipoib_hslot slot[IPOIB_HTAB_SLOTS];
+} __rte_cache_aligned;
+
+struct ipoib_htab {
+	uint32_t mask;                       /**< Buckets - 1. */
+	uint32_t count;                      /**< Entries (control side). */
+	struct ipoib_hbucket *b;
+};
+
+struct rte_ipoib_tbl {
+	/* read by data lcores */
+	struct ipoib_htab by_hw;             /**< hwaddr -> neighbour. */
+	struct ipoib_htab by_mac;            /**< MAC -> neighbour. */
+	struct ipoib_htab by_ip;             /**< IP -> ipoib_bind. */
+	struct ipoib_htab by_src;            /**< (SLID, QPN) -> ipoib_bind. */
+	struct ipoib_htab by_path;           /**< (DGID, P_Key) -> path (control). */
+	/* control side */
+	struct rte_ipoib_tbl_conf conf;
+	rte_spinlock_t lock;
+	uint32_t nb_neigh;
+	uint32_t nb_path;
+	uint32_t nb_deferred;
+	uint64_t nb_freed;
+	struct ipoib_neigh_list neighs;
+	TAILQ_HEAD(, rte_ipoib_path) paths;
+	STAILQ_HEAD(, ipoib_defer) deferred;
+};
+
+#define IPOIB_HASH_SEED 0x1b401b60u
+
+static inline uint32_t
+ipoib_hash_hw(const struct rte_ipoib_hwaddr *hw)
+{
+	uint64_t g0, g1;
+	uint32_t h;
+
+	memcpy(&g0, hw->gid, 8);
+	memcpy(&g1, hw->gid + 8, 8);
+	h = rte_hash_crc_4byte(rte_ipoib_hwaddr_qpn(hw), IPOIB_HASH_SEED);
+	h = rte_hash_crc_8byte(g0, h);
+	return rte_hash_crc_8byte(g1, h);
+}
+
+static inline uint32_t
+ipoib_hash_8(const uint8_t k[8])
+{
+	uint64_t v;
+
+	memcpy(&v, k, 8);
+	return rte_hash_crc_8byte(v, IPOIB_HASH_SEED);
+}
+
+static inline uint32_t
+ipoib_hash_16(const uint8_t k[16])
+{
+	uint64_t v0, v1;
+
+	memcpy(&v0, k, 8);
+	memcpy(&v1, k + 8, 8);
+	return rte_hash_crc_8byte(v1, rte_hash_crc_8byte(v0, IPOIB_HASH_SEED));
+}
+
+static inline bool
+ipoib_neigh_hw_match(const void *ent, const void *key)
+{
+	const struct rte_ipoib_neigh *n = ent;
+
+	return rte_ipoib_hwaddr_equal(&n->hw, key);
+}
+
+static inline bool
+ipoib_neigh_mac_match(const void *ent, const void *key)
+{
+	const struct rte_ipoib_neigh *n = ent;
+
+	return memcmp(n->mackey, key, 8) == 0;
+}
+
+static inline bool
+ipoib_bind_match(const void *ent, const void *key)
+{
+	const struct ipoib_bind *b = ent;
+
+	return memcmp(b->key, key, 16) == 0;
+}
+
+/* Lock-free lookup; @p match is a constant the compiler inlines. */
+static __rte_always_inline void *
+ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
+		  bool (*match)(const void *ent, const void *key))
+{
+	unsigned int w, s;
+
+	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
+		const struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+
+		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
+			void *e;
+
+			if (__atomic_load_n(&b->slot[s].sig, __ATOMIC_RELAXED) != sig)
+				continue;
+			e = __atomic_load_n(&b->slot[s].ent, __ATOMIC_ACQUIRE);
+			if (e != NULL && match(e, key))
+				return e;
+		}
+	}
+	return NULL;
+}
+
+static inline void
+ipoib_htab_prefetch(const struct ipoib_htab *t, uint32_t sig)
+{
+	rte_prefetch0(&t->b[sig & t->mask]);
+}
+
+/** The 16-byte key of a (SLID, QPN) source binding. */
+static inline void
+ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
+{
+	memset(key, 0, 16);
+	key[0] = slid >> 8;
+	key[1] = slid & 0xff;
+	key[2] = (qpn >> 16) & 0xff;
+	key[3] = (qpn >> 8) & 0xff;
+	key[4] = qpn & 0xff;
+}
+
+#endif /* _IPOIB_PRIVATE_H_ */

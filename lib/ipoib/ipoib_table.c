@@ -1,0 +1,746 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * The neighbour and path tables: control-side writers under one lock,
+ * lock-free readers (ipoib_private.h describes the index), reclamation
+ * after a QSBR grace period (rte_rcu_qsbr).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_mbuf.h>
+
+#include "ipoib_private.h"
+#include "ipoib_dp.h"
+
+#define IPOIB_QUEUE_LEN_DEFAULT 8
+#define IPOIB_QUEUE_LEN_MAX 1024
+
+/* ---- the hash index (writer side) ---- */
+
+static int
+htab_init(struct ipoib_htab *t, uint32_t max)
+{
+	uint32_t nb = rte_align32pow2(RTE_MAX(max / 2, 1u));
+
+	t->b = aligned_alloc(RTE_CACHE_LINE_SIZE, (size_t)nb * sizeof(*t->b));
+	if (t->b == NULL)
+		return -ENOMEM;
+	memset(t->b, 0, (size_t)nb * sizeof(*t->b));
+	t->mask = nb - 1;
+	t->count = 0;
+	return 0;
+}
+
+static int
+htab_insert(struct ipoib_htab *t, uint32_t sig, void *ent)
+{
+	unsigned int w, s;
+
+	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
+		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+
+		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
+			if (b->slot[s].ent != NULL)
+				continue;
+			__atomic_store_n(&b->slot[s].sig, sig, __ATOMIC_RELAXED);
+			/* Orders the signature and the entry's key before the entry. */
+			__atomic_store_n(&b->slot[s].ent, ent, __ATOMIC_RELEASE);
+			t->count++;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static void
+htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
+{
+	unsigned int w, s;
+
+	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
+		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+
+		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
+			if (b->slot[s].ent == ent) {
+				__atomic_store_n(&b->slot[s].ent, NULL, __ATOMIC_RELEASE);
+				t->count--;
+				return;
+			}
+		}
+	}
+}
+
+/* ---- deferred free ---- */
+
+static void
+obj_free_now(struct rte_ipoib_tbl *tbl, struct ipoib_defer *d)
+{
+	switch (d->kind) {
+	case IPOIB_DEFER_NEIGH:
+	case IPOIB_DEFER_PATH:
+	case IPOIB_DEFER_BIND:
+		free(d->obj);
+		break;
+	case IPOIB_DEFER_AH:
+		if (tbl->conf.ah_free != NULL)
+			tbl->conf.ah_free(tbl->conf.ah_free_ctx, d->obj);
+		free(d);
+		break;
+	}
+	tbl->nb_freed++;
+}
+
+/* Called under tbl->lock, after @p obj is unreachable from the index. */
+static void
+defer(struct rte_ipoib_tbl *tbl, struct ipoib_defer *d, enum ipoib_defer_kind kind,
+      void *obj)
+{
+	d->kind = kind;
+	d->obj = obj;
+	if (tbl->conf.qsbr == NULL) {
+		obj_free_now(tbl, d);
+		return;
+	}
+	d->token = rte_rcu_qsbr_start(tbl->conf.qsbr);
+	STAILQ_INSERT_TAIL(&tbl->deferred, d, next);
+	tbl->nb_deferred++;
+}
+
+static int
+defer_ah(struct rte_ipoib_tbl *tbl, struct rte_ib_ah *ah)
+{
+	struct ipoib_defer *d;
+
+	if (ah == NULL || tbl->conf.ah_free == NULL)
+		return 0;
+	d = calloc(1, sizeof(*d));
+	if (d == NULL)
+		return -ENOMEM;
+	defer(tbl, d, IPOIB_DEFER_AH, ah);
+	return 0;
+}
+
+static unsigned int
+reclaim_locked(struct rte_ipoib_tbl *tbl)
+{
+	struct ipoib_defer *d;
+
+	/* Tokens grow in list order: stop at the first one still in use. */
+	while ((d = STAILQ_FIRST(&tbl->deferred)) != NULL) {
+		if (rte_rcu_qsbr_check(tbl->conf.qsbr, d->token, false) != 1)
+			break;
+		STAILQ_REMOVE_HEAD(&tbl->deferred, next);
+		tbl->nb_deferred--;
+		obj_free_now(tbl, d);
+	}
+	return tbl->nb_deferred;
+}
+
+unsigned int
+rte_ipoib_tbl_reclaim(struct rte_ipoib_tbl *tbl)
+{
+	unsigned int left;
+
+	if (tbl == NULL)
+		return 0;
+	rte_spinlock_lock(&tbl->lock);
+	left = reclaim_locked(tbl);
+	rte_spinlock_unlock(&tbl->lock);
+	return left;
+}
+
+/* ---- table ---- */
+
+struct rte_ipoib_tbl *
+rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
+{
+	struct rte_ipoib_tbl *tbl;
+	int rc;
+
+	if (conf == NULL || conf->max_neigh == 0 || conf->max_path == 0 ||
+	    conf->max_neigh > (1u << 24) || conf->max_path > (1u << 24) ||
+	    (conf->queue_len & (conf->queue_len - 1)) != 0 ||
+	    conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	tbl = calloc(1, sizeof(*tbl));
+	if (tbl == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	tbl->conf = *conf;
+	if (tbl->conf.queue_len == 0)
+		tbl->conf.queue_len = IPOIB_QUEUE_LEN_DEFAULT;
+	rte_spinlock_init(&tbl->lock);
+	TAILQ_INIT(&tbl->neighs);
+	TAILQ_INIT(&tbl->paths);
+	STAILQ_INIT(&tbl->deferred);
+	rc = htab_init(&tbl->by_hw, conf->max_neigh);
+	if (rc == 0)
+		rc = htab_init(&tbl->by_mac, conf->max_neigh);
+	if (rc == 0)
+		rc = htab_init(&tbl->by_ip, conf->max_neigh);
+	if (rc == 0)
+		rc = htab_init(&tbl->by_src, conf->max_neigh);
+	if (rc == 0)
+		rc = htab_init(&tbl->by_path, conf->max_path);
+	if (rc != 0) {
+		rte_ipoib_tbl_free(tbl);
+		rte_errno = -rc;
+		return NULL;
+	}
+	return tbl;
+}
+
+static void
+path_flush_queue(struct rte_ipoib_path *path)
+{
+	struct rte_mbuf *m;
+
+	while (rte_ring_sc_dequeue(path->queue, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+}
+
+void
+rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
+{
+	struct rte_ipoib_neigh *n;
+	struct rte_ipoib_path *p;
+	struct ipoib_defer *d;
+
+	if (tbl == NULL)
+		return;
+	while ((d = STAILQ_FIRST(&tbl->deferred)) != NULL) {
+		STAILQ_REMOVE_HEAD(&tbl->deferred, next);
+		obj_free_now(tbl, d);
+	}
+	while ((n = TAILQ_FIRST(&tbl->neighs)) != NULL) {
+		TAILQ_REMOVE(&tbl->neighs, n, all_link);
+		free(n->ip);
+		free(n->src);
+		free(n);
+	}
+	while ((p = TAILQ_FIRST(&tbl->paths)) != NULL) {
+		TAILQ_REMOVE(&tbl->paths, p, all_link);
+		path_flush_queue(p);
+		if (p->ah != NULL && tbl->conf.ah_free != NULL)
+			tbl->conf.ah_free(tbl->conf.ah_free_ctx, p->ah);
+		free(p);
+	}
+	free(tbl->by_hw.b);
+	free(tbl->by_mac.b);
+	free(tbl->by_ip.b);
+	free(tbl->by_src.b);
+	free(tbl->by_path.b);
+	free(tbl);
+}
+
+int
+rte_ipoib_tbl_stats_get(struct rte_ipoib_tbl *tbl, struct rte_ipoib_tbl_stats *st)
+{
+	if (tbl == NULL || st == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	st->nb_neigh = tbl->nb_neigh;
+	st->nb_path = tbl->nb_path;
+	st->nb_deferred = tbl->nb_deferred;
+	st->nb_freed = tbl->nb_freed;
+	rte_spinlock_unlock(&tbl->lock);
+	return 0;
+}
+
+void
+rte_ipoib_mac_from_hwaddr(const struct rte_ipoib_hwaddr *hw, struct rte_ether_addr *mac)
+{
+	uint64_t guid = 0, v;
+	unsigned int i;
+
+	for (i = 8; i < RTE_IB_GID_LEN; i++)
+		guid = guid << 8 | hw->gid[i];
+	v = (guid ^ ((uint64_t)rte_ipoib_hwaddr_qpn(hw) << 16)) & UINT64_C(0xffffffffff);
+	mac->addr_bytes[0] = 0x02;
+	for (i = 0; i < 5; i++)
+		mac->addr_bytes[1 + i] = (uint8_t)(v >> (32 - 8 * i));
+}
+
+/* ---- paths ---- */
+
+static void
+path_key(const struct rte_ib_gid *dgid, uint16_t pkey, uint8_t key[24])
+{
+	memset(key, 0, 24);
+	memcpy(key, dgid->raw, RTE_IB_GID_LEN);
+	key[16] = pkey >> 8;
+	key[17] = pkey & 0xff;
+}
+
+static uint32_t
+path_sig(const uint8_t key[24])
+{
+	uint64_t v;
+
+	memcpy(&v, key + 16, 8);
+	return rte_hash_crc_8byte(v, ipoib_hash_16(key));
+}
+
+static bool
+path_match(const void *ent, const void *key)
+{
+	return memcmp(((const struct rte_ipoib_path *)ent)->key, key, 24) == 0;
+}
+
+struct rte_ipoib_path *
+rte_ipoib_path_lookup(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid,
+		      uint16_t pkey)
+{
+	struct rte_ipoib_path *p;
+	uint8_t key[24];
+
+	if (tbl == NULL || dgid == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	path_key(dgid, pkey, key);
+	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(key), path_match);
+	if (p == NULL)
+		rte_errno = ENOENT;
+	return p;
+}
+
+struct rte_ipoib_path *
+rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uint16_t pkey)
+{
+	struct rte_ipoib_path *p;
+	uint32_t qsize;
+	size_t rsize;
+	int rc;
+
+	if (tbl == NULL || dgid == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	qsize = tbl->conf.queue_len;
+	rsize = rte_ring_get_memsize(rte_align32pow2(qsize + 1));
+	p = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			  RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
+	if (p == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	memset(p, 0, sizeof(*p));
+	path_key(dgid, pkey, p->key);
+	TAILQ_INIT(&p->neighs);
+	p->queue = (struct rte_ring *)((uint8_t *)p +
+				       RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE));
+	/* Producers: every data lcore; consumer: the control side. */
+	rc = rte_ring_init(p->queue, "ipoib_path", qsize, RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	if (rc != 0) {
+		free(p);
+		rte_errno = -rc;
+		return NULL;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	if (ipoib_htab_lookup(&tbl->by_path, p->key, path_sig(p->key), path_match) != NULL)
+		rc = -EEXIST;
+	else if (tbl->nb_path >= tbl->conf.max_path)
+		rc = -ENOSPC;
+	else
+		rc = htab_insert(&tbl->by_path, path_sig(p->key), p);
+	if (rc == 0) {
+		TAILQ_INSERT_TAIL(&tbl->paths, p, all_link);
+		tbl->nb_path++;
+	}
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0) {
+		free(p);
+		rte_errno = -rc;
+		return NULL;
+	}
+	return p;
+}
+
+static int src_rebind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n);
+
+int
+rte_ipoib_path_set_ah(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
+		      struct rte_ib_ah *ah, uint16_t dlid)
+{
+	struct rte_ipoib_neigh *n;
+	struct rte_ib_ah *old;
+	int rc = 0;
+
+	if (tbl == NULL || path == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	/* Release: whatever the handle's creator wrote is seen with it. */
+	old = __atomic_exchange_n(&path->ah, ah, __ATOMIC_ACQ_REL);
+	if (old != ah)
+		rc = defer_ah(tbl, old);
+	if (path->dlid != dlid || ah == NULL) {
+		path->dlid = ah != NULL ? dlid : 0;
+		TAILQ_FOREACH(n, &path->neighs, path_link)
+			if (rc == 0)
+				rc = src_rebind_locked(tbl, n);
+	}
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0) {
+		rte_errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+unsigned int
+rte_ipoib_path_drain(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
+		     struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_ib_ah *ah;
+	unsigned int got, i;
+
+	if (tbl == NULL || path == NULL || pkts == NULL)
+		return 0;
+	got = rte_ring_sc_dequeue_burst(path->queue, (void **)pkts, n, NULL);
+	ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
+	if (ah != NULL)
+		for (i = 0; i < got; i++)
+			ipoib_mbuf_set_ah(pkts[i], ah);
+	return got;
+}
+
+int
+rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
+{
+	int rc = 0;
+
+	if (tbl == NULL || path == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	if (path->nb_neigh != 0) {
+		rc = -EBUSY;
+		goto out;
+	}
+	htab_remove(&tbl->by_path, path_sig(path->key), path);
+	TAILQ_REMOVE(&tbl->paths, path, all_link);
+	tbl->nb_path--;
+	/*
+	 * No neighbour points here, so no data lcore can enqueue any more
+	 * once those that read the pointer earlier are quiescent; the queue
+	 * is flushed now and again when the memory is freed.
+	 */
+	path_flush_queue(path);
+	if (defer_ah(tbl, path->ah) != 0 && tbl->conf.ah_free != NULL)
+		IPOIB_LOG(ERR, "path: out of memory deferring its address handle");
+	defer(tbl, &path->defer, IPOIB_DEFER_PATH, path);
+out:
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0) {
+		rte_errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- neighbours ---- */
+
+static void
+bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bind **bp)
+{
+	struct ipoib_bind *b = *bp;
+
+	if (b == NULL)
+		return;
+	htab_remove(t, ipoib_hash_16(b->key), b);
+	*bp = NULL;
+	defer(tbl, &b->defer, IPOIB_DEFER_BIND, b);
+}
+
+static int
+bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bind **bp,
+		struct rte_ipoib_neigh *n, const uint8_t key[16])
+{
+	struct ipoib_bind *b, *other;
+	uint32_t sig = ipoib_hash_16(key);
+	int rc;
+
+	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
+	if (other != NULL && other->neigh == n && *bp == other)
+		return 0;
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	memcpy(b->key, key, 16);
+	b->neigh = n;
+	if (other != NULL) {
+		/* The key moves to @p n: unlink it from its old neighbour. */
+		struct rte_ipoib_neigh *on = other->neigh;
+
+		bind_drop_locked(tbl, t, t == &tbl->by_ip ? &on->ip : &on->src);
+	}
+	bind_drop_locked(tbl, t, bp);
+	rc = htab_insert(t, sig, b);
+	if (rc != 0) {
+		free(b);
+		return rc;
+	}
+	*bp = b;
+	return 0;
+}
+
+static int
+src_rebind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n)
+{
+	struct rte_ipoib_path *p = n->path;
+	uint8_t key[16];
+
+	if (p == NULL || p->dlid == 0 || rte_ipoib_hwaddr_is_mcast(&n->hw)) {
+		bind_drop_locked(tbl, &tbl->by_src, &n->src);
+		return 0;
+	}
+	ipoib_src_key(p->dlid, rte_ipoib_hwaddr_qpn(&n->hw), key);
+	return bind_set_locked(tbl, &tbl->by_src, &n->src, n, key);
+}
+
+static void
+neigh_link_path_locked(struct rte_ipoib_neigh *n, struct rte_ipoib_path *path)
+{
+	struct rte_ipoib_path *old = n->path;
+
+	if (old == path)
+		return;
+	if (old != NULL) {
+		TAILQ_REMOVE(&old->neighs, n, path_link);
+		old->nb_neigh--;
+	}
+	if (path != NULL) {
+		TAILQ_INSERT_TAIL(&path->neighs, n, path_link);
+		path->nb_neigh++;
+	}
+	/* Release: the path's key and queue are initialised before use. */
+	__atomic_store_n(&n->path, path, __ATOMIC_RELEASE);
+}
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw,
+		    struct rte_ipoib_path *path)
+{
+	struct rte_ipoib_neigh *n;
+	struct rte_ether_addr mac;
+	uint32_t sig;
+	int rc = 0;
+
+	if (tbl == NULL || hw == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	n = calloc(1, sizeof(*n));
+	if (n == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	n->hw = *hw;
+	n->last_used = rte_rdtsc();
+	sig = ipoib_hash_hw(hw);
+	rte_spinlock_lock(&tbl->lock);
+	if (ipoib_htab_lookup(&tbl->by_hw, hw, sig, ipoib_neigh_hw_match) != NULL) {
+		rc = -EEXIST;
+		goto err_unlock;
+	}
+	if (tbl->nb_neigh >= tbl->conf.max_neigh) {
+		rc = -ENOSPC;
+		goto err_unlock;
+	}
+	if (!rte_ipoib_hwaddr_is_mcast(hw)) {
+		rte_ipoib_mac_from_hwaddr(hw, &mac);
+		memcpy(n->mackey, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+		if (ipoib_htab_lookup(&tbl->by_mac, n->mackey, ipoib_hash_8(n->mackey),
+				      ipoib_neigh_mac_match) != NULL) {
+			rc = -EEXIST;
+			goto err_unlock;
+		}
+		rc = htab_insert(&tbl->by_mac, ipoib_hash_8(n->mackey), n);
+		if (rc != 0)
+			goto err_unlock;
+		n->mac_indexed = true;
+	}
+	rc = htab_insert(&tbl->by_hw, sig, n);
+	if (rc != 0 && n->mac_indexed)
+		goto err_unindex_mac;
+	if (rc != 0)
+		goto err_unlock;
+	TAILQ_INSERT_TAIL(&tbl->neighs, n, all_link);
+	tbl->nb_neigh++;
+	neigh_link_path_locked(n, path);
+	rc = src_rebind_locked(tbl, n);
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0)
+		IPOIB_LOG(WARNING, "neighbour qpn 0x%06x: no (SLID, QPN) index: %s",
+			  rte_ipoib_hwaddr_qpn(hw), strerror(-rc));
+	return n;
+
+err_unindex_mac:
+	/* Published in the MAC index: a reader may hold it until quiescent. */
+	htab_remove(&tbl->by_mac, ipoib_hash_8(n->mackey), n);
+	defer(tbl, &n->defer, IPOIB_DEFER_NEIGH, n);
+	n = NULL;
+err_unlock:
+	rte_spinlock_unlock(&tbl->lock);
+	free(n);
+	rte_errno = -rc;
+	return NULL;
+}
+
+int
+rte_ipoib_neigh_set_path(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh,
+			 struct rte_ipoib_path *path)
+{
+	int rc;
+
+	if (tbl == NULL || neigh == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	neigh_link_path_locked(neigh, path);
+	rc = src_rebind_locked(tbl, neigh);
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0) {
+		rte_errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+int
+rte_ipoib_neigh_bind_ip(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh,
+			const uint8_t ip[16])
+{
+	int rc;
+
+	if (tbl == NULL || neigh == NULL || ip == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	rc = bind_set_locked(tbl, &tbl->by_ip, &neigh->ip, neigh, ip);
+	rte_spinlock_unlock(&tbl->lock);
+	if (rc != 0) {
+		rte_errno = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+int
+rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
+{
+	if (tbl == NULL || neigh == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rte_spinlock_lock(&tbl->lock);
+	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
+	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
+	if (neigh->mac_indexed)
+		htab_remove(&tbl->by_mac, ipoib_hash_8(neigh->mackey), neigh);
+	htab_remove(&tbl->by_hw, ipoib_hash_hw(&neigh->hw), neigh);
+	neigh_link_path_locked(neigh, NULL);
+	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
+	tbl->nb_neigh--;
+	defer(tbl, &neigh->defer, IPOIB_DEFER_NEIGH, neigh);
+	rte_spinlock_unlock(&tbl->lock);
+	return 0;
+}
+
+int
+rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
+		     int (*fn)(struct rte_ipoib_neigh *neigh, void *arg), void *arg)
+{
+	struct rte_ipoib_neigh *n, *next;
+	int rc = 0;
+
+	if (tbl == NULL || fn == NULL)
+		return 0;
+	/* Unlocked: fn may call the locking functions; control side only. */
+	for (n = TAILQ_FIRST(&tbl->neighs); n != NULL; n = next) {
+		next = TAILQ_NEXT(n, all_link);
+		rc = fn(n, arg);
+		if (rc != 0)
+			break;
+	}
+	return rc;
+}
+
+/* ---- lock-free readers ---- */
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
+{
+	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(hw), ipoib_neigh_hw_match);
+}
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_ether_addr *mac)
+{
+	uint8_t key[8] = { 0 };
+
+	memcpy(key, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
+	return ipoib_htab_lookup(&tbl->by_mac, key, ipoib_hash_8(key), ipoib_neigh_mac_match);
+}
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
+{
+	const struct ipoib_bind *b;
+
+	b = ipoib_htab_lookup(&tbl->by_ip, ip, ipoib_hash_16(ip), ipoib_bind_match);
+	return b != NULL ? b->neigh : NULL;
+}
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
+{
+	const struct ipoib_bind *b;
+	uint8_t key[16];
+
+	ipoib_src_key(slid, qpn, key);
+	b = ipoib_htab_lookup(&tbl->by_src, key, ipoib_hash_16(key), ipoib_bind_match);
+	return b != NULL ? b->neigh : NULL;
+}
+
+const struct rte_ipoib_hwaddr *
+rte_ipoib_neigh_hwaddr(const struct rte_ipoib_neigh *neigh)
+{
+	return &neigh->hw;
+}
+
+void
+rte_ipoib_neigh_mac(const struct rte_ipoib_neigh *neigh, struct rte_ether_addr *mac)
+{
+	memcpy(mac->addr_bytes, neigh->mackey, RTE_ETHER_ADDR_LEN);
+}
+
+uint64_t
+rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
+{
+	return __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
+}
+
+struct rte_ipoib_path *
+rte_ipoib_neigh_path(const struct rte_ipoib_neigh *neigh)
+{
+	return __atomic_load_n(&neigh->path, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,915 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * lib/ipoib bursts on mbufs: two hosts, A and B, each with its own table
+ * and data-path context; what A's encapsulation sends is carried "over
+ * the wire" into B's decapsulation the way an IB PMD presents it (rx
+ * dynfield from the sender's QPN and LID, the GRH in the headroom for
+ * multicast), and comes out as the frame A's application sent. Every
+ * drop reason is provoked and counted.
+ *
+ * Frames are written by hand from RFC 791/8200/826/4861 and RFC 4391;
+ * the ICMPv6 checksums are checked with a separate RFC 1071 sum.
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ib_dev.h>
+#include <rte_ib_mbuf.h>
+#include <rte_mbuf.h>
+#include <rte_ring_elem.h>
+
+#include <rte_ipoib_encap.h>
+
+#include "test.h"
+
+#define QKEY 0x0b1b
+#define LID_A 2
+#define LID_B 3
+
+struct host {
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ether_addr mac;
+	struct rte_ipoib_tbl *tbl;
+	struct rte_ipoib_dp *dp;
+	struct rte_ring *ev;
+	uint16_t lid;
+};
+
+static struct rte_mempool *pool;
+static struct host A, B;
+/* Address handles as a device would return them; the wire reads attr. */
+static struct rte_ib_ah ah_to_a, ah_to_b, ah_bcast, ah_mc4, ah_snm_b, ah_late;
+
+static const uint8_t ip_a[4] = { 10, 0, 0, 2 }, ip_b[4] = { 10, 0, 0, 3 };
+static const uint8_t ip6_a[16] = { 0xfe, 0x80, [15] = 2 };
+static const uint8_t ip6_b[16] = { 0xfe, 0x80, [15] = 3 };
+static const uint8_t snm_b[16] = { 0xff, 0x02, [11] = 1, [12] = 0xff, [15] = 3 };
+static const uint8_t group4[4] = { 224, 0, 0, 251 };
+
+static uint16_t
+ref_cksum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len)
+{
+	uint32_t sum = 0, i;
+
+	for (i = 8; i < 40; i += 2)
+		sum += (uint32_t)ip6[i] << 8 | ip6[i + 1];
+	sum += len + 58;
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)icmp[i] << 8 | icmp[i + 1];
+	if (len & 1)
+		sum += (uint32_t)icmp[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static void
+peer_hw(struct rte_ipoib_hwaddr *hw, uint64_t guid, uint32_t qpn)
+{
+	struct rte_ib_gid gid;
+
+	rte_ib_gid_set(&gid, RTE_IB_GID_DEFAULT_PREFIX, guid);
+	rte_ipoib_hwaddr_set(hw, 0, qpn, &gid);
+}
+
+static struct rte_ipoib_neigh *
+add_neigh(struct host *h, const struct rte_ipoib_hwaddr *hw, struct rte_ib_ah *ah,
+	  bool resolved)
+{
+	struct rte_ipoib_path *p;
+	struct rte_ib_gid g;
+
+	rte_ipoib_hwaddr_gid(hw, &g);
+	p = rte_ipoib_path_lookup(h->tbl, &g, 0xffff);
+	if (p == NULL)
+		p = rte_ipoib_path_add(h->tbl, &g, 0xffff);
+	if (p == NULL)
+		return NULL;
+	if (resolved && rte_ipoib_path_set_ah(h->tbl, p, ah, ah->attr.dlid) != 0)
+		return NULL;
+	return rte_ipoib_neigh_add(h->tbl, hw, p);
+}
+
+static struct rte_ipoib_neigh *
+add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
+{
+	struct rte_ipoib_hwaddr hw;
+
+	ah->attr.ah_flags = RTE_IB_AH_GRH;
+	ah->attr.grh.dgid = *mgid;
+	rte_ipoib_mcast_hwaddr(mgid, &hw);
+	return add_neigh(h, &hw, ah, true);
+}
+
+static int
+host_init(struct host *h, const char *name, uint64_t guid, uint32_t qpn, uint16_t lid,
+	  enum rte_ipoib_mode mode)
+{
+	struct rte_ipoib_tbl_conf tc = { .max_neigh = 64, .max_path = 16, .queue_len = 4 };
+	struct rte_ipoib_dp_conf dc = {
+		.mode = mode, .local_lid = lid, .pkey = 0xffff, .pkey_index = 0,
+		.scope = RTE_IPOIB_SCOPE_LINK, .qkey = QKEY, .mtu = 2044,
+	};
+
+	peer_hw(&h->hw, guid, qpn);
+	rte_ipoib_mac_from_hwaddr(&h->hw, &h->mac);
+	h->lid = lid;
+	h->tbl = rte_ipoib_tbl_create(&tc);
+	h->ev = rte_ring_create_elem(name, sizeof(struct rte_ipoib_event), 64,
+				     SOCKET_ID_ANY, RING_F_SC_DEQ);
+	if (h->tbl == NULL || h->ev == NULL)
+		return -1;
+	dc.tbl = h->tbl;
+	dc.local = h->hw;
+	dc.events = h->ev;
+	h->dp = rte_ipoib_dp_create(&dc);
+	return h->dp == NULL ? -1 : 0;
+}
+
+static void
+host_fini(struct host *h)
+{
+	rte_ipoib_dp_free(h->dp);
+	rte_ipoib_tbl_free(h->tbl);
+	rte_ring_free(h->ev);
+	memset(h, 0, sizeof(*h));
+}
+
+/* A and B know each other, the broadcast group, 224.0.0.251, B's SNM. */
+static int
+hosts_setup(enum rte_ipoib_mode mode)
+{
+	struct rte_ib_gid mgid;
+
+	memset(&ah_to_a, 0, sizeof(ah_to_a));
+	memset(&ah_to_b, 0, sizeof(ah_to_b));
+	ah_to_a.attr.dlid = LID_A;
+	ah_to_b.attr.dlid = LID_B;
+	if (host_init(&A, "ev_a", 0x0002c90300000002, 0x48, LID_A, mode) != 0 ||
+	    host_init(&B, "ev_b", 0x0002c90300000003, 0x49, LID_B, mode) != 0)
+		return -1;
+	if (add_neigh(&A, &B.hw, &ah_to_b, true) == NULL ||
+	    add_neigh(&B, &A.hw, &ah_to_a, true) == NULL)
+		return -1;
+	ah_bcast.attr.dlid = 0xc000;
+	ah_mc4.attr.dlid = 0xc001;
+	ah_snm_b.attr.dlid = 0xc002;
+	rte_ipoib_bcast_mgid(0xffff, 2, &mgid);
+	if (add_group(&A, &mgid, &ah_bcast) == NULL || add_group(&B, &mgid, &ah_bcast) == NULL)
+		return -1;
+	rte_ipoib_ipv4_mc_mgid(RTE_BE32(0xe00000fb), 0xffff, 2, &mgid);
+	if (add_group(&A, &mgid, &ah_mc4) == NULL)
+		return -1;
+	rte_ipoib_ipv6_mc_mgid(snm_b, 0xffff, 2, &mgid);
+	if (add_group(&A, &mgid, &ah_snm_b) == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+hosts_setup_eth(void)
+{
+	return hosts_setup(RTE_IPOIB_MODE_ETH) == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
+static int
+hosts_setup_l3(void)
+{
+	uint8_t key[16] = { [10] = 0xff, [11] = 0xff };
+	struct rte_ipoib_neigh *n;
+
+	if (hosts_setup(RTE_IPOIB_MODE_L3) != 0)
+		return TEST_FAILED;
+	memcpy(key + 12, ip_b, 4);
+	n = rte_ipoib_neigh_lookup(A.tbl, &B.hw);
+	return n != NULL && rte_ipoib_neigh_bind_ip(A.tbl, n, key) == 0 ?
+		TEST_SUCCESS : TEST_FAILED;
+}
+
+static void
+hosts_teardown(void)
+{
+	host_fini(&A);
+	host_fini(&B);
+}
+
+static struct rte_mbuf *
+mk(const void *data, size_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+
+	if (m == NULL)
+		return NULL;
+	memcpy(rte_pktmbuf_append(m, len), data, len);
+	return m;
+}
+
+/* An Ethernet frame: dst, src, type, then @p len bytes of @p l3. */
+static size_t
+eth_frame(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t type,
+	  const uint8_t *l3, size_t len)
+{
+	memcpy(buf, dst, 6);
+	memcpy(buf + 6, src, 6);
+	buf[12] = type >> 8;
+	buf[13] = type & 0xff;
+	memcpy(buf + 14, l3, len);
+	return 14 + len;
+}
+
+/* IPv4 + UDP with @p plen payload bytes (RFC 791, RFC 768). */
+static size_t
+ipv4_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
+{
+	size_t tot = 28 + plen, i;
+
+	memset(p, 0, 28);
+	p[0] = 0x45;
+	p[2] = tot >> 8;
+	p[3] = tot & 0xff;
+	p[8] = 64;
+	p[9] = 17;
+	memcpy(p + 12, src, 4);
+	memcpy(p + 16, dst, 4);
+	p[21] = 0x35;
+	p[23] = 0x35;
+	p[24] = (8 + plen) >> 8;
+	p[25] = (8 + plen) & 0xff;
+	for (i = 0; i < plen; i++)
+		p[28 + i] = (uint8_t)i;
+	return tot;
+}
+
+/* An Ethernet ARP (RFC 826): 6-byte addresses. */
+static size_t
+eth_arp(uint8_t *p, uint16_t op, const uint8_t *sha, const uint8_t *spa,
+	const uint8_t *tha, const uint8_t *tpa)
+{
+	static const uint8_t zero[6];
+
+	p[0] = 0;
+	p[1] = 1;
+	p[2] = 0x08;
+	p[3] = 0;
+	p[4] = 6;
+	p[5] = 4;
+	p[6] = 0;
+	p[7] = op;
+	memcpy(p + 8, sha, 6);
+	memcpy(p + 14, spa, 4);
+	memcpy(p + 18, tha != NULL ? tha : zero, 6);
+	memcpy(p + 24, tpa, 4);
+	return 28;
+}
+
+/* An NS (or NA) with one Ethernet-form LLA option (RFC 2464 6). */
+static size_t
+eth_nd(uint8_t *p, uint8_t type, const uint8_t *src, const uint8_t *dst,
+       const uint8_t *target, const uint8_t *mac)
+{
+	uint16_t ck;
+
+	memset(p, 0, 72);
+	p[0] = 0x60;
+	p[5] = 32;
+	p[6] = 58;
+	p[7] = 255;
+	memcpy(p + 8, src, 16);
+	memcpy(p + 24, dst, 16);
+	p[40] = type;
+	if (type == 136)
+		p[44] = 0x60;
+	memcpy(p + 48, target, 16);
+	p[64] = type == 135 ? 1 : 2;
+	p[65] = 1;
+	memcpy(p + 66, mac, 6);
+	ck = ref_cksum(p, p + 40, 32);
+	p[42] = ck >> 8;
+	p[43] = ck & 0xff;
+	return 72;
+}
+
+/*
+ * Carry a packet A (or B) sent to the other host: the PMD of the
+ * receiver fills the rx view from the LRH/DETH and puts the GRH (present
+ * when the handle had one) in the 40 bytes before the payload.
+ */
+static void
+wire(struct rte_mbuf *m, const struct host *from)
+{
+	struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
+	const struct rte_ib_ah *ah = a->tx.ah;
+	uint8_t *grh = rte_pktmbuf_mtod(m, uint8_t *) - RTE_IB_GRH_LEN;
+
+	memset(a, 0, sizeof(*a));
+	a->rx.src_qpn = rte_ipoib_hwaddr_qpn(&from->hw);
+	a->rx.slid = from->lid;
+	a->rx.port = 1;
+	if (ah->attr.ah_flags & RTE_IB_AH_GRH) {
+		a->rx.flags = RTE_IB_MBUF_F_GRH;
+		memset(grh, 0, RTE_IB_GRH_LEN);
+		grh[0] = 0x60;
+		grh[6] = 0x1b;
+		grh[7] = 1;
+		memcpy(grh + 8, from->hw.gid, 16);
+		memcpy(grh + 24, ah->attr.grh.dgid.raw, 16);
+	}
+}
+
+static int
+drops(const struct host *h, enum rte_ipoib_drop_reason r)
+{
+	struct rte_ipoib_dp_stats st;
+
+	rte_ipoib_dp_stats_get(h->dp, &st);
+	return (int)st.drops[r];
+}
+
+/* Send @p f (len) from A, check what leaves, carry to B, compare. */
+static int
+round_trip(const uint8_t *f, size_t len, const struct rte_ib_ah *want_ah,
+	   const uint8_t *want_wire, size_t wire_len)
+{
+	struct rte_mbuf *m = mk(f, len);
+	struct rte_ib_mbuf_addr *a;
+
+	TEST_ASSERT(m != NULL, "alloc");
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 1, "encap");
+	a = rte_ib_mbuf_addr(m);
+	TEST_ASSERT(a->tx.ah == want_ah, "address handle");
+	TEST_ASSERT_EQUAL(a->tx.dest_qpn, (want_ah->attr.ah_flags & RTE_IB_AH_GRH) ?
+			  0xffffff : rte_ipoib_hwaddr_qpn(&B.hw), "dest qpn");
+	TEST_ASSERT_EQUAL(a->tx.qkey, QKEY, "qkey");
+	if (want_wire != NULL) {
+		TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), wire_len, "wire length");
+		TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *), want_wire, wire_len,
+					  "wire bytes");
+	}
+	wire(m, &A);
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1, "decap");
+	TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), len, "length back");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *), f, len, "frame back");
+	rte_pktmbuf_free(m);
+	return TEST_SUCCESS;
+}
+
+static int
+test_ipv4_unicast(void)
+{
+	uint8_t ip[128], f[160], w[160];
+	size_t il = ipv4_udp(ip, ip_a, ip_b, 64), fl;
+
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip, il);
+	/* RFC 4391 6: 08 00, two reserved zero bytes, the IP packet. */
+	w[0] = 0x08;
+	w[1] = 0;
+	w[2] = 0;
+	w[3] = 0;
+	memcpy(w + 4, ip, il);
+	return round_trip(f, fl, &ah_to_b, w, il + 4);
+}
+
+static int
+test_ipv4_mcast(void)
+{
+	static const uint8_t mc_mac[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfb };
+	uint8_t ip[128], f[160];
+	size_t il = ipv4_udp(ip, ip_a, group4, 16), fl;
+	struct rte_ib_gid mgid;
+
+	/* B listens to the group too, for the way back. */
+	rte_ipoib_ipv4_mc_mgid(RTE_BE32(0xe00000fb), 0xffff, 2, &mgid);
+	TEST_ASSERT(add_group(&B, &mgid, &ah_mc4) != NULL, "B joins");
+	fl = eth_frame(f, mc_mac, A.mac.addr_bytes, 0x0800, ip, il);
+	return round_trip(f, fl, &ah_mc4, NULL, 0);
+}
+
+static int
+test_arp_request_reply(void)
+{
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	uint8_t arp[28], f[64], w[60], rf[64];
+	size_t fl;
+	int rc;
+
+	eth_arp(arp, 1, A.mac.addr_bytes, ip_a, NULL, ip_b);
+	fl = eth_frame(f, bc, A.mac.addr_bytes, 0x0806, arp, 28);
+	/* What leaves: 08 06 00 00, then RFC 4391 9.1.1's 56-byte ARP. */
+	memset(w, 0, sizeof(w));
+	w[0] = 0x08;
+	w[1] = 0x06;
+	w[5] = 32;
+	w[6] = 0x08;
+	w[8] = 20;
+	w[9] = 4;
+	w[11] = 1;
+	memcpy(w + 12, &A.hw, 20);
+	memcpy(w + 32, ip_a, 4);
+	memcpy(w + 56, ip_b, 4);
+	rc = round_trip(f, fl, &ah_bcast, w, 60);
+	if (rc != TEST_SUCCESS)
+		return rc;
+	/* B's reply to A's MAC: both addresses translate through the tables. */
+	eth_arp(arp, 2, B.mac.addr_bytes, ip_b, A.mac.addr_bytes, ip_a);
+	fl = eth_frame(rf, A.mac.addr_bytes, B.mac.addr_bytes, 0x0806, arp, 28);
+	{
+		struct host t = A;
+
+		A = B;
+		B = t;
+		rc = round_trip(rf, fl, &ah_to_a, NULL, 0);
+		B = A;
+		A = t;
+	}
+	return rc;
+}
+
+static int
+test_nd_round_trip(void)
+{
+	static const uint8_t snm_mac[6] = { 0x33, 0x33, 0xff, 0x00, 0x00, 0x03 };
+	uint8_t nd[80], f[100];
+	size_t fl;
+	struct rte_mbuf *m;
+	const uint8_t *p;
+	struct rte_ipoib_hwaddr hw;
+
+	eth_nd(nd, 135, ip6_a, snm_b, ip6_b, A.mac.addr_bytes);
+	fl = eth_frame(f, snm_mac, A.mac.addr_bytes, 0x86dd, nd, 72);
+	/* Look at the IPoIB form on the wire first. */
+	m = mk(f, fl);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 1, "encap");
+	p = rte_pktmbuf_mtod(m, const uint8_t *);
+	TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), 4 + 40 + 48, "grown by 16");
+	TEST_ASSERT(p[0] == 0x86 && p[1] == 0xdd, "type");
+	TEST_ASSERT(p[4 + 5] == 48, "payload length 48");
+	TEST_ASSERT(p[4 + 64] == 1 && p[4 + 65] == 3 && p[4 + 66] == 0 && p[4 + 67] == 0,
+		    "option type 1, length 3, padding (RFC 4391 9.1.2)");
+	TEST_ASSERT_BUFFERS_EQUAL(p + 4 + 68, &A.hw, 20, "A's IPoIB address");
+	TEST_ASSERT_EQUAL(ref_cksum(p + 4, p + 44, 48), 0, "checksum right (RFC 1071)");
+	TEST_ASSERT_EQUAL(rte_ipoib_nd_find_lla(p + 4, 88, 1, &hw), 1, "library agrees");
+	TEST_ASSERT(rte_ib_mbuf_addr(m)->tx.ah == &ah_snm_b, "to B's solicited-node group");
+	rte_pktmbuf_free(m);
+	/* And back on B as the frame A's application wrote. */
+	{
+		struct rte_ib_gid mgid;
+
+		rte_ipoib_ipv6_mc_mgid(snm_b, 0xffff, 2, &mgid);
+		TEST_ASSERT(add_group(&B, &mgid, &ah_snm_b) != NULL, "B's group");
+	}
+	return round_trip(f, fl, &ah_snm_b, NULL, 0);
+}
+
+static int
+test_na_unicast(void)
+{
+	uint8_t nd[80], f[100];
+	size_t fl;
+	struct host t = A;
+	int rc;
+
+	/* B answers A with its own MAC as target link-layer address. */
+	eth_nd(nd, 136, ip6_b, ip6_a, ip6_b, B.mac.addr_bytes);
+	fl = eth_frame(f, A.mac.addr_bytes, B.mac.addr_bytes, 0x86dd, nd, 72);
+	A = B;
+	B = t;
+	rc = round_trip(f, fl, &ah_to_a, NULL, 0);
+	B = A;
+	A = t;
+	return rc;
+}
+
+/* Encapsulate one frame on A and expect it dropped for @p r. */
+static int
+encap_drop(const uint8_t *f, size_t len, enum rte_ipoib_drop_reason r, const char *what)
+{
+	struct rte_mbuf *m = mk(f, len);
+	int before = drops(&A, r);
+
+	TEST_ASSERT(m != NULL, "alloc");
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "%s: not dropped", what);
+	TEST_ASSERT_EQUAL(drops(&A, r), before + 1, "%s: counted as %s", what,
+			  rte_ipoib_drop_reason_name(r));
+	return TEST_SUCCESS;
+}
+
+#define ENCAP_DROP(f, l, r, w) do { \
+	if (encap_drop(f, l, r, w) != TEST_SUCCESS) \
+		return TEST_FAILED; \
+} while (0)
+
+static int
+test_encap_drops(void)
+{
+	static const uint8_t bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t stray[6] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
+	static const uint8_t mc_bad[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0xfc };
+	static const uint8_t mc_99[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x63 };
+	static const uint8_t stp[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x00 };
+	static const uint8_t g99[4] = { 224, 0, 0, 99 };
+	uint8_t ip[2100], f[2200], arp[28], nd[80];
+	struct rte_ipoib_event ev;
+	size_t il, fl;
+
+	il = ipv4_udp(ip, ip_a, ip_b, 32);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, 10, RTE_IPOIB_DROP_BAD_LENGTH, "10-byte frame");
+	ENCAP_DROP(f, 14 + 19, RTE_IPOIB_DROP_BAD_LENGTH, "IPv4 header cut");
+	ENCAP_DROP(f, fl - 1, RTE_IPOIB_DROP_BAD_LENGTH, "IPv4 total length past the frame");
+	f[14] = 0x44;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_LENGTH, "IHL 4");
+	f[14] = 0x65;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ETHERTYPE, "version 6 under 0x0800");
+	f[14] = 0x45;
+	f[12] = 0x81;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ETHERTYPE, "VLAN tag");
+	f[12] = 0x88;
+	f[13] = 0xcc;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ETHERTYPE, "LLDP");
+	fl = eth_frame(f, stray, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_NEIGH, "unknown unicast MAC");
+	fl = eth_frame(f, stp, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_MCAST, "non-IP multicast MAC");
+	il = ipv4_udp(ip, ip_a, group4, 16);
+	fl = eth_frame(f, mc_bad, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_MCAST, "MAC of another group");
+	fl = eth_frame(f, mc_99, A.mac.addr_bytes, 0x86dd, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ETHERTYPE, "IPv4 bytes under 0x86dd");
+	/* A group not joined: dropped, and the control side is told. */
+	while (rte_ring_dequeue_elem(A.ev, &ev, sizeof(ev)) == 0)
+		;
+	il = ipv4_udp(ip, ip_a, g99, 16);
+	fl = eth_frame(f, mc_99, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_NEIGH, "group not joined");
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(A.ev, &ev, sizeof(ev)), "event");
+	TEST_ASSERT(ev.type == RTE_IPOIB_EV_DST_MISS && ev.hw.gid[15] == 99 &&
+		    ev.hw.gid[2] == 0x40 && rte_ipoib_hwaddr_qpn(&ev.hw) == 0xffffff,
+		    "DST_MISS for the group's MGID");
+	/* Oversize: an IP MTU of 2044 (RFC 4391 7). */
+	il = ipv4_udp(ip, ip_a, ip_b, 2044 - 28 + 1);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip, il);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_OVERSIZE, "2045-byte IP packet");
+	il = ipv4_udp(ip, ip_a, ip_b, 2044 - 28);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip, il);
+	{
+		struct rte_mbuf *m = mk(f, fl);
+
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 1, "2044 bytes pass");
+		rte_pktmbuf_free(m);
+	}
+	/* ARP: every field of RFC 826 for Ethernet. */
+	eth_arp(arp, 1, A.mac.addr_bytes, ip_a, NULL, ip_b);
+	fl = eth_frame(f, bc, A.mac.addr_bytes, 0x0806, arp, 28);
+	ENCAP_DROP(f, fl - 1, RTE_IPOIB_DROP_BAD_LENGTH, "ARP cut");
+	{
+		static const struct { unsigned int off; uint8_t v; } rows[] = {
+			{ 14 + 1, 6 }, { 14 + 2, 0x86 }, { 14 + 4, 20 }, { 14 + 5, 16 },
+			{ 14 + 7, 3 }, { 14 + 6, 1 },
+		};
+		unsigned int i;
+
+		for (i = 0; i < RTE_DIM(rows); i++) {
+			uint8_t save = f[rows[i].off];
+
+			f[rows[i].off] = rows[i].v;
+			ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ARP, "ARP field");
+			f[rows[i].off] = save;
+		}
+	}
+	eth_arp(arp, 1, stray, ip_a, NULL, ip_b);
+	fl = eth_frame(f, bc, A.mac.addr_bytes, 0x0806, arp, 28);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_NEIGH, "ARP from an unknown MAC");
+	eth_arp(arp, 2, A.mac.addr_bytes, ip_a, stray, ip_b);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x0806, arp, 28);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_NEIGH, "ARP reply to an unknown MAC");
+	/* ND: bad checksum, IPoIB-form option from the Ethernet side. */
+	eth_nd(nd, 135, ip6_a, ip6_b, ip6_b, A.mac.addr_bytes);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, 72);
+	f[14 + 43] ^= 1;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "NS checksum");
+	f[14 + 43] ^= 1;
+	f[14 + 7] = 64;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "NS hop limit 64");
+	f[14 + 7] = 255;
+	f[14 + 65] = 3;
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "option length 3 from Ethernet");
+	eth_nd(nd, 135, ip6_a, ip6_b, ip6_b, stray);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, 72);
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_NEIGH, "SLLAO of an unknown MAC");
+	return TEST_SUCCESS;
+}
+
+static int
+test_paths_and_queue(void)
+{
+	struct rte_ipoib_hwaddr c, d;
+	struct rte_ipoib_path *pd;
+	struct rte_mbuf *q[8], *m;
+	struct rte_ib_gid g;
+	uint8_t ip[128], f[160];
+	struct rte_ether_addr mac;
+	size_t fl;
+	unsigned int i;
+	struct rte_ipoib_dp_stats st;
+
+	/* C: a neighbour without a path. */
+	peer_hw(&c, 0x0002c90300000004, 0x50);
+	TEST_ASSERT(rte_ipoib_neigh_add(A.tbl, &c, NULL) != NULL, "C");
+	rte_ipoib_mac_from_hwaddr(&c, &mac);
+	fl = eth_frame(f, mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip,
+		       ipv4_udp(ip, ip_a, ip_b, 8));
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_PATH, "no path");
+	/* D: a path being resolved; the queue holds 4 (queue_len). */
+	peer_hw(&d, 0x0002c90300000005, 0x51);
+	TEST_ASSERT(add_neigh(&A, &d, NULL, false) != NULL, "D");
+	rte_ipoib_mac_from_hwaddr(&d, &mac);
+	fl = eth_frame(f, mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip,
+		       ipv4_udp(ip, ip_a, ip_b, 8));
+	for (i = 0; i < 4; i++) {
+		m = mk(f, fl);
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "queued, not ready");
+	}
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_QUEUE_FULL, "fifth");
+	rte_ipoib_dp_stats_get(A.dp, &st);
+	TEST_ASSERT_EQUAL(st.queued, 4, "queued");
+	rte_ipoib_hwaddr_gid(&d, &g);
+	pd = rte_ipoib_path_lookup(A.tbl, &g, 0xffff);
+	TEST_ASSERT_EQUAL(rte_ipoib_path_drain(A.tbl, pd, q, 1), 1, "drain unresolved");
+	TEST_ASSERT(rte_ib_mbuf_addr(q[0])->tx.ah == NULL, "no handle yet");
+	rte_pktmbuf_free(q[0]);
+	memset(&ah_late, 0, sizeof(ah_late));
+	ah_late.attr.dlid = 9;
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(A.tbl, pd, &ah_late, 9), "resolved");
+	TEST_ASSERT_EQUAL(rte_ipoib_path_drain(A.tbl, pd, q, 8), 3, "the rest");
+	for (i = 0; i < 3; i++) {
+		struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(q[i]);
+
+		TEST_ASSERT(a->tx.ah == &ah_late && a->tx.dest_qpn == 0x51 &&
+			    a->tx.qkey == QKEY, "ready to send");
+		TEST_ASSERT_EQUAL(rte_pktmbuf_mtod(q[i], uint8_t *)[0], 0x08, "encapsulated");
+	}
+	rte_pktmbuf_free_bulk(q, 3);
+	/* A whole burst: order kept, drops compacted out. */
+	{
+		struct rte_mbuf *b[4];
+		uint8_t g2[160];
+		size_t l2 = eth_frame(g2, B.mac.addr_bytes, A.mac.addr_bytes, 0x0800, ip,
+				      ipv4_udp(ip, ip_a, ip_b, 8));
+
+		b[0] = mk(g2, l2);
+		b[1] = mk(g2, 5);
+		b[2] = mk(g2, l2);
+		b[3] = mk(f, fl);
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, b, 4), 3, "3 of 4");
+		rte_pktmbuf_free_bulk(b, 3);
+	}
+	return TEST_SUCCESS;
+}
+
+/* Decapsulate one packet on B as coming from @p slid/@p qpn. */
+static int
+decap_drop(const uint8_t *w, size_t len, uint16_t pkey_index, uint16_t slid, uint32_t qpn,
+	   enum rte_ipoib_drop_reason r, const char *what)
+{
+	struct rte_mbuf *m = mk(w, len);
+	struct rte_ib_mbuf_addr *a;
+	int before = drops(&B, r);
+
+	TEST_ASSERT(m != NULL, "alloc");
+	a = rte_ib_mbuf_addr(m);
+	memset(a, 0, sizeof(*a));
+	a->rx.pkey_index = pkey_index;
+	a->rx.slid = slid;
+	a->rx.src_qpn = qpn;
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 0, "%s: delivered", what);
+	TEST_ASSERT_EQUAL(drops(&B, r), before + 1, "%s: counted as %s", what,
+			  rte_ipoib_drop_reason_name(r));
+	return TEST_SUCCESS;
+}
+
+#define DECAP_DROP(w, l, pk, s, q, r, what) do { \
+	if (decap_drop(w, l, pk, s, q, r, what) != TEST_SUCCESS) \
+		return TEST_FAILED; \
+} while (0)
+
+static int
+test_decap_drops(void)
+{
+	uint8_t w[2200], ip[2200];
+	struct rte_ipoib_arp arp;
+	struct rte_ipoib_event ev;
+	size_t il;
+
+	il = ipv4_udp(ip, ip_a, ip_b, 32);
+	w[0] = 0x08;
+	w[1] = 0;
+	w[2] = 0;
+	w[3] = 0;
+	memcpy(w + 4, ip, il);
+	DECAP_DROP(w, il + 4, 1, LID_A, 0x48, RTE_IPOIB_DROP_WRONG_PKEY, "P_Key index 1");
+	DECAP_DROP(w, 3, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_LENGTH, "3 bytes");
+	DECAP_DROP(w, il + 3, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_LENGTH, "IPv4 cut");
+	DECAP_DROP(w, il + 4, 0, LID_B, 0x49, RTE_IPOIB_DROP_LOOPED, "our own");
+	w[1] = 0x01;
+	DECAP_DROP(w, il + 4, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ETHERTYPE, "0x0801");
+	w[1] = 0;
+	while (rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)) == 0)
+		;
+	DECAP_DROP(w, il + 4, 0, 77, 0x77, RTE_IPOIB_DROP_NO_NEIGH, "unknown source, no GRH");
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)), "event");
+	TEST_ASSERT(ev.type == RTE_IPOIB_EV_SRC_UNKNOWN && ev.slid == 77 && ev.qpn == 0x77,
+		    "SRC_UNKNOWN (77, 0x77)");
+	il = ipv4_udp(ip, ip_a, ip_b, 2044 - 28 + 1);
+	memcpy(w + 4, ip, il);
+	DECAP_DROP(w, il + 4, 0, LID_A, 0x48, RTE_IPOIB_DROP_OVERSIZE, "2045 bytes");
+	/* ARP in the IPoIB form, field by field. */
+	rte_ipoib_arp_build(&arp, 1, &A.hw, RTE_BE32(0x0a000002), NULL, RTE_BE32(0x0a000003));
+	w[1] = 0x06;
+	memcpy(w + 4, &arp, 56);
+	DECAP_DROP(w, 4 + 55, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_LENGTH, "ARP cut");
+	w[4 + 1] = 1;
+	DECAP_DROP(w, 60, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ARP, "ARP htype 1");
+	w[4 + 1] = 32;
+	w[4 + 4] = 6;
+	DECAP_DROP(w, 60, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ARP, "ARP hlen 6");
+	w[4 + 4] = 20;
+	w[4 + 7] = 9;
+	DECAP_DROP(w, 60, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ARP, "ARP oper 9");
+	/* ND with the Ethernet-form option arriving from IB. */
+	w[0] = 0x86;
+	w[1] = 0xdd;
+	eth_nd(w + 4, 135, ip6_a, ip6_b, ip6_b, A.mac.addr_bytes);
+	DECAP_DROP(w, 4 + 72, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ND, "Ethernet-form option");
+	return TEST_SUCCESS;
+}
+
+static int
+test_decap_learning(void)
+{
+	/* A stranger E with a GRH: delivered, reported as SRC_NEW. */
+	struct rte_ipoib_hwaddr e;
+	struct rte_ipoib_event ev;
+	struct rte_ib_mbuf_addr *a;
+	struct rte_ether_addr emac;
+	struct rte_mbuf *m;
+	uint8_t w[200], ip[200], *grh;
+	size_t il = ipv4_udp(ip, ip_a, ip_b, 16);
+
+	peer_hw(&e, 0x0002c903000000ee, 0x60);
+	rte_ipoib_mac_from_hwaddr(&e, &emac);
+	w[0] = 0x08;
+	w[1] = w[2] = w[3] = 0;
+	memcpy(w + 4, ip, il);
+	m = mk(w, il + 4);
+	a = rte_ib_mbuf_addr(m);
+	memset(a, 0, sizeof(*a));
+	a->rx.src_qpn = 0x60;
+	a->rx.slid = 0x40;
+	a->rx.flags = RTE_IB_MBUF_F_GRH;
+	grh = rte_pktmbuf_mtod(m, uint8_t *) - 40;
+	memset(grh, 0, 40);
+	memcpy(grh + 8, e.gid, 16);
+	memcpy(grh + 24, B.hw.gid, 16);
+	while (rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)) == 0)
+		;
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1, "delivered");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *) + 6, emac.addr_bytes, 6,
+				  "source MAC derived from the GRH's address");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *), B.mac.addr_bytes, 6,
+				  "destination: us");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)), "event");
+	TEST_ASSERT(ev.type == RTE_IPOIB_EV_SRC_NEW && rte_ipoib_hwaddr_equal(&ev.hw, &e) &&
+		    ev.slid == 0x40, "SRC_NEW with E's address");
+	return TEST_SUCCESS;
+}
+
+static int
+test_l3_mode(void)
+{
+	uint8_t ip[200], key[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 9 };
+	static const uint8_t nine[4] = { 10, 0, 0, 9 };
+	struct rte_ipoib_event ev;
+	struct rte_ipoib_arp arp;
+	struct rte_mbuf *m;
+	size_t il = ipv4_udp(ip, ip_a, ip_b, 16);
+
+	m = mk(ip, il);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 1, "to the bound IP");
+	TEST_ASSERT(rte_ib_mbuf_addr(m)->tx.ah == &ah_to_b, "B's handle");
+	TEST_ASSERT(rte_pktmbuf_mtod(m, uint8_t *)[0] == 0x08, "header");
+	wire(m, &A);
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1, "decap");
+	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L3_IPV4, "ptype");
+	TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m), il, "length");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *), ip, il, "IP back");
+	rte_pktmbuf_free(m);
+	/* Unbound IP: dropped and reported for ARP resolution. */
+	while (rte_ring_dequeue_elem(A.ev, &ev, sizeof(ev)) == 0)
+		;
+	il = ipv4_udp(ip, ip_a, nine, 16);
+	m = mk(ip, il);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "miss");
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(A.ev, &ev, sizeof(ev)), "event");
+	TEST_ASSERT(ev.type == RTE_IPOIB_EV_DST_MISS && ev.is_ip &&
+		    memcmp(ev.ip, key, 16) == 0, "DST_MISS 10.0.0.9");
+	/* ARP from the control side, broadcast. */
+	rte_ipoib_arp_build(&arp, 1, &A.hw, RTE_BE32(0x0a000002), NULL, RTE_BE32(0x0a000009));
+	m = mk(&arp, sizeof(arp));
+	m->packet_type = RTE_PTYPE_L2_ETHER_ARP;
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 1, "ARP");
+	TEST_ASSERT(rte_ib_mbuf_addr(m)->tx.ah == &ah_bcast, "broadcast");
+	wire(m, &A);
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1, "ARP in");
+	TEST_ASSERT_EQUAL(m->packet_type, RTE_PTYPE_L2_ETHER_ARP, "ARP ptype");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m, uint8_t *), &arp, 56, "ARP untouched");
+	rte_pktmbuf_free(m);
+	return TEST_SUCCESS;
+}
+
+static int
+test_dp_conf_errors(void)
+{
+	struct rte_ipoib_dp_conf c = {
+		.mode = RTE_IPOIB_MODE_ETH, .tbl = A.tbl, .pkey = 0xffff, .scope = 2,
+		.mtu = 2044, .local = A.hw,
+	};
+	struct rte_ipoib_dp *dp;
+
+	c.mtu = 4093;
+	TEST_ASSERT(rte_ipoib_dp_create(&c) == NULL && rte_errno == EINVAL, "mtu 4093");
+	c.mtu = 2044;
+	c.scope = 0;
+	TEST_ASSERT(rte_ipoib_dp_create(&c) == NULL, "scope 0");
+	c.scope = 2;
+	c.tbl = NULL;
+	TEST_ASSERT(rte_ipoib_dp_create(&c) == NULL, "no table");
+	c.tbl = A.tbl;
+	c.mode = 7;
+	TEST_ASSERT(rte_ipoib_dp_create(&c) == NULL, "mode 7");
+	c.mode = RTE_IPOIB_MODE_ETH;
+	dp = rte_ipoib_dp_create(&c);
+	TEST_ASSERT(dp != NULL, "valid");
+	rte_ipoib_dp_free(dp);
+	TEST_ASSERT(strcmp(rte_ipoib_drop_reason_name(RTE_IPOIB_DROP_QUEUE_FULL),
+			   "queue_full") == 0, "name");
+	TEST_ASSERT(strcmp(rte_ipoib_drop_reason_name(RTE_IPOIB_DROP_MAX), "unknown") == 0,
+		    "out of range");
+	return TEST_SUCCESS;
+}
+
+static int
+suite_setup(void)
+{
+	char *argv[] = {
+		(char *)"test_ipoib_dp", (char *)"--no-huge", (char *)"-m", (char *)"64",
+		(char *)"--no-pci", (char *)"--no-shconf", (char *)"--file-prefix=test_ipoib_dp",
+		(char *)"--log-level=lib.eal:error", NULL,
+	};
+
+	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("ipoib_dp", 256, 0, 0, 4096 + RTE_PKTMBUF_HEADROOM,
+				       SOCKET_ID_ANY);
+	return pool == NULL ? -1 : 0;
+}
+
+static void
+suite_teardown(void)
+{
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+}
+
+static struct unit_test_suite ipoib_dp_suite = {
+	.suite_name = "lib/ipoib bursts",
+	.setup = suite_setup,
+	.teardown = suite_teardown,
+	.unit_test_cases = {
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_ipv4_unicast),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_ipv4_mcast),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_arp_request_reply),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_nd_round_trip),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_na_unicast),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_encap_drops),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_paths_and_queue),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_drops),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_learning),
+		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_mode),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_dp_conf_errors),
+		TEST_CASES_END()
+	}
+};
+
+int
+main(void)
+{
+	return unit_test_suite_runner(&ipoib_dp_suite);
+}

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * lib/ipoib neighbour and path tables, single-threaded: indexes, paths
+ * and their address handles, deferred frees with a QSBR grace period,
+ * every error return. No EAL needed (the tables use libc memory).
+ */
+
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#include <rte_ipoib_table.h>
+
+#include "test.h"
+
+/* Stand-ins for address handles: the table never dereferences them. */
+static int ah_store[8];
+static int ah_freed[8];
+
+static void
+ah_free(void *ctx, struct rte_ib_ah *ah)
+{
+	if (ctx != ah_freed)
+		return;
+	ah_freed[(int *)(void *)ah - ah_store]++;
+}
+
+#define AH(i) ((struct rte_ib_ah *)(void *)&ah_store[i])
+
+static void
+peer(struct rte_ipoib_hwaddr *hw, uint64_t guid, uint32_t qpn)
+{
+	struct rte_ib_gid gid;
+
+	rte_ib_gid_set(&gid, RTE_IB_GID_DEFAULT_PREFIX, guid);
+	rte_ipoib_hwaddr_set(hw, 0, qpn, &gid);
+}
+
+static int
+test_conf_errors(void)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 16, .max_path = 16 };
+
+	c.max_neigh = 0;
+	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL && rte_errno == EINVAL, "max_neigh 0");
+	c.max_neigh = 16;
+	c.max_path = 0;
+	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "max_path 0");
+	c.max_path = 16;
+	c.queue_len = 6;
+	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "queue_len 6");
+	c.queue_len = 2048;
+	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "queue_len 2048");
+	TEST_ASSERT(rte_ipoib_tbl_create(NULL) == NULL, "NULL");
+	rte_ipoib_tbl_free(NULL);
+	return TEST_SUCCESS;
+}
+
+static int
+test_mac_derivation(void)
+{
+	/*
+	 * rte_ipoib_table.h: 02, then the GUID's low 40 bits xor QPN << 16.
+	 * GUID 0x0002c90300001234, QPN 0x48: 0x0300001234 ^ 0x0000480000 =
+	 * 0x0300481234, so 02:03:00:48:12:34.
+	 */
+	static const uint8_t want[6] = { 0x02, 0x03, 0x00, 0x48, 0x12, 0x34 };
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ether_addr mac;
+
+	peer(&hw, UINT64_C(0x0002c90300001234), 0x48);
+	rte_ipoib_mac_from_hwaddr(&hw, &mac);
+	TEST_ASSERT_BUFFERS_EQUAL(mac.addr_bytes, want, 6, "mac");
+	TEST_ASSERT(rte_is_unicast_ether_addr(&mac) && !rte_is_universal_ether_addr(&mac),
+		    "locally administered unicast");
+	return TEST_SUCCESS;
+}
+
+static int
+test_neigh_path(void)
+{
+	struct rte_ipoib_tbl_conf c = {
+		.max_neigh = 64, .max_path = 8, .queue_len = 4,
+		.ah_free = ah_free, .ah_free_ctx = ah_freed,
+	};
+	struct rte_ipoib_hwaddr a, b, clash, mc;
+	struct rte_ipoib_neigh *na, *nb, *nm;
+	struct rte_ipoib_path *pa, *pm;
+	struct rte_ipoib_tbl_stats st;
+	struct rte_ether_addr mac;
+	struct rte_ipoib_tbl *t;
+	struct rte_ib_gid g, mgid;
+	uint8_t ip[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 2 };
+
+	memset(ah_freed, 0, sizeof(ah_freed));
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	peer(&a, 0x0002c90300000002, 0x48);
+	peer(&b, 0x0002c90300000003, 0x49);
+	rte_ipoib_hwaddr_gid(&a, &g);
+
+	pa = rte_ipoib_path_add(t, &g, 0xffff);
+	TEST_ASSERT(pa != NULL, "path");
+	TEST_ASSERT(rte_ipoib_path_add(t, &g, 0xffff) == NULL && rte_errno == EEXIST, "dup");
+	TEST_ASSERT(rte_ipoib_path_lookup(t, &g, 0xffff) == pa, "lookup");
+	TEST_ASSERT(rte_ipoib_path_lookup(t, &g, 0x8001) == NULL && rte_errno == ENOENT,
+		    "other P_Key is another path");
+	na = rte_ipoib_neigh_add(t, &a, pa);
+	TEST_ASSERT(na != NULL, "neigh a");
+	TEST_ASSERT(rte_ipoib_neigh_add(t, &a, NULL) == NULL && rte_errno == EEXIST, "dup");
+	nb = rte_ipoib_neigh_add(t, &b, NULL);
+	TEST_ASSERT(nb != NULL, "neigh b");
+	/* Same MAC as a: GUID bit 16 cancels the QPN's: 0x...02 ^ (0x49 ^ 0x48) << 16. */
+	peer(&clash, 0x0002c90300010002, 0x49);
+	TEST_ASSERT(rte_ipoib_neigh_add(t, &clash, NULL) == NULL && rte_errno == EEXIST,
+		    "MAC collision refused");
+
+	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &a) == na, "by hw");
+	a.flags_qpn |= RTE_BE32(0x80000000);
+	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &a) == na, "flags ignored");
+	rte_ipoib_neigh_mac(na, &mac);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac) == na, "by mac");
+	rte_ipoib_neigh_mac(nb, &mac);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac) == nb, "by mac b");
+	TEST_ASSERT(rte_ipoib_neigh_path(na) == pa && rte_ipoib_neigh_path(nb) == NULL, "paths");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 5, 0x48) == NULL, "no DLID yet");
+
+	/* Resolve: handle and DLID; the source index follows. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, pa, AH(1), 5), "set ah");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 5, 0x48) == na, "by (slid, qpn)");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 5, 0x49) == NULL, "other qpn");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, pa, AH(2), 7), "new ah, new dlid");
+	TEST_ASSERT_EQUAL(ah_freed[1], 1, "old handle freed at once without QSBR");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 5, 0x48) == NULL, "old dlid gone");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 7, 0x48) == na, "new dlid");
+
+	/* IP binding, and its move to another neighbour. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, ip), "bind");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ip) == na, "by ip");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, nb, ip), "rebind");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ip) == nb, "moved");
+
+	/* Multicast neighbour: no MAC index, no source index. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_bcast_mgid(0xffff, 2, &mgid), "mgid");
+	rte_ipoib_mcast_hwaddr(&mgid, &mc);
+	pm = rte_ipoib_path_add(t, &mgid, 0xffff);
+	nm = rte_ipoib_neigh_add(t, &mc, pm);
+	TEST_ASSERT(nm != NULL && rte_ipoib_neigh_lookup(t, &mc) == nm, "mcast");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, pm, AH(3), 0xc000), "mcast ah");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 0xc000, 0xffffff) == NULL, "no src index");
+
+	TEST_ASSERT_EQUAL(rte_ipoib_path_del(t, pa), -1, "busy");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "errno");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(t, na), "del a");
+	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &a) == NULL, "gone");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 7, 0x48) == NULL, "src gone");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_del(t, pa), "path del");
+	TEST_ASSERT_EQUAL(ah_freed[2], 1, "its handle freed");
+	TEST_ASSERT(rte_ipoib_path_lookup(t, &g, 0xffff) == NULL, "path gone");
+	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(t, &st), "stats");
+	TEST_ASSERT(st.nb_neigh == 2 && st.nb_path == 1 && st.nb_deferred == 0, "counts");
+	rte_ipoib_tbl_free(t);
+	TEST_ASSERT_EQUAL(ah_freed[3], 1, "free releases the handles in use");
+	return TEST_SUCCESS;
+}
+
+static int
+test_capacity(void)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 1000, .max_path = 1 };
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ipoib_tbl *t;
+	struct rte_ib_gid g;
+	unsigned int i;
+
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	for (i = 0; i < 1000; i++) {
+		peer(&hw, 0x0002c90300000000ull + i * 7919, 0x48);
+		TEST_ASSERT(rte_ipoib_neigh_add(t, &hw, NULL) != NULL, "add %u: %d", i, rte_errno);
+	}
+	peer(&hw, 0x0002c903ffffffffull, 0x48);
+	TEST_ASSERT(rte_ipoib_neigh_add(t, &hw, NULL) == NULL && rte_errno == ENOSPC, "full");
+	for (i = 0; i < 1000; i++) {
+		peer(&hw, 0x0002c90300000000ull + i * 7919, 0x48);
+		TEST_ASSERT(rte_ipoib_neigh_lookup(t, &hw) != NULL, "lookup %u", i);
+	}
+	rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 1);
+	TEST_ASSERT(rte_ipoib_path_add(t, &g, 0xffff) != NULL, "path");
+	rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 2);
+	TEST_ASSERT(rte_ipoib_path_add(t, &g, 0xffff) == NULL && rte_errno == ENOSPC, "full");
+	rte_ipoib_tbl_free(t);
+	return TEST_SUCCESS;
+}
+
+static int
+count_cb(struct rte_ipoib_neigh *n, void *arg)
+{
+	RTE_SET_USED(n);
+	(*(unsigned int *)arg)++;
+	return 0;
+}
+
+static int
+test_grace_period(void)
+{
+	struct rte_ipoib_tbl_conf c = {
+		.max_neigh = 16, .max_path = 4,
+		.ah_free = ah_free, .ah_free_ctx = ah_freed,
+	};
+	struct rte_ipoib_tbl_stats st;
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ipoib_neigh *n;
+	struct rte_ipoib_path *p;
+	struct rte_ipoib_tbl *t;
+	struct rte_rcu_qsbr *v;
+	struct rte_ib_gid g;
+	unsigned int cnt = 0;
+	size_t sz;
+
+	memset(ah_freed, 0, sizeof(ah_freed));
+	sz = rte_rcu_qsbr_get_memsize(2);
+	v = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
+	TEST_ASSERT(v != NULL && rte_rcu_qsbr_init(v, 2) == 0, "qsbr");
+	TEST_ASSERT_SUCCESS(rte_rcu_qsbr_thread_register(v, 1), "register reader");
+	rte_rcu_qsbr_thread_online(v, 1);
+	c.qsbr = v;
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	peer(&hw, 0x0002c90300000002, 0x48);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	p = rte_ipoib_path_add(t, &g, 0xffff);
+	n = rte_ipoib_neigh_add(t, &hw, p);
+	rte_ipoib_neigh_walk(t, count_cb, &cnt);
+	TEST_ASSERT_EQUAL(cnt, 1, "walk");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p, AH(4), 3), "ah 4");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p, AH(5), 3), "ah 5");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(t, n), "del");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_del(t, p), "path del");
+	/* The reader has not been quiescent: nothing may be freed. */
+	TEST_ASSERT(rte_ipoib_tbl_reclaim(t) > 0, "waiting");
+	TEST_ASSERT_EQUAL(ah_freed[4] + ah_freed[5], 0, "handles kept");
+	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(t, &st), "stats");
+	TEST_ASSERT(st.nb_deferred >= 4 && st.nb_freed == 0, "deferred %u", st.nb_deferred);
+	rte_rcu_qsbr_quiescent(v, 1);
+	TEST_ASSERT_EQUAL(rte_ipoib_tbl_reclaim(t), 0, "all due");
+	TEST_ASSERT(ah_freed[4] == 1 && ah_freed[5] == 1, "handles freed once each");
+	rte_ipoib_tbl_free(t);
+	free(v);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite ipoib_tbl_suite = {
+	.suite_name = "lib/ipoib tables",
+	.unit_test_cases = {
+		TEST_CASE(test_conf_errors),
+		TEST_CASE(test_mac_derivation),
+		TEST_CASE(test_neigh_path),
+		TEST_CASE(test_capacity),
+		TEST_CASE(test_grace_period),
+		TEST_CASES_END()
+	}
+};
+
+int
+main(void)
+{
+	return unit_test_suite_runner(&ipoib_tbl_suite);
+}
