@@ -470,6 +470,85 @@ test_init_hca_errors(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * INIT_HCA's parameter checks, one row per field (mthca_INIT_HCA() lays
+ * the mailbox out; Linux's mthca_init_hca() and the MT25208 model's rules
+ * in doc/guides/nics/mthca_hw.rst): a good mailbox with one field wrong
+ * must fail with exactly the status given, and leave the HCA able to take
+ * a good INIT_HCA afterwards.
+ */
+struct ihca_row {
+	const char *what;
+	uint16_t off;
+	uint8_t width;
+	uint64_t val;
+	uint8_t status;
+};
+
+static const struct ihca_row ihca_rows[] = {
+	/* flags2 bit 1: a big-endian host; the model serves little-endian ones */
+	{ "flags2 big-endian host", 0x014, 4, 0x3, MT_STAT_BAD_PARAM },
+	{ "flags2 big-endian only", 0x014, 4, 0x2, MT_STAT_BAD_PARAM },
+	/* log table sizes above QUERY_DEV_LIM's limits: EXCEED_LIM */
+	{ "log QPs 19 > 18", 0x037, 1, 19, MT_STAT_EXCEED_LIM },
+	{ "log SRQs 1 > 0 (no SRQs)", 0x04f, 1, 1, MT_STAT_EXCEED_LIM },
+	{ "log CQs 19 > 18", 0x057, 1, 19, MT_STAT_EXCEED_LIM },
+	{ "log EQs 6 > 5", 0x087, 1, 6, MT_STAT_EXCEED_LIM },
+	{ "log MGMs 14 > 13", 0x0db, 1, 14, MT_STAT_EXCEED_LIM },
+	{ "log MPTs 21 > 20", 0x0fb, 1, 21, MT_STAT_EXCEED_LIM },
+	{ "log UARs 12 > 11 (8 MiB of UARs)", 0x12a, 1, 12, MT_STAT_EXCEED_LIM },
+	/* multicast, UAR and UARC parameters */
+	{ "log MGM entry size 7 (must be 8)", 0x0d2, 2, 7, MT_STAT_BAD_PARAM },
+	{ "log MGM entry size 9 (must be 8)", 0x0d2, 2, 9, MT_STAT_BAD_PARAM },
+	{ "MGM hash size 0", 0x0d6, 2, 0, MT_STAT_BAD_PARAM },
+	{ "MGM hash size 17 > 2^4 MGMs", 0x0d6, 2, 17, MT_STAT_BAD_PARAM },
+	{ "UAR page size 1 (must be 0: 4 KiB)", 0x12b, 1, 1, MT_STAT_BAD_PARAM },
+	{ "log UARC pages 9 > 8", 0x129, 1, 9, MT_STAT_BAD_PARAM },
+	/* every table inside the ICM and page aligned */
+	{ "QPC table beyond the ICM", 0x030, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+	{ "QPC table not page aligned", 0x030, 8, 0x806, MT_STAT_BAD_PARAM },
+	{ "EQPC table beyond the ICM", 0x060, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+	{ "CQC table beyond the ICM", 0x050, 8, ICM_SIZE | 6, MT_STAT_BAD_PARAM },
+	{ "EQC table beyond the ICM", 0x080, 8, ICM_SIZE | 5, MT_STAT_BAD_PARAM },
+	{ "RDB table beyond the ICM", 0x090, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+	{ "MGM table beyond the ICM", 0x0c0, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+	{ "MPT table beyond the ICM", 0x0f0, 8, ICM_SIZE | 6, MT_STAT_BAD_PARAM },
+	{ "MTT table beyond the ICM", 0x100, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+	{ "UARC table beyond the ICM", 0x138, 8, ICM_SIZE, MT_STAT_BAD_PARAM },
+};
+
+static int
+test_init_hca_fields(void)
+{
+	uint64_t mb, aux;
+	unsigned int i;
+
+	TEST_ASSERT_EQUAL(bring_up_to_run(), 0, "RUN_FW");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SET_ICM_SIZE, 0, ICM_SIZE, 0, 0, &aux), 0, "size");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM_AUX, 0, page_list1(0, host_alloc(4096), 12), 1, 0,
+			      NULL), 0, "aux");
+	for (i = 0; i < sizeof(ihca_rows) / sizeof(ihca_rows[0]); i++) {
+		const struct ihca_row *r = &ihca_rows[i];
+		uint8_t *m;
+
+		mb = init_hca_mbox();
+		m = hp(mb);
+		if (r->width == 1)
+			mt_put8(m, r->off, (uint8_t)r->val);
+		else if (r->width == 2)
+			mt_put16(m, r->off, (uint16_t)r->val);
+		else if (r->width == 4)
+			mt_put32(m, r->off, (uint32_t)r->val);
+		else
+			mt_put64(m, r->off, r->val);
+		TEST_ASSERT_EQUAL(cmd(MT_OP_INIT_HCA, 0, mb, 0, 0, NULL), r->status,
+				  "INIT_HCA with %s", r->what);
+	}
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT_HCA, 0, init_hca_mbox(), 0, 0, NULL), 0,
+			  "a good INIT_HCA after every refusal");
+	return TEST_SUCCESS;
+}
+
 static int
 test_query_adapter(void)
 {
@@ -1005,6 +1084,7 @@ static struct unit_test_suite mt25208_cmd_suite = {
 		TEST_CASE_ST(setup, teardown, test_state_machine),
 		TEST_CASE_ST(setup, teardown, test_query_dev_lim),
 		TEST_CASE_ST(setup, teardown, test_init_hca_errors),
+		TEST_CASE_ST(setup, teardown, test_init_hca_fields),
 		TEST_CASE_ST(setup, teardown, test_more_errors),
 		TEST_CASE_ST(setup_up, teardown, test_more_errors_hca),
 		TEST_CASE_ST(setup_up, teardown, test_query_adapter),
