@@ -624,6 +624,86 @@ test_qp1_pkey_check(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * IBA 10.9.3 and 13.5.3 for MADs: QP1 of a passive CA accepts a GMP only
+ * when its P_Key matches an entry of the port's P_Key table (low 15 bits
+ * equal and not zero, at least one full member). Both CAs get the table
+ * {0xffff, 0x8123 full member of 0x0123, 0x0456 limited member of 0x0456};
+ * each row sends a PerfMgt Get(ClassPortInfo) with the row's P_Key to the
+ * other's PMA, both ways. Accepted: the PMA answers with the request's
+ * P_Key (IBA 13.5.3: a response uses the request's P_Key), which the
+ * requester accepts in turn. Refused: no answer, P_KeyViolations + 1.
+ */
+static int
+gmp_row(struct fab_node *tx, struct fab_node *rx, uint16_t pkey, bool ok, const char *rule)
+{
+	struct fab_pkt_addr a;
+	struct fab_pkt *p = fab_pkt_alloc(fab);
+	uint8_t mad[256];
+	uint64_t rx_xmit = rx->ports[1].cnt.xmit_pkts, tx_rcv = tx->ports[1].cnt.rcv_pkts;
+	uint16_t rx_viol = rx->ports[1].pkey_violations, tx_viol = tx->ports[1].pkey_violations;
+
+	printf("  %s -> %s: GMP with P_Key 0x%04x: %s\n", tx->name, rx->name, pkey, rule);
+	TEST_ASSERT(p != NULL, "packet");
+	memset(mad, 0, sizeof(mad));
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_MGMT_CLASS] = MAD_CLASS_PERF;
+	mad[MAD_CLASS_VERSION] = 1;
+	mad[MAD_METHOD] = MAD_METHOD_GET;
+	mad_set64(mad, MAD_TID, 0x4711);
+	mad_set16(mad, MAD_ATTR_ID, MAD_ATTR_CLASS_PORT_INFO);
+	memset(&a, 0, sizeof(a));
+	a.dlid = rx->ports[1].lid;
+	a.slid = tx->ports[1].lid;
+	a.pkey = pkey;
+	a.dest_qp = 1;
+	a.src_qp = 1;
+	a.qkey = 0x80010000u;
+	TEST_ASSERT_SUCCESS(pkt_build_ud(p, &a, mad, sizeof(mad)), "build");
+	fab_port_xmit(fab, &tx->ports[1], p);
+	run();
+	if (ok) {
+		TEST_ASSERT_EQUAL(rx->ports[1].pkey_violations, rx_viol, "%s: no violation", rule);
+		TEST_ASSERT_EQUAL(rx->ports[1].cnt.xmit_pkts, rx_xmit + 1, "%s: the PMA answered",
+				  rule);
+		TEST_ASSERT_EQUAL(tx->ports[1].cnt.rcv_pkts, tx_rcv + 1, "answer back");
+		TEST_ASSERT_EQUAL(tx->ports[1].pkey_violations, tx_viol,
+				  "%s: the requester accepts the answer's P_Key", rule);
+	} else {
+		TEST_ASSERT_EQUAL(rx->ports[1].pkey_violations, rx_viol + 1,
+				  "%s: P_KeyViolations + 1", rule);
+		TEST_ASSERT_EQUAL(rx->ports[1].cnt.xmit_pkts, rx_xmit, "%s: no answer", rule);
+	}
+	return TEST_SUCCESS;
+}
+
+#define GMP_ROW(pkey, ok, rule) do { \
+	TEST_ASSERT_SUCCESS(gmp_row(A, B, pkey, ok, rule), "A -> B"); \
+	TEST_ASSERT_SUCCESS(gmp_row(B, A, pkey, ok, rule), "B -> A"); \
+} while (0)
+
+static int
+test_gmp_pkey_membership(void)
+{
+	static const uint16_t table[] = { 0xffff, 0x8123, 0x0456 };
+
+	memcpy(A->ports[1].pkeys, table, sizeof(table));
+	memcpy(B->ports[1].pkeys, table, sizeof(table));
+	GMP_ROW(0xffff, true, "default partition, full/full: answered");
+	GMP_ROW(0x7fff, true, "default partition, limited requester: answered");
+	GMP_ROW(0x8123, true, "full/full: answered");
+	GMP_ROW(0x0123, true, "limited requester, full responder: answered");
+	GMP_ROW(0x8456, true, "full requester, limited responder: answered");
+	GMP_ROW(0x0456, false, "limited/limited: dropped");
+	GMP_ROW(0x8789, false, "a partition not in the table: dropped");
+	GMP_ROW(0x0000, false, "P_Key 0 (invalid) matches nothing: dropped");
+	/* a table holding only the limited default member refuses a limited GMP */
+	A->ports[1].pkeys[0] = 0x7fff;
+	B->ports[1].pkeys[0] = 0x7fff;
+	GMP_ROW(0x7fff, false, "default partition, limited/limited: dropped");
+	return TEST_SUCCESS;
+}
+
 /* A CA's MAD to its own LID loops back without touching the cable. */
 static int
 test_ca_loopback(void)
@@ -732,6 +812,7 @@ static struct unit_test_suite forward_suite = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_mixed_path),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_lid_tail),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_qp1_pkey_check),
+		TEST_CASE_ST(fabric_setup, fabric_teardown, test_gmp_pkey_membership),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_ca_loopback),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_capture_before_fault),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_active_hca_hook),

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""Mutation check: do the tests catch the bugs they exist for?
+
+usage: test/mutation/mutate.py [--list FILE] [--only NAME ...] [--all-tests]
+                               [--keep] [--scratch DIR]
+
+Copies the tracked files of this work tree (uncommitted edits included) to
+a scratch directory, configures and builds it once, checks that the tests
+the list names pass there unmutated, then for each mutation of the list
+(test/mutation/mutations.txt by default):
+
+  1. replaces the one occurrence of its "find" text in its file by its
+     "replace" text (a mutation whose text is not found exactly once is
+     STALE: the code moved, update the list);
+  2. rebuilds (a mutation that does not build is INVALID);
+  3. runs its "tests" (meson test names; "default" or --all-tests: the
+     unit and conformance suites);
+  4. restores the file.
+
+A mutation is CAUGHT when a test fails, SURVIVED when all pass. The last
+line reads "planted N, caught C, survived S, stale T, invalid I"; the exit
+status is 0 only when every mutation was caught. Not part of any default
+suite: a full run rebuilds once per mutation (doc/guides/testing.rst).
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+KEYS = ('name', 'file', 'find', 'replace', 'why', 'tests')
+
+
+def parse_list(path):
+    """Blocks of "key: value" lines separated by blank lines; '#' comments.
+
+    A value may continue on lines that start with whitespace. "\\t" in
+    find/replace stands for a tab (the code is indented with tabs).
+    """
+    muts, cur, last, errors = [], {}, None, []
+
+    def close(lineno):
+        if not cur:
+            return
+        missing = [k for k in ('name', 'file', 'find', 'replace', 'why', 'tests')
+                   if k not in cur]
+        if missing:
+            errors.append('%s:%d: mutation %r lacks %s' %
+                          (path, lineno, cur.get('name', '?'), ', '.join(missing)))
+        else:
+            for k in ('find', 'replace'):
+                cur[k] = cur[k].replace('\\t', '\t').replace('\\n', '\n')
+            muts.append(dict(cur))
+        cur.clear()
+
+    with open(path) as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines, 1):
+        if line.startswith('#'):
+            continue
+        if not line.strip():
+            close(n)
+            last = None
+            continue
+        if line[0] in ' \t' and last is not None:
+            cur[last] += ' ' + line.strip()
+            continue
+        key, sep, value = line.partition(':')
+        if not sep or key not in KEYS:
+            errors.append('%s:%d: expected "key: value" with key in %s, got %r' %
+                          (path, n, ', '.join(KEYS), line))
+            continue
+        if key in cur:
+            errors.append('%s:%d: %s given twice in mutation %r' %
+                          (path, n, key, cur.get('name', '?')))
+        cur[key] = value[1:] if value.startswith(' ') else value
+        last = key
+    close(len(lines))
+    names = [m['name'] for m in muts]
+    for name in set(names):
+        if names.count(name) > 1:
+            errors.append('%s: mutation name %r used twice' % (path, name))
+    return muts, errors
+
+
+def sh(argv, cwd, timeout=None):
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def copy_tree(dst):
+    """The tracked files of the work tree, as they are now, into @dst."""
+    r = sh(['git', 'ls-files', '-z', '--cached'], TOP)
+    if r.returncode != 0:
+        sys.exit('git ls-files: %s' % r.stderr.strip())
+    for rel in r.stdout.split('\0'):
+        if not rel:
+            continue
+        src = os.path.join(TOP, rel)
+        if not os.path.lexists(src):
+            continue	# deleted in the work tree, not yet committed
+        out = os.path.join(dst, rel)
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        shutil.copy2(src, out, follow_symlinks=False)
+
+
+def setup_build(scratch, build):
+    args = ['meson', 'setup', build, scratch, '-Dwerror=true']
+    for cand in (os.path.join(TOP, 'build', 'dpdk-sdk'),):
+        if os.path.isdir(cand):
+            args.append('-Ddpdk_sdk_dir=' + cand)	# no second SDK download
+    r = sh(args, scratch)
+    if r.returncode != 0:
+        sys.exit('meson setup of the scratch copy failed:\n' + r.stdout[-3000:])
+    r = sh(['ninja', '-C', build], scratch)
+    if r.returncode != 0:
+        sys.exit('the unmutated scratch copy does not build:\n' + r.stdout[-3000:])
+
+
+def test_args(tests, all_tests):
+    if all_tests or tests.split() == ['default']:
+        return ['--suite', 'unit', '--suite', 'conformance']
+    return tests.split()
+
+
+def run_tests(build, tests, all_tests):
+    """(passed, [names of failed tests])."""
+    argv = ['meson', 'test', '-C', build, '--no-rebuild', '--num-processes', '2']
+    argv += test_args(tests, all_tests)
+    r = sh(argv, build, timeout=3600)
+    failed = []
+    log = os.path.join(build, 'meson-logs', 'testlog.json')
+    if os.path.exists(log):
+        for line in open(log):
+            if line.strip():
+                t = json.loads(line)
+                if t['result'] not in ('OK', 'EXPECTEDFAIL'):
+                    failed.append('%s(%s)' % (t['name'].rsplit(' / ', 1)[-1], t['result']))
+    if r.returncode != 0 and not failed:
+        failed.append('meson test rc %d: %s' % (r.returncode, (r.stdout + r.stderr)[-300:]))
+    return r.returncode == 0, failed
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--list', default=os.path.join(HERE, 'mutations.txt'))
+    ap.add_argument('--only', action='append', default=[],
+                    help='run only this mutation (repeatable)')
+    ap.add_argument('--all-tests', action='store_true',
+                    help='run the unit and conformance suites for every mutation')
+    ap.add_argument('--keep', action='store_true', help='keep the scratch copy')
+    ap.add_argument('--scratch', help='scratch directory (default: a new temporary one)')
+    ap.add_argument('--check-list', action='store_true',
+                    help='only check that the list parses and every find text occurs once')
+    a = ap.parse_args()
+
+    muts, errors = parse_list(a.list)
+    for e in errors:
+        print('error: ' + e)
+    if errors:
+        return 2
+    if a.only:
+        unknown = set(a.only) - {m['name'] for m in muts}
+        if unknown:
+            print('error: no mutation named %s in %s' % (', '.join(sorted(unknown)), a.list))
+            return 2
+        muts = [m for m in muts if m['name'] in a.only]
+
+    if a.check_list:
+        bad = 0
+        for m in muts:
+            with open(os.path.join(TOP, m['file'])) as f:
+                n = f.read().count(m['find'])
+            if n != 1:
+                bad += 1
+                print('STALE    %-32s %s: find text occurs %d times' % (m['name'], m['file'], n))
+        print('%d mutations, %d stale' % (len(muts), bad))
+        return 1 if bad else 0
+
+    scratch = a.scratch or tempfile.mkdtemp(prefix='dpdk-ipoib-mutation.')
+    os.makedirs(scratch, exist_ok=True)
+    build = os.path.join(scratch, 'build')
+    t0 = time.monotonic()
+    print('scratch copy: %s' % scratch)
+    copy_tree(scratch)
+    setup_build(scratch, build)
+
+    # the tests must pass unmutated, or nothing below means anything
+    base = set()
+    for m in muts:
+        base.add(' '.join(test_args(m['tests'], a.all_tests)))
+    for tests in sorted(base):
+        ok, failed = run_tests(build, tests, False)
+        if not ok:
+            print('error: unmutated copy fails %s: %s' % (tests, ', '.join(failed)))
+            return 2
+    print('baseline: %d test set(s) pass unmutated (%.0fs)' % (len(base), time.monotonic() - t0))
+
+    counts = {'CAUGHT': 0, 'SURVIVED': 0, 'STALE': 0, 'INVALID': 0}
+    survivors = []
+    for m in muts:
+        path = os.path.join(scratch, m['file'])
+        with open(path) as f:
+            orig = f.read()
+        n = orig.count(m['find'])
+        t1 = time.monotonic()
+        if n != 1:
+            verdict, detail = 'STALE', 'find text occurs %d times in %s' % (n, m['file'])
+        else:
+            with open(path, 'w') as f:
+                f.write(orig.replace(m['find'], m['replace']))
+            try:
+                r = sh(['ninja', '-C', build], scratch)
+                if r.returncode != 0:
+                    verdict, detail = 'INVALID', 'does not build'
+                else:
+                    ok, failed = run_tests(build, m['tests'], a.all_tests)
+                    if ok:
+                        verdict, detail = 'SURVIVED', 'tests %s pass' % m['tests']
+                    else:
+                        verdict, detail = 'CAUGHT', 'by ' + ', '.join(failed)
+            finally:
+                with open(path, 'w') as f:
+                    f.write(orig)
+        counts[verdict] += 1
+        if verdict != 'CAUGHT':
+            survivors.append(m)
+        print('%-8s %-34s %s (%.0fs)' % (verdict, m['name'], detail, time.monotonic() - t1))
+        sys.stdout.flush()
+    # leave the scratch build matching its sources
+    sh(['ninja', '-C', build], scratch)
+    for m in survivors:
+        print('  not caught: %s (%s): %s' % (m['name'], m['file'], m['why']))
+    print('planted %d, caught %d, survived %d, stale %d, invalid %d (%.0fs)' %
+          (len(muts), counts['CAUGHT'], counts['SURVIVED'], counts['STALE'],
+           counts['INVALID'], time.monotonic() - t0))
+    if not a.keep and not a.scratch:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0 if len(survivors) == 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
