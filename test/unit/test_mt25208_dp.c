@@ -594,6 +594,71 @@ test_pkey_port_and_qp_index(void)
 }
 
 /*
+ * QP1 of the HCA (MLX service, no P_Key index of its own) checks a GMP's
+ * P_Key against the whole port table (IBA 10.9.3, 13.5.3): with the table
+ * of test_pkey_membership, P_Key 0x0123 (limited) matches the full member
+ * at index 2 and reaches the host's QP1; 0x0789 and 0x8789 (a partition
+ * not in the table) are refused, counted and trapped; QP0 is exempt
+ * (P_Key 0x1234 on VL15 is not refused for its P_Key).
+ */
+static int
+qp1_gmp(uint16_t pkey, uint32_t dqp)
+{
+	struct fab_node *sw = fabric_find_node(fab, "sw");
+	static uint8_t mad[256];
+	struct fab_pkt_addr a;
+	struct fab_pkt *p = fab_pkt_alloc(fab);
+	int i;
+
+	TEST_ASSERT(p != NULL, "packet");
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = dqp == 0 ? 0x01 : 0x04;
+	mad[2] = 1;
+	mad[3] = 0x01;
+	memset(&a, 0, sizeof(a));
+	a.dlid = LID_B;
+	a.slid = LID_SW;
+	a.pkey = pkey;
+	a.dest_qp = dqp;
+	a.src_qp = dqp;
+	a.vl = dqp == 0 ? 15 : 0;
+	a.qkey = 0x80010000u;
+	TEST_ASSERT_SUCCESS(pkt_build_ud(p, &a, mad, sizeof(mad)), "build");
+	fab_port_xmit(fab, &sw->ports[2], p);
+	for (i = 0; i < 20; i++)
+		run_all(NULL);
+	return TEST_SUCCESS;
+}
+
+static int
+test_pkey_qp1(void)
+{
+	const struct mt25208_dp_stats *st = mt25208_dp_stats(B.dev);
+	uint64_t recvs = st->recvs, drops = st->drop_pkey;
+	uint16_t viol = B.node->ports[1].pkey_violations;
+	int i;
+
+	TEST_ASSERT_SUCCESS(qp1_gmp(PK_P1_LIM, 1), "GMP");
+	TEST_ASSERT_EQUAL(st->drop_pkey, drops, "limited 0x0123 vs the full member: not refused");
+	TEST_ASSERT_EQUAL(st->recvs, recvs + 1, "delivered to QP1");
+	TEST_ASSERT_SUCCESS(qp1_gmp(0x0789, 1), "GMP");
+	TEST_ASSERT_EQUAL(st->drop_pkey, drops + 1, "partition 0x0789 not in the table: refused");
+	TEST_ASSERT_SUCCESS(qp1_gmp(0x8789, 1), "GMP");
+	TEST_ASSERT_EQUAL(st->drop_pkey, drops + 2, "partition 0x0789 not in the table: refused");
+	TEST_ASSERT_EQUAL(st->recvs, recvs + 1, "neither delivered");
+	TEST_ASSERT_EQUAL(B.node->ports[1].pkey_violations, viol + 2, "both counted");
+	TEST_ASSERT_SUCCESS(qp1_gmp(0x1234, 0), "SMP");
+	TEST_ASSERT_EQUAL(st->drop_pkey, drops + 2, "QP0 does not check P_Keys");
+	TEST_ASSERT_EQUAL(st->recvs, recvs + 2, "SMP delivered to QP0");
+	for (i = 0; i < 50; i++) {	/* let B's agent consume both MADs */
+		run_all(NULL);
+		hh_host_service(&B.h);
+	}
+	return TEST_SUCCESS;
+}
+
+/*
  * Multicast (IBA 10.2.4): B's UD QP attached to MGID ff12:401b:ffff::1 in the
  * MGM bucket MGID_HASH names; A sends with a GRH to MLID 0xc001, DestQP
  * 0xffffff. B's CQE has the GRH bit (0x80 at 0x0d) and the 40-byte GRH
@@ -1068,6 +1133,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_pkey_violation),
 		TEST_CASE(test_pkey_membership),
 		TEST_CASE(test_pkey_port_and_qp_index),
+		TEST_CASE(test_pkey_qp1),
 		TEST_CASE(test_multicast),
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),
