@@ -688,7 +688,7 @@ static uint64_t eq_buf;
 
 /* EQ 4 with 8 EQEs at IOVA 0 of MR slot 20 (physical: IOVA = bus address). */
 static int
-make_eq(uint8_t eqn, uint8_t intr)
+make_eq_sz(uint8_t eqn, uint8_t intr, uint8_t log_size)
 {
 	uint64_t mb;
 	uint8_t *c;
@@ -709,11 +709,17 @@ make_eq(uint8_t eqn, uint8_t intr)
 	/* struct mthca_eq_context: status OK, owner HW, TR, armed + Arbel marker = 0x01040900. */
 	mt_put32(c, 0x00, 0x01040900);
 	mt_put64(c, 0x04, eq_buf);
-	mt_put32(c, 0x0c, 3u << 24);
+	mt_put32(c, 0x0c, (uint32_t)log_size << 24);
 	c[0x17] = intr;
 	mt_put32(c, 0x18, 1);
 	mt_put32(c, 0x1c, mt_index_to_key(20));
 	return cmd(MT_OP_SW2HW_EQ, 0, mb, eqn, 0, NULL);
+}
+
+static int
+make_eq(uint8_t eqn, uint8_t intr)
+{
+	return make_eq_sz(eqn, intr, 3);
 }
 
 static int
@@ -727,8 +733,11 @@ test_eq_and_event_mode(void)
 	efd = eventfd(0, EFD_NONBLOCK);
 	TEST_ASSERT(efd >= 0, "eventfd");
 	dev->vec_fd[2] = efd;	/* MSI-X vector 2 = intr 0x82 */
+	/* the model's EQ limit is 2^20 entries (QUERY_DEV_LIM log_max_eq_sz) */
+	TEST_ASSERT_EQUAL(make_eq_sz(6, 0x82, 21), MT_STAT_EXCEED_LIM, "SW2HW_EQ of 2^21 EQEs");
 	TEST_ASSERT_EQUAL(make_eq(6, 0x82), 0, "SW2HW_EQ 6");
 	buf6 = eq_buf;
+	TEST_ASSERT_EQUAL(make_eq(6, 0x82), MT_STAT_BAD_RES_STATE, "SW2HW_EQ 6 twice");
 	TEST_ASSERT_EQUAL(make_eq(2, 0x82), MT_STAT_BAD_RESOURCE, "reserved EQ 2");
 	TEST_ASSERT_EQUAL(make_eq(32, 0x82), MT_STAT_BAD_INDEX, "EQ 32 of 32");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_EQ, 0, 0x400, 7, 0, NULL), MT_STAT_BAD_RES_STATE,
@@ -805,6 +814,13 @@ test_cq(void)
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, cq_mbox(4), 3, 0, NULL), MT_STAT_BAD_RESOURCE,
 			  "reserved CQ 3");
 	mb = cq_mbox(4);
+	mt_put32(hp(mb), 0x0c, (18u << 24) | 1);	/* log_max_cq_sz is 17 */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, mb, 0x20, 0, NULL), MT_STAT_EXCEED_LIM,
+			  "SW2HW_CQ of 2^18 CQEs");
+	mt_put32(hp(mb), 0x0c, (4u << 24) | 2);		/* INIT_HCA made 2 UARs */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, mb, 0x20, 0, NULL), MT_STAT_BAD_PARAM,
+			  "SW2HW_CQ on UAR 2 of 2");
+	mb = cq_mbox(4);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, mb, 0x20, 0, NULL), 0, "SW2HW_CQ 0x20");
 	TEST_ASSERT(mt25208_cq_get(dev, 0x20) == hp(icm_mem + ICM_CQC + 0x20 * 64),
 		    "CQC in ICM at base + 0x20 * 64");
@@ -816,6 +832,10 @@ test_cq(void)
 	mt_put32(hp(rmb), 0x1c, 0x2000);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RESIZE_CQ, 0, rmb, 0x20, 0, NULL), MT_STAT_BAD_PARAM,
 			  "RESIZE_CQ op_mod 0");
+	mt_put8(hp(rmb), 0x0c, 18);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RESIZE_CQ, 1, rmb, 0x20, 0, NULL), MT_STAT_EXCEED_LIM,
+			  "RESIZE_CQ to 2^18 CQEs");
+	mt_put8(hp(rmb), 0x0c, 6);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RESIZE_CQ, 1, rmb, 0x20, 0, NULL), 0, "RESIZE_CQ");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_CQ, 0, 0, 0x20, out, NULL), 0, "QUERY_CQ");
 	TEST_ASSERT_EQUAL(mt_get32(hp(out), 0x0c), (6u << 24) | 1, "new log size, same UAR");
