@@ -647,6 +647,20 @@ test_mpt(void)
 			  "MTT entry 0 in ICM");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_WRITE_MTT, 0, mtt_mb, 0, 0, NULL), MT_STAT_BAD_PARAM,
 			  "WRITE_MTT with 0 entries");
+	/* the MTT table ends where the next table (MCG at 0x9000) starts: nothing written */
+	{
+		uint64_t over = host_alloc(4096);
+		uint8_t mcg0[16];
+
+		memcpy(mcg0, hp(icm_mem + ICM_MCG), sizeof(mcg0));
+		mt_put64(hp(over), 0x00, ICM_MCG - 8);
+		mt_put64(hp(over), 0x10, buf | 1);
+		mt_put64(hp(over), 0x18, buf | 1);
+		TEST_ASSERT_EQUAL(cmd(MT_OP_WRITE_MTT, 0, over, 2, 0, NULL), MT_STAT_BAD_PARAM,
+				  "WRITE_MTT across the MTT table's end");
+		TEST_ASSERT_BUFFERS_EQUAL(hp(icm_mem + ICM_MCG), mcg0, sizeof(mcg0),
+					  "MCG table untouched");
+	}
 	mb = mpt_mbox(MT_MPT_FLAG_LOCAL_READ, key, 3, 0, 3 * 4096, ICM_MTT + 64);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_MPT, 0, mb, 32, 0, NULL), 0, "SW2HW_MPT MTT");
 	lkey = mt_index_to_key(key);
@@ -893,8 +907,13 @@ test_qp_transitions(void)
 			      0x28, 0, NULL), MT_STAT_BAD_PARAM, "port 3 of 2");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 7, 0x28, 1, 0, 0), 0x28, 0,
 			      NULL), MT_STAT_BAD_PARAM, "MLX on a normal QP");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 3, 0x28, 1, 64, 0x11111111),
+			      0x28, 0, NULL), MT_STAT_BAD_PARAM, "P_Key index 64 of a 64-entry table");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 3, 0x28, 1, 2, 0x11111111),
 			      0x28, 0, NULL), 0, "RST2INIT");
+	/* the service type is set at RST2INIT: UD cannot become RC */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT2RTR, 0, qp_mbox(0, 2, 0, 0x28, 0, 0, 0), 0x28, 0, NULL),
+			  MT_STAT_BAD_PARAM, "INIT2RTR changing UD to RC");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RTR2RTS, 0, qp_mbox(0, 3, 3, 0x28, 1, 0, 0), 0x28, 0, NULL),
 			  MT_STAT_BAD_QP_STATE, "RTR2RTS from INIT");
 	/* INIT->RTR with optmask 0 and Q_Key 0 in the mailbox: Q_Key, P_Key index, port stay. */
