@@ -23,6 +23,7 @@ Scenarios (the host side is test/lib/hca_host/hca_host.c):
 """
 
 import os
+import re
 import sys
 import time
 
@@ -40,6 +41,63 @@ def port_state(fab, node):
         if p['num'] == '1':
             return p['state'], p['phys']
     return None, None
+
+
+def be(b):
+    return int.from_bytes(b, 'big')
+
+
+def check_trap_257(h, pkts, slid, sqp, dlid, dqp):
+    """The Bad P_Key trap B sent OpenSM, decoded field by field against the
+    refused datagram as it was on the wire (both from the capture).
+
+    The datagram: LRH SLID @slid -> DLID @dlid, BTH DestQP @dqp, DETH
+    SrcQP @sqp. Its trap: a LID-routed SubnTrap(Notice) (IBA 13.4.8.2,
+    class 0x01, method 0x05, attribute 0x0002), generic, type 2
+    (Security), producer CA, trap number 257, IssuerLID @dlid; DataDetails
+    (IBA 14.2.5.1 table 147): LID1 the SLID, LID2 the DLID, Key the P_Key
+    (32 bits), SL and QP1 the source QP, QP2 the destination QP, GID1 and
+    GID2 zero (no GRH). OpenSM answers a trap it took with a TrapRepress
+    (method 0x07) of the same TID (IBA 13.4.9).
+    """
+    def ud(p):
+        return len(p) >= 28 and p[1] & 3 == 2 and p[8] == 0x64
+
+    data = [p for p in pkts if ud(p) and be(p[6:8]) == slid and be(p[2:4]) == dlid and
+            be(p[13:16]) == dqp and be(p[25:28]) == sqp]
+    h.check(data, 'the refused datagram (LID %d QP 0x%x -> LID %d QP 0x%x) is not in the '
+            'capture' % (slid, sqp, dlid, dqp))
+    d = data[0]
+    pkey, sl = be(d[10:12]), d[1] >> 4
+    traps = [p for p in pkts if ud(p) and len(p) >= 28 + 256 and be(p[13:16]) == 0 and
+             p[29] == 0x01 and p[31] == 0x05 and be(p[44:46]) == 0x0002 and
+             be(p[28 + 64 + 4:28 + 64 + 6]) == 257]
+    h.check(traps, 'no SubnTrap(Notice 257) in the capture')
+    for t in traps:
+        mad = t[28:28 + 256]
+        n = mad[64:]
+        dd = n[10:60]
+        h.check_eq(be(t[6:8]), dlid, 'trap 257 LRH SLID (the port that refused)')
+        h.check_eq(n[0], 0x82, 'trap 257 IsGeneric 1, Type 2 (Security)')
+        h.check_eq(be(n[1:4]), 1, 'trap 257 ProducerType (CA)')
+        h.check_eq(be(n[6:8]), dlid, 'trap 257 IssuerLID')
+        h.check_eq(be(dd[0:2]), 0, 'trap 257 DataDetails reserved')
+        h.check_eq(be(dd[2:4]), slid, 'trap 257 LID1 (the datagram\'s SLID)')
+        h.check_eq(be(dd[4:6]), dlid, 'trap 257 LID2 (the datagram\'s DLID)')
+        h.check_eq(be(dd[6:10]), pkey, 'trap 257 Key (the datagram\'s P_Key 0x%04x)' % pkey)
+        h.check_eq(dd[10] >> 4, sl, 'trap 257 SL')
+        h.check_eq(be(dd[11:14]), sqp, 'trap 257 QP1 (source QP)')
+        h.check_eq(be(dd[14:18]), dqp, 'trap 257 QP2 (destination QP)')
+        h.check_eq(bytes(dd[18:50]), bytes(32), 'trap 257 GID1, GID2 (no GRH)')
+    sm_lid, tid = be(traps[0][2:4]), be(traps[0][28 + 8:28 + 16])
+    # OpenSM's umad layer answers with the low 32 bits of the TID only (the
+    # high half names a umad agent, Linux ib_mad): compare those
+    rep = [p for p in pkts if ud(p) and len(p) >= 28 + 256 and p[29] == 0x01 and
+           p[31] == 0x07 and be(p[6:8]) == sm_lid and be(p[2:4]) == dlid and
+           be(p[40:44]) == tid & 0xffffffff]
+    h.check(rep, 'no TrapRepress from OpenSM (LID %d) for trap TID 0x%x' % (sm_lid, tid))
+    h.info('trap 257 from LID %d to OpenSM at LID %d: LID1 %d LID2 %d P_Key 0x%04x SL %d '
+           'QP1 0x%x QP2 0x%x, repressed' % (dlid, sm_lid, slid, dlid, pkey, sl, sqp, dqp))
 
 
 def main():
@@ -69,6 +127,10 @@ def main():
             r = h.run(host + ['ud', a, b], timeout=150, check=False)
             print(r.stdout[-6000:])
             h.check(r.returncode == 0, 'hca_host ud failed:\n%s' % r.stderr[-3000:])
+            m = re.search(r'bad P_Key datagram: LID (\d+) QP 0x([0-9a-f]+) -> '
+                          r'LID (\d+) QP 0x([0-9a-f]+)', r.stdout)
+            h.check(m is not None, 'hca_host ud did not name its bad P_Key datagram')
+            bad = (int(m.group(1)), int(m.group(2), 16), int(m.group(3)), int(m.group(4), 16))
             # the P_Key violation reached the SM as trap 257 (IBA 14.2.5.1)
             h.wait_for(lambda: 'num:257' in sm.log(), timeout=10,
                        what='OpenSM: "Received Generic Notice ... num:257" (Bad P_Key trap)')
@@ -78,6 +140,10 @@ def main():
             h.stop(fab.proc)
             n = check_pcap(h, pcap, 40)
             _, pkts = read_pcap(pcap)
+            check_trap_257(h, [p for p, _ in pkts], *bad)
+            grh = [p for p, _ in pkts if p[1] & 3 == 3]
+            h.check(grh, 'no GRH packet in the capture: the ICRC of a global packet '
+                    '(IBA 7.8.1 masks) went unchecked')
             ud = [p for p, _ in pkts if len(p) > 28 and p[8] == 0x64 and p[1] & 3 == 2 and
                   int.from_bytes(p[13:16], 'big') > 1 and len(p) - 28 - 6 >= 2044]
             h.check(ud, 'no 2044-byte UD datagram in the capture')
@@ -93,7 +159,10 @@ def main():
             lid = [p for p in fab.ports('hosta') if p['num'] == '1'][0]['lid']
 
             def sa_has_hosta():
-                r = h.run(['saquery', 'NR', lid], env=env, check=False)
+                # h.run checks the exit status: a failing saquery (SA gone,
+                # timeout) fails the test instead of reading as "hosta gone";
+                # an SA without the record answers with no record, exit 0
+                r = h.run(['saquery', 'NR', lid], env=env, timeout=30)
                 return 'hosta' in r.stdout
             h.wait_for(sa_has_hosta, timeout=30, interval=1,
                        what="hosta's NodeRecord (LID %s) in OpenSM's SA" % lid)

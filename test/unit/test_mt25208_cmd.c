@@ -549,6 +549,34 @@ test_init_hca_fields(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * UARC pages per UAR: at most 2^8 (mthca_INIT_HCA's log_uarc_sz). The
+ * other tests' 64 KiB ICM cannot hold the 2 MiB UARC table of 2^9 pages,
+ * so this case sets an 8 MiB ICM: the table fits at 4 MiB and only the
+ * page-count rule refuses it; 2^8 pages is accepted there.
+ */
+static int
+test_init_hca_uarc_pages(void)
+{
+	uint64_t mb, aux;
+
+	TEST_ASSERT_EQUAL(bring_up_to_run(), 0, "RUN_FW");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SET_ICM_SIZE, 0, 8u << 20, 0, 0, &aux), 0, "8 MiB ICM");
+	TEST_ASSERT_EQUAL(aux, 8, "eight aux pages");
+	host_next = (host_next + 0x7fff) & ~0x7fffull;	/* one 32 KiB block, aligned */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAP_ICM_AUX, 0, page_list1(0, host_alloc(8 * 4096), 15), 1, 0,
+			      NULL), 0, "aux");
+	mb = init_hca_mbox();
+	mt_put8(hp(mb), 0x12a, 0);		/* one UAR */
+	mt_put64(hp(mb), 0x138, 4u << 20);	/* UARC table at 4 MiB */
+	mt_put8(hp(mb), 0x129, 9);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT_HCA, 0, mb, 0, 0, NULL), MT_STAT_BAD_PARAM,
+			  "INIT_HCA with 2^9 UARC pages (2 MiB table inside the ICM)");
+	mt_put8(hp(mb), 0x129, 8);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT_HCA, 0, mb, 0, 0, NULL), 0, "INIT_HCA with 2^8 UARC pages");
+	return TEST_SUCCESS;
+}
+
 static int
 test_query_adapter(void)
 {
@@ -1124,6 +1152,7 @@ static struct unit_test_suite mt25208_cmd_suite = {
 		TEST_CASE_ST(setup, teardown, test_query_dev_lim),
 		TEST_CASE_ST(setup, teardown, test_init_hca_errors),
 		TEST_CASE_ST(setup, teardown, test_init_hca_fields),
+		TEST_CASE_ST(setup, teardown, test_init_hca_uarc_pages),
 		TEST_CASE_ST(setup, teardown, test_more_errors),
 		TEST_CASE_ST(setup_up, teardown, test_more_errors_hca),
 		TEST_CASE_ST(setup_up, teardown, test_query_adapter),

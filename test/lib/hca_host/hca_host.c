@@ -869,6 +869,46 @@ scenario_ud(const char *da, const char *db)
 	/* disarmed after firing: the second datagram raised no EQE */
 	CHECK(hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP]) == NULL, "CQ disarmed after one event");
 
+	/*
+	 * A global datagram: GRH with DGID = B's port GID (GidPrefix from
+	 * PortInfo, port GUID from NodeInfo, IBA 4.1.1). The receive CQE has
+	 * the GRH bit and the GRH fills the first 40 bytes (IBA 11.4.1.2);
+	 * the capture then holds a GRH packet whose ICRC masks the whole LRH,
+	 * TClass, FlowLabel and HopLmt (IBA 7.8.1), checked by the test.
+	 */
+	{
+		struct hh_ud_dest g = { .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY,
+					.port = 1, .grh = true };
+		uint8_t mad[256], resp[256];
+		uint8_t *rx;
+		uint32_t j;
+
+		pi = get_port_info(&B);
+		REQUIRE(pi != NULL, "PortInfo of B");
+		memcpy(g.dgid, pi + 64 + 8, 8);
+		memset(mad, 0, sizeof(mad));
+		mad[0] = 1;
+		mad[1] = 0x01;
+		mad[2] = 1;
+		mad[3] = 0x01;
+		hh_put64(mad, 8, 0x1235);
+		hh_put16(mad, 16, 0x0011);	/* NodeInfo */
+		REQUIRE(hh_mad_ifc(&B.d, 1, mad, resp, NULL, 0, 3) == HH_ST_OK, "B NodeInfo");
+		memcpy(g.dgid + 8, resp + 64 + 20, 8);	/* PortGUID */
+		for (j = 0; j < 300; j++)
+			A.payload.va[j] = (uint8_t)(j ^ 0xc3);
+		hh_post_ud_send(&A.d, &A.ud, &g, A.payload_mr.lkey, 0, 300, true);
+		REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A send CQE (GRH)");
+		REQUIRE(wait_cqe(&B, &B.rcq, cqe, 3000), "B receive CQE (GRH)");
+		CHECK_EQ(hh_get8(cqe, HH_CQE_G_PATH) & 0x80, 0x80, "receive CQE GRH bit");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + 300, "GRH datagram byte_cnt");
+		rx = B.ud.data.va + (size_t)(hh_get32(cqe, HH_CQE_WQE) >> B.ud.rq_shift) *
+		     HH_RECV_SLOT;
+		CHECK_EQ(rx[0] >> 4, 6, "GRH IPVer 6 in the first 40 bytes");
+		CHECK(memcmp(rx + 24, g.dgid, 16) == 0, "GRH DGID = B's GID");
+		CHECK(memcmp(rx + 40, A.payload.va, 300) == 0, "GRH datagram payload intact");
+	}
+
 	/* Q_Key mismatch: silently dropped (IBA 10.2.4) */
 	dst.qkey = 0x33333333;
 	dst.dqpn = B.ud.qpn;
@@ -877,7 +917,11 @@ scenario_ud(const char *da, const char *db)
 	CHECK(!wait_cqe(&B, &B.rcq, cqe, 300), "B: no receive CQE for a wrong Q_Key");
 
 	/* P_Key violation: A's second QP sends with P_Key 0 (index 1 of OpenSM's table) */
-	dst.qkey = UD_QKEY;
+	dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+	/* the test finds this packet and B's trap 257 in the capture */
+	printf("bad P_Key datagram: LID %u QP 0x%x -> LID %u QP 0x%x\n", A.lid, A.ud_bad.qpn,
+	       B.lid, B.ud.qpn);
+	fflush(stdout);
 	hh_post_ud_send(&A.d, &A.ud_bad, &dst, A.payload_mr.lkey, 0, 64, true);
 	REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A send CQE (bad P_Key QP)");
 	CHECK(!wait_cqe(&B, &B.rcq, cqe, 300), "B: no receive CQE for a P_Key violation");
