@@ -17,6 +17,10 @@ Scenarios (the host side is test/lib/hca_host/hca_host.c):
               QP0 agents (MAD_IFC + MLX sends); one UD datagram each way,
               CQ arming, a P_Key violation (trap 257 to the SM), Q_Key drop,
               local length error
+  pkey        OpenSM with a partition file (0x0123: hosta full and limited,
+              hostb limited; 0x0456: both limited; the default one): every
+              IBA 10.9.3 membership row both ways, each refusal's trap 257
+              decoded from the capture
   disappear   a host brought up to ACTIVE is killed: its HCA resets and its
               port goes down on the fabric (the SM sees it); a new host
               attaches and comes back to ACTIVE
@@ -69,10 +73,14 @@ def check_trap_257(h, pkts, slid, sqp, dlid, dqp):
             'capture' % (slid, sqp, dlid, dqp))
     d = data[0]
     pkey, sl = be(d[10:12]), d[1] >> 4
+    # this row's trap: from the receiver, about this source and destination QP
     traps = [p for p in pkts if ud(p) and len(p) >= 28 + 256 and be(p[13:16]) == 0 and
              p[29] == 0x01 and p[31] == 0x05 and be(p[44:46]) == 0x0002 and
-             be(p[28 + 64 + 4:28 + 64 + 6]) == 257]
-    h.check(traps, 'no SubnTrap(Notice 257) in the capture')
+             be(p[28 + 64 + 4:28 + 64 + 6]) == 257 and be(p[6:8]) == dlid and
+             be(p[28 + 64 + 10 + 11:28 + 64 + 10 + 14]) == sqp and
+             be(p[28 + 64 + 10 + 15:28 + 64 + 10 + 18]) == dqp]
+    h.check(traps, 'no SubnTrap(Notice 257) from LID %d about QP 0x%x -> QP 0x%x in the '
+            'capture' % (dlid, sqp, dqp))
     for t in traps:
         mad = t[28:28 + 256]
         n = mad[64:]
@@ -100,6 +108,34 @@ def check_trap_257(h, pkts, slid, sqp, dlid, dqp):
            'QP1 0x%x QP2 0x%x, repressed' % (dlid, sm_lid, slid, dlid, pkey, sl, sqp, dqp))
 
 
+def run_pkey(h, fab, lib, host, a, b, pcap):
+    """Partitions under OpenSM (opensm(8) PARTITION CONFIGURATION; -W lets
+    hosta hold both the full and the limited member of 0x0123)."""
+    guid = {n: [p for p in fab.ports(n) if p['num'] == '1'][0]['guid']
+            for n in ('hosta', 'hostb')}
+    conf = h.write_file('partitions.conf',
+                        'Default=0x7fff : ALL=full ;\n'
+                        'P1=0x0123 : %s=both, %s=limited ;\n'
+                        'P2=0x0456 : %s=limited, %s=limited ;\n'
+                        % (guid['hosta'], guid['hostb'], guid['hosta'], guid['hostb']))
+    sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1, extra=['-P', conf, '-W'])
+    r = h.run(host + ['pkey', a, b], timeout=150, check=False)
+    print(r.stdout[-6000:])
+    h.check(r.returncode == 0, 'hca_host pkey failed:\n%s' % r.stderr[-3000:])
+    rows = [(int(m.group(1)), int(m.group(2), 16), int(m.group(3)), int(m.group(4), 16))
+            for m in re.finditer(r'refused: LID (\d+) QP 0x([0-9a-f]+) -> '
+                                 r'LID (\d+) QP 0x([0-9a-f]+)', r.stdout)]
+    h.check_eq(len(rows), 8, 'refused rows reported by hca_host pkey')
+    h.wait_for(lambda: sm.log().count('num:257') >= len(rows), timeout=10,
+               what='OpenSM: %d "Received Generic Notice ... num:257"' % len(rows))
+    h.stop(sm)
+    h.stop(fab.proc)
+    check_pcap(h, pcap, 40)
+    _, pkts = read_pcap(pcap)
+    for row in rows:
+        check_trap_257(h, [p for p, _ in pkts], *row)
+
+
 def main():
     scenario = sys.argv[1]
     ibfabric, hca_host, net = (os.path.abspath(x) for x in sys.argv[2:5])
@@ -110,7 +146,7 @@ def main():
         root = h.path('pci')
         pcap = h.path('all.pcap')
         extra = ['--pci-root', root]
-        if scenario == 'ud':
+        if scenario in ('ud', 'pkey'):
             extra += ['--capture', pcap]
         fab = Fabric(h, ibfabric, net, extra=extra)
         h.wait_for(lambda: os.path.isdir(root) and len(pci_dirs(root)) == 2, timeout=10,
@@ -122,6 +158,9 @@ def main():
             h.check(r.returncode == 0, 'hca_host %s failed:\n%s' % (scenario, r.stderr[-2000:]))
             return
         lib = find_umad2sim(h)
+        if scenario == 'pkey':
+            run_pkey(h, fab, lib, host, a, b, pcap)
+            return
         sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1)
         if scenario == 'ud':
             r = h.run(host + ['ud', a, b], timeout=150, check=False)

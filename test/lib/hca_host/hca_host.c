@@ -14,6 +14,9 @@
  *                                      each way, CQ arming and completion
  *                                      events, a P_Key violation, Q_Key drop,
  *                                      local length error
+ *   hca_host pkey PCI_A PCI_B          two hosts under OpenSM's partitions
+ *                                      (test_hca_host.py writes them): the
+ *                                      IBA 10.9.3 membership rows, both ways
  *   hca_host serve PCI_DIR             bring up and answer SMPs until killed
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
@@ -794,6 +797,206 @@ wait_active(struct hh_host *a, struct hh_host *b, int ms)
 	return 0;
 }
 
+/* ---- partitions across processes (IBA 10.9.3) ----------------------------- */
+
+/*
+ * OpenSM runs with the partition file test_hca_host.py writes (and -W,
+ * allow_both_pkeys): Default=0x7fff ALL=full; 0x0123 hosta=both (full and
+ * limited), hostb=limited; 0x0456 both limited. Each host reads the P_Key
+ * table OpenSM programmed (SubnGet(P_KeyTable) via MAD_IFC), makes one UD
+ * QP per P_Key, and the rows below send between them. A refused row is
+ * printed ("refused: ...") for the test to find its trap 257.
+ */
+#define PK_MAX	8
+
+struct pk_host {
+	struct hh_host h;
+	uint16_t pkeys[32];
+	struct hh_qp qp[PK_MAX];
+	uint16_t qp_pkey[PK_MAX];
+	unsigned int nqp;
+};
+
+static int
+pk_read_table(struct pk_host *p)
+{
+	uint8_t mad[256], resp[256];
+	unsigned int i;
+
+	memset(mad, 0, sizeof(mad));
+	mad[0] = 1;
+	mad[1] = 0x01;
+	mad[2] = 1;
+	mad[3] = 0x01;
+	hh_put64(mad, 8, 0x1236);
+	hh_put16(mad, 16, 0x0016);	/* P_KeyTable, block 0 (IBA 14.2.5.7) */
+	if (hh_mad_ifc(&p->h.d, 1, mad, resp, NULL, 0, 3) != HH_ST_OK)
+		return -1;
+	for (i = 0; i < 32; i++)
+		p->pkeys[i] = hh_get16(resp, 64 + 2 * i);
+	return 0;
+}
+
+static int
+pk_index(const struct pk_host *p, uint16_t pkey)
+{
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		if (p->pkeys[i] == pkey)
+			return (int)i;
+	return -1;
+}
+
+static bool
+pk_has_all(const struct pk_host *p, const uint16_t *want, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (pk_index(p, want[i]) < 0)
+			return false;
+	return true;
+}
+
+static struct hh_qp *
+pk_qp(struct pk_host *p, uint16_t pkey)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nqp; i++)
+		if (p->qp_pkey[i] == pkey)
+			return &p->qp[i];
+	return NULL;
+}
+
+static int
+pk_make_qps(struct pk_host *p, const uint16_t *want, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < PK_MAX; i++) {
+		struct hh_qp *qp = &p->qp[i];
+		int ix = pk_index(p, want[i]);
+
+		REQUIRE(ix >= 0, "%s: P_Key 0x%04x in the table", p->h.name, want[i]);
+		REQUIRE(hh_qp_create(&p->h.d, qp, hh_host_qpn(&p->h, 20 + i), HH_QPST_UD, 1,
+				     &p->h.scq, &p->h.rcq, 16) == 0, "%s: QP for P_Key 0x%04x",
+			p->h.name, want[i]);
+		qp->qkey = UD_QKEY;
+		REQUIRE(hh_qp_up(&p->h.d, qp, (uint16_t)ix) == 0, "%s: QP at P_Key index %d to RTS",
+			p->h.name, ix);
+		REQUIRE(hh_post_recv(&p->h.d, qp, 8) == 0, "receives");
+		p->qp_pkey[i] = want[i];
+		p->nqp = i + 1;
+	}
+	return 0;
+}
+
+struct pk_row {
+	bool a_to_b;
+	uint16_t tx, rx;	/**< P_Key of the sending QP, of the receiving QP */
+	bool ok;
+	const char *rule;
+};
+
+static const struct pk_row pk_rows[] = {
+	{ true, 0x8123, 0x0123, true, "full to limited: delivered" },
+	{ false, 0x0123, 0x8123, true, "limited to full: delivered" },
+	{ true, 0x0123, 0x0123, false, "limited/limited: refused" },
+	{ false, 0x0123, 0x0123, false, "limited/limited, the receiver also a full member: refused" },
+	{ true, 0x0456, 0x0456, false, "limited/limited, second partition: refused" },
+	{ false, 0x0456, 0x0456, false, "limited/limited, second partition: refused" },
+	{ true, 0x8123, 0x0456, false, "partition 0x0123 to a QP of 0x0456: refused" },
+	{ false, 0x0456, 0x8123, false, "partition 0x0456 to a QP of 0x0123: refused" },
+	{ true, 0xffff, 0xffff, true, "default partition: delivered" },
+	{ false, 0xffff, 0xffff, true, "default partition: delivered" },
+	{ true, 0xffff, 0x0123, false, "default partition to a QP of 0x0123: refused" },
+	{ false, 0x0123, 0xffff, false, "partition 0x0123 to a QP of the default one: refused" },
+};
+
+static int
+pk_run_row(struct pk_host *a, struct pk_host *b, const struct pk_row *r)
+{
+	struct pk_host *tx = r->a_to_b ? a : b, *rx = r->a_to_b ? b : a;
+	struct hh_qp *sq = pk_qp(tx, r->tx), *rq = pk_qp(rx, r->rx);
+	struct hh_ud_dest dst = { .dlid = rx->h.lid, .qkey = UD_QKEY, .port = 1 };
+	uint8_t cqe[32];
+
+	REQUIRE(sq != NULL && rq != NULL, "QPs of the row");
+	dst.dqpn = rq->qpn;
+	hh_post_ud_send(&tx->h.d, sq, &dst, tx->h.payload_mr.lkey, 0, 64, true);
+	REQUIRE(wait_cqe(&tx->h, &tx->h.scq, cqe, 3000), "%s send CQE", tx->h.name);
+	if (r->ok) {
+		REQUIRE(wait_cqe(&rx->h, &rx->h.rcq, cqe, 3000), "%s -> %s P_Key 0x%04x to 0x%04x: %s",
+			tx->h.name, rx->h.name, r->tx, r->rx, r->rule);
+		CHECK_EQ(hh_get32(cqe, HH_CQE_MY_QPN), rq->qpn, "delivered to the addressed QP");
+		CHECK_EQ(hh_get32(cqe, HH_CQE_RQPN) & 0xffffff, sq->qpn, "from the sending QP");
+		hh_post_recv(&rx->h.d, rq, 1);
+	} else {
+		CHECK(!wait_cqe(&rx->h, &rx->h.rcq, cqe, 300), "%s -> %s P_Key 0x%04x to 0x%04x: %s",
+		      tx->h.name, rx->h.name, r->tx, r->rx, r->rule);
+		printf("refused: LID %u QP 0x%x -> LID %u QP 0x%x\n", tx->h.lid, sq->qpn,
+		       rx->h.lid, rq->qpn);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+static int
+scenario_pkey(const char *da, const char *db)
+{
+	static const uint16_t want_a[] = { 0xffff, 0x8123, 0x0123, 0x0456 };
+	static const uint16_t want_b[] = { 0xffff, 0x0123, 0x0456 };
+	static struct pk_host A, B;
+	const uint8_t *pi;
+	uint64_t end;
+	unsigned int i;
+	int ret;
+
+	A.h.name = "A";
+	B.h.name = "B";
+	ret = host_up(&A.h, da);
+	if (ret == 0)
+		ret = host_up(&B.h, db);
+	if (ret == -ENOENT)
+		return no_device(da, ret);
+	REQUIRE(ret == 0, "both hosts up");
+	REQUIRE(wait_active(&A.h, &B.h, 60000), "both ports ACTIVE with OpenSM");
+	pi = get_port_info(&A.h);
+	REQUIRE(pi != NULL, "PortInfo of A");
+	A.h.lid = hh_get16(pi, 64 + 16);
+	pi = get_port_info(&B.h);
+	REQUIRE(pi != NULL, "PortInfo of B");
+	B.h.lid = hh_get16(pi, 64 + 16);
+	/* OpenSM programs the P_Key tables in the sweep after the LIDs */
+	end = now_us() + 30000000ull;
+	while (now_us() < end && !stop) {
+		host_service(&A.h);
+		host_service(&B.h);
+		if (pk_read_table(&A) == 0 && pk_read_table(&B) == 0 &&
+		    pk_has_all(&A, want_a, 4) && pk_has_all(&B, want_b, 3))
+			break;
+		nap(200);
+	}
+	printf("P_Key tables: A");
+	for (i = 0; i < 8; i++)
+		printf(" %04x", A.pkeys[i]);
+	printf(", B");
+	for (i = 0; i < 8; i++)
+		printf(" %04x", B.pkeys[i]);
+	printf("\n");
+	REQUIRE(pk_has_all(&A, want_a, 4), "A's table: default, 0x8123 and 0x0123 (both), 0x0456");
+	REQUIRE(pk_has_all(&B, want_b, 3), "B's table: default, 0x0123 (limited), 0x0456");
+	REQUIRE(pk_make_qps(&A, want_a, 4) == 0, "A's QPs");
+	REQUIRE(pk_make_qps(&B, want_b, 3) == 0, "B's QPs");
+	for (i = 0; i < sizeof(pk_rows) / sizeof(pk_rows[0]); i++)
+		REQUIRE(pk_run_row(&A, &B, &pk_rows[i]) == 0, "row %u", i);
+	hh_close(&A.h.d);
+	hh_close(&B.h.d);
+	return 0;
+}
+
 static int
 scenario_ud(const char *da, const char *db)
 {
@@ -1053,6 +1256,8 @@ main(int argc, char **argv)
 		rc = scenario_faults(argv[2]);
 	else if (argc >= 4 && strcmp(argv[1], "ud") == 0)
 		rc = scenario_ud(argv[2], argv[3]);
+	else if (argc >= 4 && strcmp(argv[1], "pkey") == 0)
+		rc = scenario_pkey(argv[2], argv[3]);
 	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
 		rc = scenario_serve(argv[2]);
 	else if (argc >= 6 && strcmp(argv[1], "bench") == 0)
@@ -1060,7 +1265,7 @@ main(int argc, char **argv)
 				      (unsigned int)atoi(argv[5]));
 	else {
 		fprintf(stderr, "usage: hca_host [-s linux|ipxe] commands|faults|serve PCI_DIR | "
-			"ud PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT\n");
+			"ud|pkey PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT\n");
 		return 2;
 	}
 	printf("hca_host %s (%s host): %u checks, %u failed\n", argv[1], hh_style_name(style),
