@@ -409,8 +409,21 @@ main_signals(struct main_ctx *m)
 /* ------------------------------------------------------------------ */
 /* Loop                                                                */
 
+/* umad2sim's write hook: watch a slot's socket for room while MADs wait. */
 static void
-main_dispatch(struct main_ctx *m, uint64_t tag)
+main_u2s_want_write(void *ctx, int fd, unsigned int slot, bool on)
+{
+	struct main_ctx *m = ctx;
+	struct epoll_event ev = {
+		.events = EPOLLIN | (on ? EPOLLOUT : 0),
+		.data.u64 = TAG(TAG_U2S_SLOT, slot),
+	};
+
+	(void)epoll_ctl(m->ep, EPOLL_CTL_MOD, fd, &ev);
+}
+
+static void
+main_dispatch(struct main_ctx *m, uint64_t tag, uint32_t events)
 {
 	struct signalfd_siginfo si;
 	uint64_t ticks;
@@ -420,7 +433,10 @@ main_dispatch(struct main_ctx *m, uint64_t tag)
 		umad2sim_ctl_ready(m->f);
 		break;
 	case TAG_U2S_SLOT:
-		umad2sim_data_ready(m->f, TAG_IDX(tag));
+		if (events & (EPOLLOUT | EPOLLERR))
+			umad2sim_slot_writable(m->f, TAG_IDX(tag));
+		if (events & EPOLLIN)
+			umad2sim_data_ready(m->f, TAG_IDX(tag));
 		break;
 	case TAG_CTL_LISTEN:
 		main_ctl_accept(m);
@@ -473,7 +489,7 @@ main_loop(struct main_ctx *m)
 			return -1;
 		}
 		for (i = 0; i < n && !m->quit; i++)
-			main_dispatch(m, evs[i].data.u64);
+			main_dispatch(m, evs[i].data.u64, evs[i].events);
 		fabric_run(m->f, MAIN_RUN_BUDGET);
 		m->hca_timeout = hca_set_poll(m->hcas);
 	}
@@ -494,6 +510,7 @@ main_setup_fds(struct main_ctx *m)
 	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++)
 		if (main_ep_add(m, umad2sim_slot_fd(m->f, i), TAG(TAG_U2S_SLOT, i)) < 0)
 			return -1;
+	umad2sim_set_write_hook(m->f, main_u2s_want_write, m);
 	if (m->listen_fd >= 0 && main_ep_add(m, m->listen_fd, TAG(TAG_CTL_LISTEN, 0)) < 0)
 		return -1;
 	m->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);

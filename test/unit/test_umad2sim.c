@@ -10,6 +10,11 @@
  * by calling its ready handlers after each send, so no thread or timing
  * is involved.
  *
+ * The server takes CONNECT only with the sender's own pid (SO_PASSCRED),
+ * so each client but one per case has a proxy: a child process that
+ * sends the client's control datagrams on the inherited socket, its pid
+ * being the client's. Killing the proxy is the client vanishing.
+ *
  * Expected bytes, derived from the spec:
  * - sim_ctl is 80 bytes: magic@0, clientid@4, type@8, len@12, data@16,
  *   host order. A CONNECT reply carries sim_client_info in data: id@0
@@ -23,7 +28,9 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +55,9 @@ struct client {
 	int ctl;
 	int data;
 	uint32_t id;
+	pid_t proxy;		/**< child that sends the control datagrams, or 0 */
+	int cmd;		/**< pipe to the proxy: datagrams to send */
+	int ack;		/**< pipe from the proxy: one byte per datagram sent */
 };
 
 static socklen_t
@@ -77,17 +87,65 @@ get32(const uint8_t *b, unsigned int off)
 	return v;
 }
 
+/* The proxy: send each datagram read from @p cmd on @p ctl, ack it on @p ack. */
+static void
+proxy_main(int ctl, int cmd, int ack)
+{
+	uint8_t msg[CTL_SIZE + 16];
+	ssize_t n;
+	int fd;
+
+	/* Not the server's sockets: they must vanish when the server closes them. */
+	for (fd = 3; fd < 4096; fd++)
+		if (fd != ctl && fd != cmd && fd != ack)
+			close(fd);
+	while ((n = read(cmd, msg, sizeof(msg))) > 0) {
+		if (send(ctl, msg, (size_t)n, 0) != n)
+			_exit(1);
+		if (write(ack, "", 1) != 1)
+			_exit(1);
+	}
+	_exit(0);
+}
+
+/*
+ * Client sockets named after @p id: the test's own pid (no proxy), or
+ * any other value for a client with its own proxy process (its pid,
+ * not @p id, is then the client's).
+ */
 static int
 client_open(struct client *c, uint32_t id)
 {
 	struct sockaddr_un sa;
 	char name[128];
 	socklen_t len;
+	int to[2], from[2];
 
-	c->id = id;
+	c->proxy = 0;
+	c->cmd = c->ack = -1;
 	c->ctl = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	if (c->ctl < 0)
+		return -1;
+	if (id != (uint32_t)getpid()) {
+		if (pipe(to) < 0 || pipe(from) < 0)
+			return -1;
+		c->proxy = fork();
+		if (c->proxy < 0)
+			return -1;
+		if (c->proxy == 0) {
+			close(to[1]);
+			close(from[0]);
+			proxy_main(c->ctl, to[0], from[1]);
+		}
+		close(to[0]);
+		close(from[1]);
+		c->cmd = to[1];
+		c->ack = from[0];
+		id = (uint32_t)c->proxy;
+	}
+	c->id = id;
 	c->data = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-	if (c->ctl < 0 || c->data < 0)
+	if (c->data < 0)
 		return -1;
 	snprintf(name, sizeof(name), "%s:ctl%u", base, id);
 	len = abstract_addr(&sa, name, true);
@@ -104,9 +162,24 @@ client_open(struct client *c, uint32_t id)
 	return 0;
 }
 
+/* The client's process vanishes (no DISCONNECT); its sockets stay open here. */
+static void
+client_kill(struct client *c)
+{
+	if (c->proxy > 0) {
+		close(c->cmd);
+		close(c->ack);
+		/* Other proxies inherited the pipe: EOF alone may never come. */
+		kill(c->proxy, SIGKILL);
+		waitpid(c->proxy, NULL, 0);
+		c->proxy = 0;
+	}
+}
+
 static void
 client_close(struct client *c)
 {
+	client_kill(c);
 	close(c->ctl);
 	close(c->data);
 }
@@ -126,8 +199,14 @@ client_attach_data(struct client *c, uint32_t slot)
 static ssize_t
 ctl_raw(struct client *c, const uint8_t *msg, size_t len, uint8_t *reply)
 {
-	if (send(c->ctl, msg, len, 0) != (ssize_t)len)
+	char b;
+
+	if (c->proxy > 0) {
+		if (write(c->cmd, msg, len) != (ssize_t)len || read(c->ack, &b, 1) != 1)
+			return -1;
+	} else if (send(c->ctl, msg, len, 0) != (ssize_t)len) {
 		return -1;
+	}
 	umad2sim_ctl_ready(fab);
 	return recv(c->ctl, reply, CTL_SIZE + 16, MSG_DONTWAIT);
 }
@@ -200,20 +279,19 @@ suite_teardown(void)
 	fabric_free(fab);
 }
 
-/* Detach everyone between cases so slot numbers are predictable. */
+/*
+ * Detach everyone between cases so slot numbers are predictable: only a
+ * client may disconnect itself, so the server is closed and opened again.
+ */
 static void
 case_teardown(void)
 {
-	unsigned int i;
-	uint8_t reply[CTL_SIZE + 16];
-	struct client c;
+	int ret;
 
-	if (client_open(&c, 999999) < 0)
-		return;
-	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++)
-		if (umad2sim_client(fab, i) != NULL)
-			ctl_msg(&c, i, 2, 0, NULL, 0, reply);
-	client_close(&c);
+	umad2sim_close(fab);
+	ret = umad2sim_open(fab, base);
+	if (ret < 0)
+		printf("  umad2sim_open(%s) again: %s\n", base, strerror(-ret));
 }
 
 static int
@@ -274,7 +352,7 @@ test_connect_by_name(void)
 	TEST_ASSERT(strcmp((char *)reply + 16 + 12, "Hca1") == 0, "nodeid \"%s\"",
 		    (char *)reply + 16 + 12);
 	cl = umad2sim_client(fab, 0);
-	TEST_ASSERT(cl != NULL && cl->pid == 4242, "slot 0 holds pid 4242");
+	TEST_ASSERT(cl != NULL && cl->pid == c.id, "slot 0 holds the client's pid");
 	TEST_ASSERT(cl->port == &hca1->ports[1], "a CA client attaches to port 1");
 	TEST_ASSERT(hca1->ports[1].clients == cl, "listed on the port");
 	client_close(&c);
@@ -448,7 +526,6 @@ test_disconnect_and_reap(void)
 	uint8_t reply[CTL_SIZE + 16];
 	struct client a, d;
 	uint32_t gen;
-	pid_t child;
 
 	TEST_ASSERT_SUCCESS(client_open(&a, (uint32_t)getpid()), "client a");
 	TEST_ASSERT_EQUAL(client_connect(&a, "Hca1", 1, reply), 1, "connect");
@@ -463,17 +540,16 @@ test_disconnect_and_reap(void)
 	TEST_ASSERT(umad2sim_client(fab, 0)->gen != gen, "new generation");
 
 	/* A client whose process is gone is freed by the liveness check. */
-	child = fork();
-	if (child == 0)
-		_exit(0);
-	waitpid(child, NULL, 0);
-	TEST_ASSERT_SUCCESS(client_open(&d, (uint32_t)child), "client d");
-	TEST_ASSERT_EQUAL(client_connect(&d, "Hca2", 1, reply), 1, "connect dead pid");
+	TEST_ASSERT_SUCCESS(client_open(&d, 1), "client d");
+	TEST_ASSERT_EQUAL(client_connect(&d, "Hca2", 1, reply), 1, "connect d");
+	client_kill(&d);
 	TEST_ASSERT_EQUAL(umad2sim_nclients(fab), 2, "two attached");
 	TEST_ASSERT_EQUAL(umad2sim_reap(fab), 1, "one reaped");
 	TEST_ASSERT(umad2sim_client(fab, 0) != NULL, "live client kept");
 	TEST_ASSERT(umad2sim_client(fab, 1) == NULL, "dead client freed");
+	client_close(&d);
 	/* Its SM claim went with it: a new SM may attach to Hca2. */
+	TEST_ASSERT_SUCCESS(client_open(&d, 1), "client e");
 	TEST_ASSERT_EQUAL(client_connect(&d, "Hca2", 1, reply), 1, "SM again on Hca2");
 	client_close(&a);
 	client_close(&d);
@@ -670,27 +746,24 @@ now_s(void)
 }
 
 /*
- * A client that stops reading: its queue fills (a datagram socket
- * connected back to its sender is bounded by the sender's send buffer,
- * not by max_dgram_qlen: a few hundred sim_requests), one delivery waits
- * (at most 200 ms) and fails, later ones fail at once; once it reads
- * again, deliveries succeed.
+ * A client that stops reading: deliveries never wait and never fail
+ * while its queue has room (what its socket does not take is queued,
+ * UMAD2SIM_QUEUE_MAX rows); beyond that MADs are lost and counted, at
+ * once. When the socket has room again the queue is written, in order.
  */
 static int
-test_stalled_client(void)
+test_slow_client(void)
 {
 	uint8_t reply[CTL_SIZE + 16], mad[256], got[REQ_SIZE + 8];
+	const struct fab_client *cl;
 	struct fab_hdrs h;
 	struct fab_pkt *p;
 	struct client a;
-	unsigned int i, ok = 0;
+	unsigned int i, n = 0, lost = 0;
+	uint64_t tid;
 	double t0, t1;
-	int ret = 0;
 
-	p = fab_pkt_alloc(fab);
-	TEST_ASSERT(p != NULL, "fab_pkt_alloc");
-	fab_pkt_free(fab, p);
-	TEST_ASSERT_SUCCESS(client_open(&a, 9101), "client");
+	TEST_ASSERT_SUCCESS(client_open(&a, (uint32_t)getpid()), "client");
 	TEST_ASSERT_EQUAL(client_connect(&a, "Hca1", 0, reply), 1, "connect");
 	TEST_ASSERT_SUCCESS(client_attach_data(&a, 0), "data");
 	memset(mad, 0, sizeof(mad));
@@ -699,32 +772,83 @@ test_stalled_client(void)
 	mad[2] = 2;
 	mad[3] = 0x81;		/* GetResp, TID slot bits 0 */
 
-	for (i = 0; i < 100000 && ret == 0; i++) {
+	t0 = now_s();
+	for (i = 0; i < 5000; i++) {
+		/* TID low bits number the MADs, to check the order later. */
+		put32(mad, 12, __builtin_bswap32(i));
 		p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
 		TEST_ASSERT(p != NULL, "alloc");
-		ret = umad2sim_deliver(fab, &hca1->ports[1], &h, p);
-		if (ret == 0)
-			ok++;
+		if (umad2sim_deliver(fab, &hca1->ports[1], &h, p) == 0)
+			n++;
 		else
 			fab_pkt_free(fab, p);
 	}
-	TEST_ASSERT(ret == -ENOENT && ok >= 1, "the queue never filled (%u delivered)", ok);
-	TEST_ASSERT(umad2sim_client(fab, 0)->stalled, "client marked stalled");
-	t0 = now_s();
-	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
-	TEST_ASSERT_EQUAL(umad2sim_deliver(fab, &hca1->ports[1], &h, p), -ENOENT, "stalled");
-	fab_pkt_free(fab, p);
 	t1 = now_s();
-	TEST_ASSERT(t1 - t0 < 0.05, "a stalled client made the fabric wait %.3f s", t1 - t0);
+	cl = umad2sim_client(fab, 0);
+	TEST_ASSERT(cl->q_len == UMAD2SIM_QUEUE_MAX, "queue full: %u rows", cl->q_len);
+	lost = 5000 - n;
+	TEST_ASSERT(lost > 0 && cl->mads_lost == lost, "%u lost, %" PRIu64 " counted",
+		    lost, cl->mads_lost);
+	TEST_ASSERT(t1 - t0 < 0.5, "5000 deliveries to a client that never reads took %.3f s",
+		    t1 - t0);
 
-	for (i = 0; i < ok; i++)
-		TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT), REQ_SIZE,
-				  "drain %u", i);
-	p = mk_pkt(&h, mad, 0x0102, 0x0003, 1, 1);
-	TEST_ASSERT_SUCCESS(umad2sim_deliver(fab, &hca1->ports[1], &h, p), "after draining");
-	TEST_ASSERT(!umad2sim_client(fab, 0)->stalled, "no longer stalled");
-	TEST_ASSERT(umad2sim_client(fab, 0)->mads_lost >= 2, "losses counted");
+	/* It reads everything, the loop says "writable", it gets the rest in order. */
+	for (i = 0; i < n; i++) {
+		if (recv(a.data, got, sizeof(got), MSG_DONTWAIT) != REQ_SIZE) {
+			umad2sim_slot_writable(fab, 0);
+			TEST_ASSERT_EQUAL(recv(a.data, got, sizeof(got), MSG_DONTWAIT),
+					  REQ_SIZE, "row %u after writable", i);
+		}
+		memcpy(&tid, got + 32 + 8, 8);
+		TEST_ASSERT_EQUAL(__builtin_bswap32((uint32_t)(tid >> 32)), i, "in order");
+	}
+	TEST_ASSERT(recv(a.data, got, sizeof(got), MSG_DONTWAIT) < 0, "nothing more");
+	TEST_ASSERT_EQUAL(umad2sim_client(fab, 0)->q_len, 0, "queue empty");
 	client_close(&a);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Nobody but a client speaks for it: a CONNECT claiming another pid
+ * than the sender's is refused (and does not evict that pid's client),
+ * and control messages for a slot from another socket are refused.
+ */
+static int
+test_impostors(void)
+{
+	uint8_t reply[CTL_SIZE + 16], info[44];
+	struct client a, x;
+
+	TEST_ASSERT_SUCCESS(client_open(&a, 1), "client a");
+	TEST_ASSERT_SUCCESS(client_open(&x, (uint32_t)getpid()), "impostor");
+	TEST_ASSERT_EQUAL(client_connect(&a, "Hca1", 1, reply), 1, "a connects as SM");
+	TEST_ASSERT(hca1->ports[1].cap_mask & 0x2, "IsSM set");
+
+	/* x claims a's pid. */
+	memset(info, 0, sizeof(info));
+	put32(info, 0, a.id);
+	strcpy((char *)info + 12, "Hca2");
+	TEST_ASSERT_EQUAL(ctl_msg(&x, 0, 1, 44, info, sizeof(info), reply), CTL_SIZE, "reply");
+	TEST_ASSERT_EQUAL(get32(reply, 8), 0, "CONNECT with a borrowed pid: ERROR");
+	TEST_ASSERT(umad2sim_client(fab, 0) != NULL && umad2sim_client(fab, 0)->pid == a.id,
+		    "a still attached");
+
+	/* x disconnects a, clears its IsSM, asks for its port: all refused. */
+	TEST_ASSERT_EQUAL(ctl_msg(&x, 0, 2, 0, NULL, 0, reply), CTL_SIZE, "reply");
+	TEST_ASSERT_EQUAL(get32(reply, 8), 0, "foreign DISCONNECT: ERROR");
+	TEST_ASSERT_EQUAL(ctl_msg(&x, 0, 9, 4, (uint8_t[4]){ 0 }, 4, reply), CTL_SIZE, "reply");
+	TEST_ASSERT_EQUAL(get32(reply, 8), 0, "foreign SET_ISSM: ERROR");
+	TEST_ASSERT_EQUAL(ctl_msg(&x, 0, 3, 0, NULL, 0, reply), CTL_SIZE, "reply");
+	TEST_ASSERT_EQUAL(get32(reply, 8), 0, "foreign GET_PORT: ERROR");
+	TEST_ASSERT(umad2sim_client(fab, 0) != NULL, "a still attached");
+	TEST_ASSERT(hca1->ports[1].cap_mask & 0x2, "IsSM still set");
+
+	/* a itself may. */
+	TEST_ASSERT_EQUAL(ctl_msg(&a, 0, 2, 0, NULL, 0, reply), CTL_SIZE, "reply");
+	TEST_ASSERT_EQUAL(get32(reply, 8), 2, "own DISCONNECT");
+	TEST_ASSERT(umad2sim_client(fab, 0) == NULL, "slot freed");
+	client_close(&a);
+	client_close(&x);
 	return TEST_SUCCESS;
 }
 
@@ -748,6 +872,13 @@ test_slots_and_sma_queries(void)
 	}
 	if (client_connect(&cl[i], "Hca2", 0, reply) != 0) {
 		printf("  client %u attached with every slot taken\n", i);
+		ret = TEST_FAILED;
+		goto out;
+	}
+	/* One client vanishes: the full table reaps it rather than refuse. */
+	client_kill(&cl[5]);
+	if (client_connect(&cl[i], "Hca2", 0, reply) != 1 || get32(reply, 16) != 5) {
+		printf("  a full table with a dead client refused a new one\n");
 		ret = TEST_FAILED;
 		goto out;
 	}
@@ -796,7 +927,8 @@ static struct unit_test_suite umad2sim_suite = {
 		TEST_CASE_ST(NULL, case_teardown, test_garbage),
 		TEST_CASE_ST(NULL, case_teardown, test_disconnect_and_reap),
 		TEST_CASE_ST(NULL, case_teardown, test_deliver),
-		TEST_CASE_ST(NULL, case_teardown, test_stalled_client),
+		TEST_CASE_ST(NULL, case_teardown, test_slow_client),
+		TEST_CASE_ST(NULL, case_teardown, test_impostors),
 		TEST_CASE_ST(NULL, case_teardown, test_slots_and_sma_queries),
 		TEST_CASES_END(),
 	},

@@ -20,6 +20,13 @@
  * - IsSM is cleared when the last issm client of a port leaves by any
  *   path, as closing the kernel's issm device does (Linux user_mad.c); ibsim
  *   clears it only on SET_ISSM(0) and on its dead-client path.
+ * - Nobody but a client speaks for its slot: CONNECT's pid must be the
+ *   sender's (SO_PASSCRED), and later control messages for a slot are
+ *   taken only from the control socket that connected it. A full table
+ *   reaps dead clients before refusing.
+ * - Nothing waits on a client: a delivery its socket does not take at
+ *   once is queued (bounded, UMAD2SIM_QUEUE_MAX) and written when the
+ *   socket turns writable; beyond the bound MADs are lost and counted.
  */
 
 #include <arpa/inet.h>
@@ -27,7 +34,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,14 +51,15 @@
 #define U2S_BASE_MAX		80
 /* Datagrams served per readiness event, so the loop keeps running the fabric. */
 #define U2S_BATCH		32
-/* How long a delivery may wait for room in a client's receive queue (ms). */
-#define U2S_SEND_WAIT_MS	200
 
 struct umad2sim {
 	struct fabric *f;
 	char base[U2S_BASE_MAX + 1];
 	int ctl_fd;
 	unsigned int nclients;
+	/* The event loop's writability watch (umad2sim_set_write_hook). */
+	void (*want_write)(void *ctx, int fd, unsigned int slot, bool on);
+	void *want_write_ctx;
 	struct fab_client clients[UMAD2SIM_MAX_CLIENTS];
 };
 
@@ -126,6 +133,12 @@ umad2sim_open(struct fabric *f, const char *base)
 		goto err_free;
 	}
 	u->ctl_fd = fd;
+	/* Every control datagram then carries its sender's pid (unix(7)). */
+	if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &(int){ 1 }, sizeof(int)) < 0) {
+		ret = -errno;
+		close(fd);
+		goto err_free;
+	}
 
 	/*
 	 * The data sockets are bound up front, as ibsim does: the client
@@ -207,6 +220,13 @@ u2s_detach(struct umad2sim *u, struct fab_client *c)
 	c->next_on_port = NULL;
 	c->port = NULL;
 	c->pid = 0;
+	c->ctl_addrlen = 0;
+	if (c->q_len != 0 && u->want_write != NULL)
+		u->want_write(u->want_write_ctx, c->fd, c->slot, false);
+	c->q_len = 0;
+	c->q_head = 0;
+	free(c->q);
+	c->q = NULL;
 	u->nclients--;
 	/* Forget the peer so stale datagrams from it are refused. */
 	(void)connect(c->fd, &sa, sizeof(sa));
@@ -305,10 +325,10 @@ umad2sim_show_clients(const struct fabric *f, FILE *out)
 			continue;
 		fprintf(out, "client slot=%u pid=%" PRIu32 " node=\"%s\" port=%u"
 			" lid=%u issm=%d qp=%" PRIu32 " mads_in=%" PRIu64
-			" mads_out=%" PRIu64 " mads_lost=%" PRIu64 " stalled=%d\n",
+			" mads_out=%" PRIu64 " mads_lost=%" PRIu64 " queued=%u\n",
 			c->slot, c->pid, c->port->node->name, c->port->num,
 			c->port->lid, c->issm ? 1 : 0, c->qp, c->mads_in,
-			c->mads_out, c->mads_lost, c->stalled ? 1 : 0);
+			c->mads_out, c->mads_lost, c->q_len);
 	}
 }
 
@@ -340,8 +360,20 @@ u2s_node_has_issm(const struct umad2sim *u, const struct fab_node *n)
 	return false;
 }
 
+static struct fab_client *
+u2s_free_slot(struct umad2sim *u)
+{
+	unsigned int i;
+
+	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++)
+		if (!u->clients[i].attached)
+			return &u->clients[i];
+	return NULL;
+}
+
 static int
-u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
+u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl, const struct ucred *cred,
+		const struct sockaddr_un *from, socklen_t fromlen)
 {
 	struct u2s_client_info ci;
 	struct fabric *f = u->f;
@@ -356,6 +388,18 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 	memcpy(&ci, ctl->data, sizeof(ci));
 	memcpy(nodeid, ci.nodeid, sizeof(nodeid));
 	nodeid[sizeof(nodeid) - 1] = '\0';
+
+	/*
+	 * The pid names the client's data socket and decides its liveness:
+	 * it must be the sender's own, or one process could take over or
+	 * evict another's slot.
+	 */
+	if (cred == NULL || cred->pid <= 0 || (uint32_t)cred->pid != ci.id) {
+		FAB_ERR("umad2sim: CONNECT claims pid %" PRIu32 " but was sent by pid %ld:"
+			" refused", ci.id, cred != NULL ? (long)cred->pid : -1L);
+		u->f->bad_ctl_msgs++;
+		return -EPERM;
+	}
 
 	/*
 	 * A pid can hold one umad2sim connection; a second CONNECT from it
@@ -388,12 +432,10 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 			ci.id, port->node->name);
 		return -EBUSY;
 	}
-	for (i = 0; i < UMAD2SIM_MAX_CLIENTS; i++) {
-		if (!u->clients[i].attached) {
-			c = &u->clients[i];
-			break;
-		}
-	}
+	c = u2s_free_slot(u);
+	/* A full table first frees the slots of clients that are gone. */
+	if (c == NULL && umad2sim_reap(f) > 0)
+		c = u2s_free_slot(u);
 	if (c == NULL) {
 		FAB_ERR("umad2sim: pid %" PRIu32 ": all %u client slots in use",
 			ci.id, UMAD2SIM_MAX_CLIENTS);
@@ -415,7 +457,8 @@ u2s_ctl_connect(struct umad2sim *u, struct u2s_ctl *ctl)
 	c->issm = ci.issm != 0;
 	c->port = port;
 	c->mads_in = c->mads_out = c->mads_lost = 0;
-	c->stalled = false;
+	memcpy(&c->ctl_addr, from, fromlen);
+	c->ctl_addrlen = fromlen;
 	memset(c->classes_sent, 0, sizeof(c->classes_sent));
 	c->next_on_port = port->clients;
 	port->clients = c;
@@ -504,7 +547,8 @@ u2s_ctl_get_gid(const struct fab_client *c, struct u2s_ctl *ctl)
 }
 
 static int
-u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl)
+u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl, const struct ucred *cred,
+		 const struct sockaddr_un *from, socklen_t fromlen)
 {
 	struct fabric *f = u->f;
 	struct fab_client *c;
@@ -514,13 +558,21 @@ u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl)
 	int32_t issm;
 
 	if (ctl->type == U2S_CTL_CONNECT)
-		return u2s_ctl_connect(u, ctl);
+		return u2s_ctl_connect(u, ctl, cred, from, fromlen);
 	if (ctl->clientid >= UMAD2SIM_MAX_CLIENTS)
 		return -EINVAL;
 	c = &u->clients[ctl->clientid];
 	if (!c->attached)
 		/* ibsim answers DISCONNECT of a free slot with success. */
 		return ctl->type == U2S_CTL_DISCONNECT ? 0 : -ENOTCONN;
+	/* Only the socket that connected the slot speaks for it. */
+	if (fromlen != c->ctl_addrlen || memcmp(from, &c->ctl_addr, fromlen) != 0) {
+		FAB_ERR("umad2sim: control message type %" PRIu32 " for slot %u (pid %"
+			PRIu32 ") from pid %ld, not from its client: refused", ctl->type,
+			c->slot, c->pid, cred != NULL ? (long)cred->pid : -1L);
+		f->bad_ctl_msgs++;
+		return -EPERM;
+	}
 
 	switch (ctl->type) {
 	case U2S_CTL_DISCONNECT:
@@ -570,35 +622,87 @@ u2s_ctl_dispatch(struct umad2sim *u, struct u2s_ctl *ctl)
 	}
 }
 
+/* Close descriptors a sender passed (SCM_RIGHTS): nobody asked for them. */
+static void
+u2s_close_passed_fds(struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+	size_t i, nfd;
+	int fd;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nfd; i++) {
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(fd));
+			close(fd);
+		}
+	}
+}
+
+/* The sender's credentials the kernel attached (SO_PASSCRED), or NULL. */
+static const struct ucred *
+u2s_msg_cred(struct msghdr *mh)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm != NULL; cm = CMSG_NXTHDR(mh, cm))
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_CREDENTIALS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct ucred)))
+			return (const struct ucred *)CMSG_DATA(cm);
+	return NULL;
+}
+
 void
 umad2sim_ctl_ready(struct fabric *f)
 {
 	struct umad2sim *u = f->u2s;
 	/* One byte more than a sim_ctl, to see oversized datagrams. */
 	uint8_t buf[sizeof(struct u2s_ctl) + 1];
+	union {
+		struct cmsghdr align;
+		uint8_t b[CMSG_SPACE(sizeof(struct ucred)) + CMSG_SPACE(16 * sizeof(int))];
+	} cbuf;
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 	struct sockaddr_un from;
+	struct ucred cred_copy;
+	const struct ucred *cred;
 	struct u2s_ctl ctl;
-	socklen_t fromlen;
+	struct msghdr mh;
 	unsigned int i;
 	ssize_t n;
 
 	for (i = 0; i < U2S_BATCH; i++) {
-		fromlen = sizeof(from);
-		n = recvfrom(u->ctl_fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, &fromlen);
+		memset(&mh, 0, sizeof(mh));
+		memset(&from, 0, sizeof(from));
+		mh.msg_name = &from;
+		mh.msg_namelen = sizeof(from);
+		mh.msg_iov = &iov;
+		mh.msg_iovlen = 1;
+		mh.msg_control = cbuf.b;
+		mh.msg_controllen = sizeof(cbuf.b);
+		n = recvmsg(u->ctl_fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		if (n < 0)
 			return;
+		cred = u2s_msg_cred(&mh);
+		if (cred != NULL) {
+			memcpy(&cred_copy, cred, sizeof(cred_copy));
+			cred = &cred_copy;
+		}
+		/* Descriptors nobody asked for are closed, not leaked. */
+		u2s_close_passed_fds(&mh);
 		memcpy(&ctl, buf, sizeof(ctl));
 		/* Wrong size or magic: dropped unanswered, as ibsim.c sim_ctl() does. */
 		if (n != (ssize_t)sizeof(ctl) || ctl.magic != U2S_MAGIC) {
 			f->bad_ctl_msgs++;
 			continue;
 		}
-		if (u2s_ctl_dispatch(u, &ctl) < 0)
+		if (u2s_ctl_dispatch(u, &ctl, cred, &from, mh.msg_namelen) < 0)
 			ctl.type = U2S_CTL_ERROR;
 		/* An unbound sender cannot be answered; nothing to do then. */
-		(void)sendto(u->ctl_fd, &ctl, sizeof(ctl), MSG_DONTWAIT,
-			     (struct sockaddr *)&from, fromlen);
+		(void)sendto(u->ctl_fd, &ctl, sizeof(ctl), MSG_DONTWAIT | MSG_NOSIGNAL,
+			     (struct sockaddr *)&from, mh.msg_namelen);
 	}
 }
 
@@ -606,42 +710,92 @@ umad2sim_ctl_ready(struct fabric *f)
 /* Data path                                                           */
 
 /*
- * Write one sim_request to @p c. A full queue (the client's socket is
- * connected to ours, so the bound is our send buffer, a few hundred
- * sim_requests, not net.unix.max_dgram_qlen) gets a bounded wait, as the
- * client's reader thread drains it; a client that let the wait
- * expire is "stalled" (stopped, or wedged) and loses its MADs without
- * waiting until it reads again, so it cannot slow the fabric down. A
- * refused write means the process is gone, which frees its slot (ibsim.c
- * sim_read_pkt()).
+ * One non-blocking write of @p r to @p c: 1 written, 0 no room (the
+ * client's receive queue is full: its socket is connected to ours, so
+ * the bound is our send buffer), -1 the client is gone (a refused write,
+ * which frees its slot, ibsim.c sim_read_pkt()).
+ */
+static int
+u2s_write(struct umad2sim *u, struct fab_client *c, const struct u2s_request *r)
+{
+	ssize_t n;
+
+	do {
+		n = send(c->fd, r, sizeof(*r), MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(*r)) {
+		c->mads_out++;
+		return 1;
+	}
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS))
+		return 0;
+	c->mads_lost++;
+	u2s_detach(u, c);
+	return -1;
+}
+
+/*
+ * Hand one sim_request to @p c without ever waiting for it: written now,
+ * or queued behind the MADs already waiting (in order) until its socket
+ * turns writable, or lost and counted when the queue is full (a real
+ * HCA drops MADs without a receive buffer), so a client that reads
+ * slowly, never reads or is stopped cannot delay anyone else.
  */
 static int
 u2s_send(struct umad2sim *u, struct fab_client *c, const struct u2s_request *r)
 {
-	struct pollfd pfd = { .fd = c->fd, .events = POLLOUT };
-	ssize_t n;
+	int ret;
 
-	for (;;) {
-		n = send(c->fd, r, sizeof(*r), MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n == (ssize_t)sizeof(*r)) {
-			c->mads_out++;
-			c->stalled = false;
-			return 0;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && !c->stalled) {
-			if (poll(&pfd, 1, U2S_SEND_WAIT_MS) > 0)
-				continue;
-			c->stalled = true;
-		}
-		break;
+	if (c->q_len == 0) {
+		ret = u2s_write(u, c, r);
+		if (ret != 0)
+			return ret > 0 ? 0 : -EIO;
 	}
-	c->mads_lost++;
-	if (n < 0 && (errno == ECONNREFUSED || errno == ENOTCONN ||
-		      errno == ECONNRESET))
-		u2s_detach(u, c);
-	return -EIO;
+	if (c->q_len == UMAD2SIM_QUEUE_MAX) {
+		c->mads_lost++;
+		return -EIO;
+	}
+	if (c->q == NULL) {
+		c->q = malloc(UMAD2SIM_QUEUE_MAX * sizeof(*c->q));
+		if (c->q == NULL) {
+			c->mads_lost++;
+			return -EIO;
+		}
+	}
+	memcpy(&c->q[(c->q_head + c->q_len) % UMAD2SIM_QUEUE_MAX], r, sizeof(*r));
+	if (c->q_len++ == 0 && u->want_write != NULL)
+		u->want_write(u->want_write_ctx, c->fd, c->slot, true);
+	return 0;
+}
+
+void
+umad2sim_slot_writable(struct fabric *f, unsigned int slot)
+{
+	struct umad2sim *u = f->u2s;
+	struct fab_client *c;
+	int ret;
+
+	if (u == NULL || slot >= UMAD2SIM_MAX_CLIENTS)
+		return;
+	c = &u->clients[slot];
+	while (c->attached && c->q_len != 0) {
+		ret = u2s_write(u, c, &c->q[c->q_head]);
+		if (ret <= 0)
+			return;		/* still full, or the client is gone */
+		c->q_head = (c->q_head + 1) % UMAD2SIM_QUEUE_MAX;
+		if (--c->q_len == 0 && u->want_write != NULL)
+			u->want_write(u->want_write_ctx, c->fd, c->slot, false);
+	}
+}
+
+void
+umad2sim_set_write_hook(struct fabric *f,
+			void (*fn)(void *ctx, int fd, unsigned int slot, bool on), void *ctx)
+{
+	if (f->u2s == NULL)
+		return;
+	f->u2s->want_write = fn;
+	f->u2s->want_write_ctx = ctx;
 }
 
 static void
@@ -754,8 +908,14 @@ u2s_is_sm(const struct fab_client *c)
  * that has sent SMPs, i.e. an SM. libumad2sim crashes on a MAD of a class
  * it has no agent for (seen with ibsim 0.10's libumad2sim), and an "ibping -S" server, which
  * must be issm to get its pings, would otherwise be sent OpenSM's SMInfo
- * polls. Without a taker the request is dropped and its sender told at
- * once (status 110), where a kernel would answer "unsupported" (Linux user_mad.c).
+ * polls. Likewise every other class goes only to a client known to have
+ * an agent for it: one that has sent MADs of that class, an SM for SubnAdm
+ * (the SA lives with the SM, IBA 15.1), or an issm client that is not an
+ * SM (an "ibping -S" server: the only reason to be issm without sending
+ * SMPs). An SM is never handed a class it has not used: "ibping <SM LID>"
+ * used to reach OpenSM's libumad2sim with a vendor MAD and kill it.
+ * Without a taker the request is dropped and its sender told at once
+ * (status 110), where a kernel would answer "unsupported" (Linux user_mad.c).
  */
 static struct fab_client *
 u2s_find_client(struct umad2sim *u, struct fab_port *port, const uint8_t *mad,
@@ -783,6 +943,8 @@ u2s_find_client(struct umad2sim *u, struct fab_port *port, const uint8_t *mad,
 			continue;
 		if (u2s_has_sent(c, mclass))
 			return c;
+		if (!smp && u2s_is_sm(c) && mclass != MAD_CLASS_SA)
+			continue;
 		if (first == NULL || c->slot < first->slot)
 			first = c;
 	}

@@ -25,6 +25,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include "fabric.h"
 
@@ -126,20 +128,32 @@ _Static_assert(sizeof(struct u2s_request) == 288, "sim_request is 288 bytes");
  * @c gen is bumped on every attach so packets still in flight for an
  * earlier owner of the slot are not reported to the new one.
  */
+/**
+ * MADs waiting for room in one client's receive queue. Deliveries never
+ * wait: what the socket does not take at once is queued here, written
+ * when the socket turns writable, and lost (counted) beyond this bound.
+ */
+#define UMAD2SIM_QUEUE_MAX	256
+
 struct fab_client {
 	struct fab_client *next_on_port;	/**< fab_port.clients list */
 	struct fab_port *port;		/**< attach port: CA port 1 / switch port 0 */
 	int fd;				/**< "<base>:out<slot>", bound at open */
 	unsigned int slot;
 	uint32_t gen;
-	uint32_t pid;
+	uint32_t pid;			/**< checked against SO_PASSCRED at CONNECT */
 	uint32_t qp;
 	bool attached;
 	bool issm;			/**< receives unsolicited QP0/QP1 requests */
-	bool stalled;			/**< its receive queue stayed full: no more waiting */
+	/** The control socket that sent CONNECT: the only one that speaks for the slot. */
+	struct sockaddr_un ctl_addr;
+	socklen_t ctl_addrlen;
+	struct u2s_request *q;		/**< UMAD2SIM_QUEUE_MAX rows, allocated on first use */
+	unsigned int q_head;
+	unsigned int q_len;
 	uint64_t mads_in;		/**< MADs the client wrote */
 	uint64_t mads_out;		/**< MADs delivered to it (drop echoes included) */
-	uint64_t mads_lost;		/**< deliveries that failed */
+	uint64_t mads_lost;		/**< deliveries lost: its queue was full */
 	/** Management classes the client has sent MADs of (bit per class). */
 	uint32_t classes_sent[8];
 };
@@ -165,6 +179,20 @@ int umad2sim_slot_fd(const struct fabric *f, unsigned int slot);
 void umad2sim_ctl_ready(struct fabric *f);
 /** Take pending MADs from slot @p slot into the fabric (at most a small batch). */
 void umad2sim_data_ready(struct fabric *f, unsigned int slot);
+/**
+ * The data socket of @p slot became writable: write its queued MADs.
+ * The event loop calls it on EPOLLOUT, which it watches while the hook
+ * set by umad2sim_set_write_hook() asks for it.
+ */
+void umad2sim_slot_writable(struct fabric *f, unsigned int slot);
+/**
+ * @p fn(@p ctx, @p fd, @p slot, @p on) is called when a slot's queue
+ * becomes non-empty (on) or empty (off): the event loop then watches
+ * (or stops watching) @p fd for writability.
+ */
+void umad2sim_set_write_hook(struct fabric *f,
+			     void (*fn)(void *ctx, int fd, unsigned int slot, bool on),
+			     void *ctx);
 /** Free the slots of clients whose process is gone. Returns the number freed. */
 unsigned int umad2sim_reap(struct fabric *f);
 /** Number of attached clients. */
