@@ -326,10 +326,14 @@ struct rte_ib_dev_ops {
 	 */
 	int (*intr_fd)(struct rte_ib_device *dev);
 	/**
-	 * Do the control-side work the fd signalled: drain the event
+	 * Do the control-side work the fd signalled: first clear the fd
+	 * (read the eventfd's counter), so that an interrupt arriving
+	 * during the drain makes it readable again, then drain the event
 	 * queue, hand received QP0/QP1 MADs to rte_ib_device_mad_recv(),
-	 * raise events with rte_ib_dispatch_event(), re-arm the interrupt.
-	 * Must not block.
+	 * raise events with rte_ib_dispatch_event() (and the ethdev LSC
+	 * callbacks, rte_eth_dev_callback_process()), re-arm the
+	 * interrupt. Called by the MAD core's control thread (or service)
+	 * only, never concurrently with itself; must not block.
 	 */
 	int (*intr_process)(struct rte_ib_device *dev);
 };

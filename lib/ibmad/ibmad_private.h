@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+#ifndef _IBMAD_PRIVATE_H_
+#define _IBMAD_PRIVATE_H_
+
+/*
+ * Private to librte_ibmad.
+ *
+ * Locking and lifetime:
+ * - ibmad_lock (recursive) protects the device list, every agent and
+ *   send slot, and the stats. The work loop holds it while it processes
+ *   queued MADs and timers and while it runs agent callbacks.
+ * - Nothing that holds lib/ib's device-list lock takes ibmad_lock: the MAD
+ *   core registers no rte_ib event handler, and the events it raises from
+ *   snooped SMPs are queued under ibmad_lock and dispatched after it is
+ *   released.
+ * - struct ibmad_dev::rx_lock (spinlock) protects the receive queue; the
+ *   PMD's thread fills it through rte_ib_device_mad_recv().
+ * - struct ibmad_dev::intr_lock is held around ops->intr_process, without
+ *   ibmad_lock, so that removing a device waits for a call in progress.
+ * - A struct ibmad_dev lives from the client add to the client remove of
+ *   its device; agents of a removed device stay (mdev NULL) until their
+ *   owner unregisters them. An agent unregistered while callbacks are
+ *   running is freed when the outermost work pass ends.
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+#include <rte_spinlock.h>
+
+#include <ib_driver.h>
+#include <rte_ib_dev.h>
+
+#include "rte_ibmad.h"
+
+extern int ibmad_logtype;
+
+/** Log with the calling function's name; call sites give no newline. */
+#define IBMAD_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, ibmad_logtype, "%s(): " fmt "\n", \
+		__func__, ##__VA_ARGS__)
+
+/** Most events queued from one work pass. */
+#define IBMAD_MAX_PENDING_EVENTS 16
+/** Poll interval of a device without an interrupt fd, ms. */
+#define IBMAD_NO_FD_POLL_MS 10
+
+/** One received MAD in a device's queue. */
+struct ibmad_rx_entry {
+	struct rte_ib_mad_wc wc;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+};
+
+/** What the MAD core keeps of a device it serves. */
+struct ibmad_dev {
+	struct rte_ib_device *dev;
+	int intr_fd;                       /* -1: polled */
+	pthread_mutex_t intr_lock;
+	rte_spinlock_t rx_lock;
+	uint32_t rx_head;                  /* next to fill, free-running */
+	uint32_t rx_tail;                  /* next to process */
+	uint64_t rx_queue_full;            /* under rx_lock */
+	struct ibmad_rx_entry rx[RTE_IBMAD_RECV_QUEUE];
+	struct rte_ibmad_stats stats;      /* under ibmad_lock */
+	char node_desc[RTE_IB_NODE_DESC_LEN];
+};
+
+/** Send slot states. */
+enum ibmad_send_state {
+	IBMAD_SEND_FREE = 0,
+	IBMAD_SEND_WAIT,        /* posted (or to repost), awaiting response */
+	IBMAD_SEND_DONE,        /* finished, callback pending with status */
+};
+
+/** One outstanding send of an agent. */
+struct ibmad_send {
+	enum ibmad_send_state state;
+	int status;                        /* for IBMAD_SEND_DONE */
+	uint64_t tid;                      /* host order */
+	uint64_t deadline_ms;              /* IBMAD_SEND_WAIT */
+	uint32_t timeout_ms;
+	uint8_t retries_left;
+	void *context;
+	struct rte_ib_mad_send_buf buf;    /* buf.mad points at mad[] */
+	uint8_t mad[RTE_IB_MAD_SIZE];
+};
+
+struct rte_ibmad_agent {
+	struct ibmad_dev *mdev;            /* NULL once the device is gone */
+	struct rte_ibmad_agent_conf conf;
+	uint32_t hi_tid;
+	uint32_t next_tid;                 /* low 32 bits of the next TID */
+	bool dead;                         /* unregistered, free pending */
+	struct ibmad_send sends[RTE_IBMAD_MAX_OUTSTANDING];
+};
+
+/* mad_core.c */
+extern pthread_mutex_t ibmad_lock;
+uint64_t ibmad_now_ms(void);
+void ibmad_wake(void);
+void ibmad_event_queue(struct rte_ib_device *dev, enum rte_ib_event_type type,
+		       uint8_t port);
+struct ibmad_dev *ibmad_dev_of(const struct rte_ib_device *dev);
+int ibmad_rx_loopback(struct ibmad_dev *mdev, const struct rte_ib_mad_wc *wc,
+		      const uint8_t *mad);
+bool ibmad_in_callback(void);
+void ibmad_callback_enter(void);
+void ibmad_callback_leave(void);
+
+/* mad_agent.c */
+extern struct rte_ibmad_agent *ibmad_agents[RTE_IBMAD_MAX_AGENTS];
+struct rte_ibmad_agent *ibmad_agent_find_request(const struct ibmad_dev *mdev,
+						 uint8_t port, uint8_t qpn,
+						 const uint8_t *mad);
+struct rte_ibmad_agent *ibmad_agent_find_response(const struct ibmad_dev *mdev,
+						  uint8_t port, uint8_t qpn,
+						  const uint8_t *mad);
+bool ibmad_agent_is_live(const struct rte_ibmad_agent *agent);
+void ibmad_agents_detach(struct ibmad_dev *mdev);
+void ibmad_agents_reap(void);
+
+/* mad_send.c */
+int ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
+		    const struct rte_ib_mad_send_buf *buf);
+bool ibmad_send_match(struct rte_ibmad_agent *agent,
+		      const struct rte_ibmad_recv *resp);
+void ibmad_send_cancel_all(struct rte_ibmad_agent *agent, int status);
+int ibmad_send_run_timers(uint64_t now, uint64_t *next_deadline);
+
+/* mad_recv.c; ibmad_local_answer() results: */
+#define IBMAD_LOCAL_NOT_MINE  0    /* not for the device: on to agents */
+#define IBMAD_LOCAL_REPLY     1    /* out holds the device's reply */
+#define IBMAD_LOCAL_CONSUMED  2    /* taken, no reply */
+void ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e);
+bool ibmad_mad_is_response(const uint8_t *mad);
+bool ibmad_class_is_smp(uint8_t mgmt_class);
+int ibmad_local_answer(struct ibmad_dev *mdev, uint8_t port,
+		       const struct rte_ib_mad_wc *wc, const uint8_t *in,
+		       uint8_t *out);
+void ibmad_reply_addr(const struct rte_ib_mad_wc *wc, uint8_t qpn,
+		      struct rte_ib_mad_send_buf *buf);
+
+#endif /* _IBMAD_PRIVATE_H_ */

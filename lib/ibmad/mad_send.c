@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Sends: a bounded table of slots per agent, TIDs, timeouts and retries,
+ * response matching and cancellation (Linux ib_post_send_mad(),
+ * wait_for_response(), ib_find_send_mad(), timeout_sends(),
+ * cancel_mads()). A retry resends the same MAD with the same TID, so a
+ * late response to an earlier attempt still matches. Completion callbacks
+ * never run inside rte_ibmad_send(): a send that needs no response is
+ * completed by the next pass of the work loop.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "ibmad_private.h"
+#include "smi.h"
+
+int
+ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
+		const struct rte_ib_mad_send_buf *buf)
+{
+	if (rte_ib_mad_send(mdev->dev, port, qpn, buf) < 0) {
+		mdev->stats.tx_error++;
+		IBMAD_LOG(DEBUG, "%s port %u QP%u: send to LID 0x%04x: %s",
+			  mdev->dev->name, port, qpn, buf->ah_attr.dlid,
+			  rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	mdev->stats.tx++;
+	return 0;
+}
+
+/* Free @p s and run the agent's send callback with @p status. Caller
+ * holds ibmad_lock.
+ */
+static void
+send_complete(struct rte_ibmad_agent *agent, struct ibmad_send *s, int status,
+	      const struct rte_ibmad_recv *resp)
+{
+	struct rte_ibmad_send_result res;
+
+	res.tid = s->tid;
+	res.context = s->context;
+	res.status = status;
+	res.response = status == 0 ? resp : NULL;
+	/* The slot is free before the callback, which may send again. */
+	s->state = IBMAD_SEND_FREE;
+	if (agent->conf.send_cb == NULL)
+		return;
+	ibmad_callback_enter();
+	agent->conf.send_cb(agent, &res, agent->conf.arg);
+	ibmad_callback_leave();
+}
+
+/* Check @p p for @p agent; name the first bad field. */
+static int
+send_params_check(const struct rte_ibmad_agent *agent,
+		  const struct rte_ibmad_send_params *p)
+{
+	const struct rte_ib_mad_hdr *hdr;
+	const char *name = agent->conf.dev->name;
+
+	if (p->mad == NULL || p->len != RTE_IB_MAD_SIZE) {
+		IBMAD_LOG(ERR, "%s: send len=%u: not a %d-byte MAD", name,
+			  p->len, RTE_IB_MAD_SIZE);
+		return -EINVAL;
+	}
+	hdr = p->mad;
+	if (hdr->base_version != RTE_IB_MAD_BASE_VERSION) {
+		IBMAD_LOG(ERR, "%s: send BaseVersion=%u: not %d", name,
+			  hdr->base_version, RTE_IB_MAD_BASE_VERSION);
+		return -EINVAL;
+	}
+	if (ibmad_class_is_smp(hdr->mgmt_class) != (agent->conf.qpn == 0)) {
+		IBMAD_LOG(ERR, "%s: send MgmtClass=0x%02x on QP%u: class of QP%u",
+			  name, hdr->mgmt_class, agent->conf.qpn,
+			  agent->conf.qpn == 0 ? 1 : 0);
+		return -EINVAL;
+	}
+	if (p->timeout_ms > RTE_IBMAD_MAX_TIMEOUT_MS ||
+	    p->retries > RTE_IBMAD_MAX_RETRIES) {
+		IBMAD_LOG(ERR, "%s: send timeout_ms=%u retries=%u: above %d/%d",
+			  name, p->timeout_ms, p->retries,
+			  RTE_IBMAD_MAX_TIMEOUT_MS, RTE_IBMAD_MAX_RETRIES);
+		return -EINVAL;
+	}
+	if (p->ah_attr.dlid == RTE_IB_LID_RESERVED || p->ah_attr.sl > 15 ||
+	    p->remote_qpn > 0xffffff) {
+		IBMAD_LOG(ERR, "%s: send to LID 0x%04x SL %u QPN 0x%x: bad address",
+			  name, p->ah_attr.dlid, p->ah_attr.sl, p->remote_qpn);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Directed-route SMP about to leave this node (Linux
+ * handle_outgoing_dr_smp()): apply the SMI send rules; one that ends at
+ * this node (to its own SMA, or a reply to its own SM) is looped back
+ * instead of going on the wire. Returns 1 when handled locally, 0 to
+ * send, a negative errno to refuse.
+ */
+static int
+send_dr_smp(struct rte_ibmad_agent *agent, struct ibmad_send *s)
+{
+	struct ibmad_dev *mdev = agent->mdev;
+	struct ibmad_smi_node node = {
+		.is_switch = mdev->dev->node_type == RTE_IB_NODE_SWITCH,
+		.port = agent->conf.port,
+		.nports = mdev->dev->phys_port_cnt,
+	};
+	uint8_t reply[RTE_IB_MAD_SIZE];
+	struct rte_ib_mad_wc wc;
+	struct ibmad_smi_dr dr;
+	const char *rule = "";
+	int ret;
+
+	ibmad_smi_dr_read(s->mad, &dr);
+	if (ibmad_smi_dr_send(&dr, &node, &rule) == IBMAD_SMI_DISCARD) {
+		IBMAD_LOG(ERR, "%s port %u: DR SMP refused by %s (hop %u of %u)",
+			  mdev->dev->name, node.port, rule, dr.hop_ptr, dr.hop_cnt);
+		return -EINVAL;
+	}
+	ibmad_smi_dr_write(s->mad, &dr);
+	if (!ibmad_smi_dr_is_local_outgoing(&dr) &&
+	    !ibmad_smi_dr_is_local_returning(&dr))
+		return 0;
+
+	/* Looped back as if received from the permissive LID on QP0. */
+	memset(&wc, 0, sizeof(wc));
+	wc.slid = RTE_IB_LID_PERMISSIVE;
+	wc.port = node.port;
+	wc.qpn = 0;
+	if (ibmad_smi_dr_is_local_returning(&dr))
+		return ibmad_rx_loopback(mdev, &wc, s->mad) < 0 ? -ENOBUFS : 1;
+	ret = ibmad_local_answer(mdev, node.port, &wc, s->mad, reply);
+	if (ret < 0)
+		return -EIO;
+	/* The device's reply, or for what the device does not take (an
+	 * SMInfo to this node's own SM) the request itself, goes through
+	 * the receive path.
+	 */
+	if (ret == IBMAD_LOCAL_REPLY &&
+	    ibmad_rx_loopback(mdev, &wc, reply) < 0)
+		return -ENOBUFS;
+	if (ret == IBMAD_LOCAL_NOT_MINE &&
+	    ibmad_rx_loopback(mdev, &wc, s->mad) < 0)
+		return -ENOBUFS;
+	return 1;
+}
+
+/* The send of rte_ibmad_send() and rte_ibmad_respond(). Caller holds
+ * ibmad_lock.
+ */
+static int
+send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p,
+	    uint64_t *tid_out)
+{
+	struct rte_ib_mad_hdr *hdr;
+	struct ibmad_send *s = NULL;
+	unsigned int i;
+	int ret;
+
+	/* A stale handle is refused before it is dereferenced. */
+	if (!ibmad_agent_is_live(agent))
+		return -EINVAL;
+	if (agent->mdev == NULL)
+		return -ENODEV;
+	ret = send_params_check(agent, p);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < RTE_DIM(agent->sends) && s == NULL; i++)
+		if (agent->sends[i].state == IBMAD_SEND_FREE)
+			s = &agent->sends[i];
+	if (s == NULL)
+		return -ENOBUFS;
+
+	memcpy(s->mad, p->mad, RTE_IB_MAD_SIZE);
+	hdr = (struct rte_ib_mad_hdr *)s->mad;
+	if (!ibmad_mad_is_response(s->mad)) {
+		/* Requests carry the agent's TID (Linux: hi_tid << 32). */
+		s->tid = (uint64_t)agent->hi_tid << 32 | agent->next_tid++;
+		hdr->tid = rte_cpu_to_be_64(s->tid);
+	} else {
+		s->tid = rte_be_to_cpu_64(hdr->tid);
+	}
+	s->context = p->context;
+	s->timeout_ms = p->timeout_ms;
+	s->retries_left = p->retries;
+	s->buf.ah_attr = p->ah_attr;
+	s->buf.ah_attr.port_num = agent->conf.port;
+	s->buf.remote_qpn = p->remote_qpn;
+	s->buf.remote_qkey = p->remote_qkey;
+	s->buf.pkey_index = p->pkey_index;
+	s->buf.len = RTE_IB_MAD_SIZE;
+	s->buf.mad = s->mad;
+
+	ret = 0;
+	if (hdr->mgmt_class == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		ret = send_dr_smp(agent, s);
+	if (ret == 0)
+		ret = ibmad_send_post(agent->mdev, agent->conf.port,
+				      agent->conf.qpn, &s->buf);
+	if (ret < 0)
+		return ret == -EAGAIN ? -EIO : ret;
+
+	if (p->timeout_ms == 0) {
+		s->state = IBMAD_SEND_DONE;
+		s->status = 0;
+		ibmad_wake();
+	} else {
+		s->state = IBMAD_SEND_WAIT;
+		s->deadline_ms = ibmad_now_ms() + p->timeout_ms;
+		/* The loop may be asleep with a later deadline. */
+		ibmad_wake();
+	}
+	if (tid_out != NULL)
+		*tid_out = s->tid;
+	return 0;
+}
+
+int
+rte_ibmad_send(struct rte_ibmad_agent *agent,
+	       const struct rte_ibmad_send_params *params, uint64_t *tid)
+{
+	int ret;
+
+	if (agent == NULL || params == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&ibmad_lock);
+	ret = send_locked(agent, params, tid);
+	pthread_mutex_unlock(&ibmad_lock);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
+int
+rte_ibmad_respond(struct rte_ibmad_agent *agent,
+		  const struct rte_ibmad_recv *req, const void *resp)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ib_mad_send_buf addr;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_mad_hdr *hdr = (struct rte_ib_mad_hdr *)mad;
+	const struct rte_ib_mad_hdr *rq;
+	int ret;
+
+	if (agent == NULL || req == NULL || req->wc == NULL ||
+	    req->mad == NULL || resp == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	rq = (const struct rte_ib_mad_hdr *)req->mad;
+	memcpy(mad, resp, sizeof(mad));
+	hdr->tid = rq->tid;
+	if (!ibmad_mad_is_response(mad))
+		hdr->method |= RTE_IB_METHOD_RESP;
+	if (hdr->mgmt_class == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		hdr->status |= rte_cpu_to_be_16(IBMAD_DR_STATUS_D);
+	ibmad_reply_addr(req->wc, req->qpn, &addr);
+	memset(&p, 0, sizeof(p));
+	p.mad = mad;
+	p.len = sizeof(mad);
+	p.ah_attr = addr.ah_attr;
+	p.remote_qpn = addr.remote_qpn;
+	p.remote_qkey = addr.remote_qkey;
+	p.pkey_index = addr.pkey_index;
+	pthread_mutex_lock(&ibmad_lock);
+	ret = send_locked(agent, &p, NULL);
+	pthread_mutex_unlock(&ibmad_lock);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
+bool
+ibmad_send_match(struct rte_ibmad_agent *agent,
+		 const struct rte_ibmad_recv *resp)
+{
+	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)resp->mad;
+	uint64_t tid = rte_be_to_cpu_64(hdr->tid);
+	struct ibmad_send *s;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(agent->sends); i++) {
+		s = &agent->sends[i];
+		/* TID and class, as Linux ib_find_send_mad() matches. */
+		if (s->state != IBMAD_SEND_WAIT || s->tid != tid ||
+		    s->mad[1] != hdr->mgmt_class)
+			continue;
+		send_complete(agent, s, 0, resp);
+		return true;
+	}
+	return false;
+}
+
+void
+ibmad_send_cancel_all(struct rte_ibmad_agent *agent, int status)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(agent->sends); i++)
+		if (agent->sends[i].state != IBMAD_SEND_FREE)
+			send_complete(agent, &agent->sends[i],
+				      agent->sends[i].state == IBMAD_SEND_DONE &&
+				      agent->sends[i].status != 0 ?
+				      agent->sends[i].status : status, NULL);
+}
+
+int
+rte_ibmad_cancel(struct rte_ibmad_agent *agent, uint64_t tid)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (agent == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&ibmad_lock);
+	for (i = 0; ibmad_agent_is_live(agent) && i < RTE_DIM(agent->sends) &&
+	     ret != 0; i++) {
+		if (agent->sends[i].state == IBMAD_SEND_WAIT &&
+		    agent->sends[i].tid == tid) {
+			agent->sends[i].state = IBMAD_SEND_DONE;
+			agent->sends[i].status = -ECANCELED;
+			ret = 0;
+		}
+	}
+	pthread_mutex_unlock(&ibmad_lock);
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	ibmad_wake();
+	return 0;
+}
+
+/* One slot's timer: complete, retry or time out. */
+static int
+send_timer(struct rte_ibmad_agent *agent, struct ibmad_send *s, uint64_t now,
+	   uint64_t *next)
+{
+	if (s->state == IBMAD_SEND_DONE) {
+		send_complete(agent, s, s->status, NULL);
+		return 1;
+	}
+	if (s->state != IBMAD_SEND_WAIT)
+		return 0;
+	if (s->deadline_ms > now) {
+		*next = RTE_MIN(*next, s->deadline_ms);
+		return 0;
+	}
+	if (s->retries_left == 0 || agent->mdev == NULL) {
+		if (agent->mdev != NULL)
+			agent->mdev->stats.timeouts++;
+		IBMAD_LOG(DEBUG, "agent 0x%08x: TID 0x%016" PRIx64 " timed out",
+			  agent->hi_tid, s->tid);
+		send_complete(agent, s, -ETIMEDOUT, NULL);
+		return 1;
+	}
+	/* A failed repost is one more lost attempt: it times out again. */
+	s->retries_left--;
+	agent->mdev->stats.retries++;
+	ibmad_send_post(agent->mdev, agent->conf.port, agent->conf.qpn, &s->buf);
+	s->deadline_ms = now + s->timeout_ms;
+	*next = RTE_MIN(*next, s->deadline_ms);
+	return 1;
+}
+
+int
+ibmad_send_run_timers(uint64_t now, uint64_t *next_deadline)
+{
+	struct rte_ibmad_agent *agent;
+	unsigned int i, j;
+	int n = 0;
+
+	for (i = 0; i < RTE_DIM(ibmad_agents); i++) {
+		for (j = 0; j < RTE_IBMAD_MAX_OUTSTANDING; j++) {
+			/* Re-read: a callback may have unregistered it. */
+			agent = ibmad_agents[i];
+			if (agent == NULL || agent->dead)
+				break;
+			n += send_timer(agent, &agent->sends[j], now,
+					next_deadline);
+		}
+	}
+	return n;
+}

@@ -1,0 +1,926 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * The MAD core (lib/ibmad) driven through its entry points with MAD
+ * buffers: a test IB device registers with lib/ib, MADs go in through
+ * rte_ib_device_mad_recv() as a PMD delivers them, work runs with
+ * rte_ibmad_poll() (or the control thread, in its own case), and what the
+ * core sends comes out of the device's mad_send op into a table the tests
+ * read. The device's process_mad stands for the firmware's SMA/PMA only
+ * as far as the core's bookkeeping needs: it echoes the request as a
+ * GetResp and applies Set(PortInfo)'s LID and SM fields to its port.
+ *
+ * Expected values follow IBA 13.4 (MAD header, TIDs, GetResp), 13.4.7
+ * (status 0x000C for an unsupported method/attribute), 14.2.1.2 (D bit),
+ * 14.2.2 (DR hops), 14.2.5.6 (PortInfo offsets: LID 16, MasterSMLID 18,
+ * MasterSMSL 36 [3:0], ClientReregister 51 [7]).
+ */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <ib_driver.h>
+#include <rte_ib_dev.h>
+#include <rte_ibmad.h>
+
+#include "test.h"
+
+#define MAX_SENT 64
+
+struct sent {
+	uint8_t port;
+	uint8_t qpn;
+	struct rte_ib_mad_send_buf buf;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+};
+
+struct tdev {
+	struct rte_ib_device dev;
+	struct rte_ib_port_attr port[2];
+	struct sent sent[MAX_SENT];
+	unsigned int nsent;
+	int send_ret;                 /* forced mad_send result */
+	unsigned int nprocess;        /* process_mad calls */
+	int efd;                      /* interrupt eventfd */
+	bool have_pending;            /* MAD intr_process delivers */
+	struct rte_ib_mad_wc pending_wc;
+	uint8_t pending[RTE_IB_MAD_SIZE];
+};
+
+static struct tdev td;
+
+static int
+t_query_port(struct rte_ib_device *dev, uint8_t port, struct rte_ib_port_attr *a)
+{
+	struct tdev *t = dev->dev_private;
+
+	*a = t->port[port - 1];
+	return 0;
+}
+
+static int
+t_mad_send(struct rte_ib_device *dev, uint8_t port, uint8_t qpn,
+	   const struct rte_ib_mad_send_buf *buf)
+{
+	struct tdev *t = dev->dev_private;
+	struct sent *s;
+
+	if (t->send_ret != 0)
+		return t->send_ret;
+	if (t->nsent == MAX_SENT)
+		return -EAGAIN;
+	s = &t->sent[t->nsent++];
+	s->port = port;
+	s->qpn = qpn;
+	s->buf = *buf;
+	memcpy(s->mad, buf->mad, RTE_IB_MAD_SIZE);
+	s->buf.mad = s->mad;
+	return 0;
+}
+
+static int
+t_process_mad(struct rte_ib_device *dev, uint8_t port,
+	      const struct rte_ib_mad_wc *wc, const void *in, void *out)
+{
+	struct tdev *t = dev->dev_private;
+	const uint8_t *m = in;
+	uint8_t *o = out;
+
+	RTE_SET_USED(wc);
+	t->nprocess++;
+	if (m[3] == RTE_IB_METHOD_TRAP_REPRESS)
+		return 0;
+	memcpy(o, m, RTE_IB_MAD_SIZE);
+	o[3] = RTE_IB_METHOD_GET_RESP;
+	/* What the SMA applies of a Set(PortInfo). */
+	if (m[3] == RTE_IB_METHOD_SET && m[16] == 0 && m[17] == 0x15) {
+		t->port[port - 1].lid = (uint16_t)(m[64 + 16] << 8 | m[64 + 17]);
+		t->port[port - 1].sm_lid = (uint16_t)(m[64 + 18] << 8 | m[64 + 19]);
+		t->port[port - 1].sm_sl = m[64 + 36] & 0xf;
+	}
+	if (m[1] == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		o[4] |= 0x80;
+	return RTE_IB_MAD_RESULT_REPLY;
+}
+
+static int
+t_intr_fd(struct rte_ib_device *dev)
+{
+	return ((struct tdev *)dev->dev_private)->efd;
+}
+
+static int
+t_intr_process(struct rte_ib_device *dev)
+{
+	struct tdev *t = dev->dev_private;
+	uint64_t v;
+
+	if (read(t->efd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return -errno;
+	if (t->have_pending) {
+		t->have_pending = false;
+		rte_ib_device_mad_recv(dev, &t->pending_wc, t->pending,
+				       RTE_IB_MAD_SIZE);
+	}
+	return 0;
+}
+
+static const struct rte_ib_dev_ops t_ops = {
+	.query_port = t_query_port,
+	.mad_send = t_mad_send,
+	.process_mad = t_process_mad,
+	.intr_fd = t_intr_fd,
+	.intr_process = t_intr_process,
+};
+
+/* --- helpers --- */
+
+static void
+mk_mad(uint8_t *mad, uint8_t class, uint8_t version, uint8_t method,
+       uint16_t attr, uint64_t tid)
+{
+	struct rte_ib_mad_hdr *h = (struct rte_ib_mad_hdr *)mad;
+
+	memset(mad, 0, RTE_IB_MAD_SIZE);
+	h->base_version = 1;
+	h->mgmt_class = class;
+	h->class_version = version;
+	h->method = method;
+	h->tid = rte_cpu_to_be_64(tid);
+	h->attr_id = rte_cpu_to_be_16(attr);
+}
+
+static struct rte_ib_mad_wc
+mk_wc(uint8_t qpn, uint16_t slid)
+{
+	struct rte_ib_mad_wc wc;
+
+	memset(&wc, 0, sizeof(wc));
+	wc.port = 1;
+	wc.qpn = qpn;
+	wc.slid = slid;
+	wc.sl = 3;
+	wc.src_qpn = qpn == 0 ? 0 : 0x41;
+	wc.pkey_index = 2;
+	return wc;
+}
+
+static int
+deliver(uint8_t qpn, uint16_t slid, const uint8_t *mad)
+{
+	struct rte_ib_mad_wc wc = mk_wc(qpn, slid);
+
+	if (rte_ib_device_mad_recv(&td.dev, &wc, mad, RTE_IB_MAD_SIZE) < 0)
+		return -1;
+	rte_ibmad_poll();
+	return 0;
+}
+
+static uint64_t
+tid_of(const uint8_t *mad)
+{
+	return rte_be_to_cpu_64(((const struct rte_ib_mad_hdr *)mad)->tid);
+}
+
+static uint16_t
+status_of(const uint8_t *mad)
+{
+	return rte_be_to_cpu_16(((const struct rte_ib_mad_hdr *)mad)->status);
+}
+
+static void
+sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static struct rte_ibmad_stats
+stats(void)
+{
+	struct rte_ibmad_stats s;
+
+	memset(&s, 0, sizeof(s));
+	rte_ibmad_stats_get(&td.dev, &s);
+	return s;
+}
+
+/* Send-completion and receive records of the test agents. */
+struct rec {
+	unsigned int nsend;
+	int status[16];
+	uint64_t tid[16];
+	void *context[16];
+	uint64_t resp_tid[16];
+	unsigned int nrecv;
+	uint8_t last_recv[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_agent *unregister_me;
+	bool respond;
+};
+
+static void
+rec_send(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
+	 void *arg)
+{
+	struct rec *rec = arg;
+	unsigned int i = rec->nsend++ % 16;
+
+	rec->status[i] = r->status;
+	rec->tid[i] = r->tid;
+	rec->context[i] = r->context;
+	rec->resp_tid[i] = r->response != NULL ? tid_of(r->response->mad) : 0;
+	if (rec->unregister_me == agent) {
+		rte_ibmad_agent_unregister(agent);
+		rec->unregister_me = NULL;
+	}
+}
+
+static void
+rec_recv(struct rte_ibmad_agent *agent, const struct rte_ibmad_recv *r, void *arg)
+{
+	struct rec *rec = arg;
+	uint8_t resp[RTE_IB_MAD_SIZE];
+
+	rec->nrecv++;
+	memcpy(rec->last_recv, r->mad, RTE_IB_MAD_SIZE);
+	if (rec->respond) {
+		memcpy(resp, r->mad, sizeof(resp));
+		resp[64] = 0x5a;
+		rte_ibmad_respond(agent, r, resp);
+	}
+}
+
+static struct rte_ibmad_agent *
+agent_on(uint8_t qpn, uint8_t class, uint8_t version, uint64_t mask0,
+	 struct rec *rec)
+{
+	struct rte_ibmad_agent_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = qpn;
+	c.mgmt_class = class;
+	c.class_version = version;
+	c.method_mask[0] = mask0;
+	c.recv_cb = rec_recv;
+	c.send_cb = rec_send;
+	c.arg = rec;
+	return rte_ibmad_agent_register(&c);
+}
+
+static void
+send_params(struct rte_ibmad_send_params *p, const uint8_t *mad,
+	    uint32_t timeout_ms, uint8_t retries, void *ctx)
+{
+	memset(p, 0, sizeof(*p));
+	p->mad = mad;
+	p->len = RTE_IB_MAD_SIZE;
+	p->ah_attr.dlid = 0x21;
+	p->ah_attr.sl = 0;
+	p->remote_qpn = 1;
+	p->remote_qkey = RTE_IB_QP1_QKEY;
+	p->timeout_ms = timeout_ms;
+	p->retries = retries;
+	p->context = ctx;
+}
+
+static int
+reset(void)
+{
+	td.nsent = 0;
+	td.send_ret = 0;
+	td.nprocess = 0;
+	return TEST_SUCCESS;
+}
+
+/* --- agents --- */
+
+static int
+test_agent_register(void)
+{
+	struct rte_ibmad_agent_conf c;
+	struct rte_ibmad_agent *a, *b;
+	struct rec r = { 0 };
+
+	/* An SM class on QP1, a GSI class on QP0, port 3, no device. */
+	TEST_ASSERT(agent_on(1, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, 0, &r) == NULL,
+		    "SM class on QP1");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT(agent_on(0, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, 0, &r) == NULL,
+		    "SA class on QP0");
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 3;
+	c.qpn = 1;
+	TEST_ASSERT(rte_ibmad_agent_register(&c) == NULL, "port 3");
+	c.port = 1;
+	c.method_mask[0] = 2;
+	TEST_ASSERT(rte_ibmad_agent_register(&c) == NULL, "methods without class");
+	c.dev = NULL;
+	TEST_ASSERT(rte_ibmad_agent_register(&c) == NULL, "no device");
+
+	/* Two agents may not take the same method of a class. */
+	a = agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_GET, &r);
+	TEST_ASSERT(a != NULL, "register: %s", rte_strerror(rte_errno));
+	TEST_ASSERT(agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_GET, &r) == NULL,
+		    "same method twice");
+	TEST_ASSERT_EQUAL(rte_errno, EBUSY, "rte_errno");
+	b = agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_SET, &r);
+	TEST_ASSERT(b != NULL, "another method");
+	TEST_ASSERT(rte_ibmad_agent_hi_tid(a) != rte_ibmad_agent_hi_tid(b),
+		    "each agent its own TID high part");
+	TEST_ASSERT(rte_ibmad_agent_hi_tid(a) != 0, "hi TID 0 is never used");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	TEST_ASSERT_EQUAL(rte_ibmad_agent_unregister(a), -1, "unregister twice");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(NULL), "NULL");
+	return TEST_SUCCESS;
+}
+
+/* Request out, response in: TID high part, match, callback. */
+static int
+test_request_response(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	uint64_t tid;
+	int ctx;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET,
+	       RTE_IB_SA_ATTR_PATH_REC, 0x1234);
+	send_params(&p, mad, 1000, 0, &ctx);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(tid >> 32, rte_ibmad_agent_hi_tid(a), "TID high part");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "posted");
+	TEST_ASSERT_EQUAL(tid_of(td.sent[0].mad), tid, "TID on the wire");
+	TEST_ASSERT_EQUAL(td.sent[0].qpn, 1, "QP1");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.ah_attr.dlid, 0x21, "DLID");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.ah_attr.port_num, 1, "agent's port");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.remote_qkey, RTE_IB_QP1_QKEY, "Q_Key");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(r.nsend, 0, "no completion before the response");
+
+	/* A response with another TID matches nothing. */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid + 1);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "wrong TID matched");
+	TEST_ASSERT_EQUAL(stats().rx_unmatched, s0.rx_unmatched + 1, "unmatched");
+	/* Same TID, other class: no match either (Linux ib_find_send_mad). */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_PERF_MGMT, 1, RTE_IB_METHOD_GET_RESP, 0, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "other class matched");
+	/* The response. */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_tid[0], tid, "response handed over");
+	TEST_ASSERT(r.context[0] == &ctx, "context");
+	TEST_ASSERT_EQUAL(stats().rx_response, s0.rx_response + 1, "rx_response");
+	/* A duplicate response finds the send gone. */
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "duplicate completed twice");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* No response: retries with the same TID, then -ETIMEDOUT. */
+static int
+test_timeout_retries(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	unsigned int i;
+	uint64_t tid;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET,
+	       RTE_IB_SA_ATTR_NODE_REC, 0);
+	send_params(&p, mad, 20, 2, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	for (i = 0; i < 100 && r.nsend == 0; i++) {
+		sleep_ms(5);
+		rte_ibmad_poll();
+	}
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], -ETIMEDOUT, "status");
+	TEST_ASSERT_EQUAL(td.nsent, 3, "first attempt and two retries");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT_EQUAL(tid_of(td.sent[i].mad), tid, "attempt %u: same TID", i);
+	TEST_ASSERT_EQUAL(stats().retries, s0.retries + 2, "retries");
+	TEST_ASSERT_EQUAL(stats().timeouts, s0.timeouts + 1, "timeouts");
+
+	/* A response to a retried send still matches. */
+	reset();
+	send_params(&p, mad, 20, 3, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	for (i = 0; i < 100 && td.nsent < 2; i++) {
+		sleep_ms(5);
+		rte_ibmad_poll();
+	}
+	TEST_ASSERT(td.nsent >= 2, "retried");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 2, "completed");
+	TEST_ASSERT_EQUAL(r.status[1], 0, "answered after a retry");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* Sends without a response, send errors, the outstanding bound. */
+static int
+test_send_paths(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	unsigned int i;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_SEND, 0, 0);
+	send_params(&p, mad, 0, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "callback inside rte_ibmad_send");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed by the next pass");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+
+	/* Refused synchronously: the special QP is down. */
+	td.send_ret = -ENETDOWN;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "QP down");
+	TEST_ASSERT_EQUAL(rte_errno, ENETDOWN, "rte_errno");
+	td.send_ret = 0;
+
+	/* Bad parameters. */
+	p.len = 100;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "short MAD");
+	p.len = RTE_IB_MAD_SIZE;
+	mad[0] = 2;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "BaseVersion 2");
+	mad[0] = 1;
+	mad[1] = RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "SMP on QP1");
+	mad[1] = RTE_IB_MGMT_CLASS_SUBN_ADM;
+	p.timeout_ms = RTE_IBMAD_MAX_TIMEOUT_MS + 1;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "timeout too long");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+
+	/* At most RTE_IBMAD_MAX_OUTSTANDING per agent. */
+	reset();
+	send_params(&p, mad, 10000, 0, NULL);
+	mad[3] = RTE_IB_METHOD_GET;
+	for (i = 0; i < RTE_IBMAD_MAX_OUTSTANDING; i++)
+		TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send %u", i);
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "one too many");
+	TEST_ASSERT_EQUAL(rte_errno, ENOBUFS, "rte_errno");
+	/* Unregistering cancels them all, before it returns. */
+	r.nsend = 0;
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	TEST_ASSERT_EQUAL(r.nsend, RTE_IBMAD_MAX_OUTSTANDING, "every send cancelled");
+	TEST_ASSERT_EQUAL(r.status[0], -ECANCELED, "status");
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "send on a freed agent");
+	return TEST_SUCCESS;
+}
+
+static int
+test_cancel(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	uint64_t t1, t2;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 10000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &t1), "send 1");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &t2), "send 2");
+	TEST_ASSERT(t1 != t2, "fresh TIDs");
+	TEST_ASSERT_SUCCESS(rte_ibmad_cancel(a, t1), "cancel");
+	TEST_ASSERT_EQUAL(rte_ibmad_cancel(a, t1 + 100), -1, "unknown TID");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "rte_errno");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(r.nsend, 1, "one completion");
+	TEST_ASSERT_EQUAL(r.tid[0], t1, "the cancelled one");
+	TEST_ASSERT_EQUAL(r.status[0], -ECANCELED, "status");
+	/* A callback that unregisters its own agent. */
+	r.unregister_me = a;
+	TEST_ASSERT_SUCCESS(rte_ibmad_cancel(a, t2), "cancel 2");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(r.nsend, 2, "second completion");
+	TEST_ASSERT(r.unregister_me == NULL, "unregistered from its callback");
+	return TEST_SUCCESS;
+}
+
+/* Unsolicited requests: dispatch by class, version, method; the rest. */
+static int
+test_unsolicited(void)
+{
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	const struct sent *s;
+
+	a = agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_GET, &r);
+	TEST_ASSERT(a != NULL, "register");
+	r.respond = true;
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 0xabcd00000001ull);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nrecv, 1, "dispatched");
+	/* The agent answered from its callback: back to the source. */
+	TEST_ASSERT_EQUAL(td.nsent, 1, "response sent");
+	s = &td.sent[0];
+	TEST_ASSERT_EQUAL(s->mad[3], RTE_IB_METHOD_GET_RESP, "R bit");
+	TEST_ASSERT_EQUAL(tid_of(s->mad), 0xabcd00000001ull, "TID kept");
+	TEST_ASSERT_EQUAL(s->mad[64], 0x5a, "agent's payload");
+	TEST_ASSERT_EQUAL(s->buf.ah_attr.dlid, 0x33, "to the SLID");
+	TEST_ASSERT_EQUAL(s->buf.ah_attr.sl, 3, "at its SL");
+	TEST_ASSERT_EQUAL(s->buf.remote_qpn, 0x41, "to its QP");
+	TEST_ASSERT_EQUAL(s->buf.pkey_index, 2, "same P_Key index");
+	rte_ibmad_poll();
+
+	/* Another version or method: nobody's. A Set is answered
+	 * "unsupported method/attribute" (IBA 13.4.7), a Send dropped.
+	 */
+	reset();
+	mk_mad(mad, 0x09, 2, RTE_IB_METHOD_GET, 0x10, 7);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_SET, 0x10, 8);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_SEND, 0x10, 9);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(r.nrecv, 1, "not dispatched");
+	TEST_ASSERT_EQUAL(stats().rx_no_agent, s0.rx_no_agent + 3, "rx_no_agent");
+	TEST_ASSERT_EQUAL(td.nsent, 2, "Get and Set answered, Send not");
+	TEST_ASSERT_EQUAL(status_of(td.sent[0].mad), 0x000c, "status");
+	TEST_ASSERT_EQUAL(td.sent[0].mad[3], RTE_IB_METHOD_GET_RESP, "GetResp");
+	TEST_ASSERT_EQUAL(tid_of(td.sent[1].mad), 8, "TID kept");
+
+	/* Invalid MADs are counted and dropped. */
+	reset();
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 10);
+	mad[0] = 2;
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_NODE_INFO, 11);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "SMP on QP1");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 12);
+	TEST_ASSERT_SUCCESS(deliver(0, 0x33, mad), "GMP on QP0");
+	TEST_ASSERT_EQUAL(stats().rx_invalid, s0.rx_invalid + 3, "rx_invalid");
+	TEST_ASSERT_EQUAL(td.nsent, 0, "nothing answered");
+	TEST_ASSERT_EQUAL(r.nrecv, 1, "nothing dispatched");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* --- local SMA/PMA, snooping, NodeDescription, traps --- */
+
+static unsigned int ev_count[RTE_IB_EVENT_MAX];
+
+static void
+ev_cb(const struct rte_ib_event *ev, void *arg)
+{
+	RTE_SET_USED(arg);
+	if (ev->type < RTE_IB_EVENT_MAX)
+		ev_count[ev->type]++;
+}
+
+static int
+test_local_smp(void)
+{
+	struct rte_ib_port_attr attr;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	const struct sent *s;
+
+	memset(ev_count, 0, sizeof(ev_count));
+	/* Get(NodeDescription), LID routed: the device answers, the core
+	 * puts the device's NodeDescription in.
+	 */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_NODE_DESC, 0x77);
+	memset(mad + 64, 'x', 64);
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "to the device");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "reply sent");
+	s = &td.sent[0];
+	TEST_ASSERT_EQUAL(s->qpn, 0, "on QP0");
+	TEST_ASSERT_EQUAL(s->buf.ah_attr.dlid, 0x01, "to the SM's LID");
+	TEST_ASSERT_EQUAL(s->mad[3], RTE_IB_METHOD_GET_RESP, "GetResp");
+	TEST_ASSERT(memcmp(s->mad + 64, "test node desc", 14) == 0 &&
+		    s->mad[64 + 14] == 0, "NodeDescription: %.64s", s->mad + 64);
+	TEST_ASSERT_EQUAL(stats().rx_local, s0.rx_local + 1, "rx_local");
+
+	/* Set(PortInfo): LID 0x0005, MasterSMLID 0x0001 SL 0, reregister. */
+	reset();
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_SET,
+	       RTE_IB_SMP_ATTR_PORT_INFO, 0x78);
+	mad[64 + 17] = 0x05;
+	mad[64 + 19] = 0x01;
+	mad[64 + 51] = 0x80 | 18;
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "reply sent");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_LID_CHANGE], 1, "LID change");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_SM_CHANGE], 1, "SM change");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_CLIENT_REREGISTER], 1, "rereg");
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &attr), "cache");
+	TEST_ASSERT_EQUAL(attr.lid, 5, "cache refreshed by the event");
+	/* The same again: nothing changed, no reregistration asked. */
+	mad[64 + 51] = 18;
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_LID_CHANGE], 1, "no LID change");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_SM_CHANGE], 1, "no SM change");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_CLIENT_REREGISTER], 1, "no rereg");
+	/* Set(P_KeyTable). */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_SET,
+	       RTE_IB_SMP_ATTR_PKEY_TABLE, 0x79);
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_PKEY_CHANGE], 1, "P_Key change");
+	/* A Get(PortInfo) raises nothing. */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_PORT_INFO, 0x7a);
+	mad[64 + 17] = 0x09;
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(ev_count[RTE_IB_EVENT_LID_CHANGE], 1, "Get snooped");
+
+	/* TrapRepress: to the device, no reply. */
+	reset();
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1,
+	       RTE_IB_METHOD_TRAP_REPRESS, RTE_IB_ATTR_NOTICE, 0x7b);
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "to the device");
+	TEST_ASSERT_EQUAL(td.nsent, 0, "no reply to TrapRepress");
+	/* SMInfo is an SM's, not the SMA's: unsupported, answered. */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_SM_INFO, 0x7c);
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "SMInfo not to the device");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "answered");
+	TEST_ASSERT_EQUAL(status_of(td.sent[0].mad), 0x000c, "unsupported");
+	/* PMA Get(PortCounters) on QP1 goes to the device. */
+	reset();
+	mk_mad(mad, RTE_IB_MGMT_CLASS_PERF_MGMT, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_PMA_ATTR_PORT_COUNTERS, 0x7d);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x01, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "PMA to the device");
+	TEST_ASSERT_EQUAL(td.sent[0].qpn, 1, "reply on QP1");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.remote_qkey, RTE_IB_QP1_QKEY, "Q_Key");
+
+	/* A trap the device generated (SLID 0) goes to the SM: LID 1. */
+	reset();
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_TRAP,
+	       RTE_IB_ATTR_NOTICE, 0x7e);
+	TEST_ASSERT_SUCCESS(deliver(0, 0, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 0, "not to the device");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "forwarded");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.ah_attr.dlid, 1, "to MasterSMLID");
+	TEST_ASSERT_EQUAL(td.sent[0].mad[3], RTE_IB_METHOD_TRAP, "as is");
+	return TEST_SUCCESS;
+}
+
+/* A directed-route Get(NodeInfo) from an SM one hop away. */
+static int
+test_dr_smp(void)
+{
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	const uint8_t *o;
+
+	reset();
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_NODE_INFO, 0x99);
+	/* hc 1, hp 1 (the switch's send step moved it), paths: out port 3
+	 * of the SM's switch; DrSLID and DrDLID permissive.
+	 */
+	mad[6] = 1;
+	mad[7] = 1;
+	memset(mad + 32, 0xff, 4);
+	mad[128 + 1] = 3;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "to the device");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "reply sent");
+	o = td.sent[0].mad;
+	/* Received: C14-9:3 ReturnPath[1] = 1, send step hp 2 (= hc + 1);
+	 * reply: C14-13:1 hp 2 -> 1 out ReturnPath[1] = port 1.
+	 */
+	TEST_ASSERT_EQUAL(status_of(o) & 0x8000, 0x8000, "D bit");
+	TEST_ASSERT_EQUAL(o[6], 1, "HopPointer of the reply");
+	TEST_ASSERT_EQUAL(o[192 + 1], 1, "ReturnPath[1]");
+	TEST_ASSERT_EQUAL(td.sent[0].buf.ah_attr.dlid, RTE_IB_LID_PERMISSIVE,
+			  "to the permissive LID");
+	TEST_ASSERT_EQUAL(td.sent[0].qpn, 0, "QP0");
+
+	/* HopPointer 0 with HopCount 1: the sender did not move it. */
+	mad[6] = 0;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "no reply");
+	/* An intermediate hop at a CA. */
+	mad[6] = 1;
+	mad[7] = 2;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "deliver");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "no reply");
+	TEST_ASSERT_EQUAL(stats().rx_smi_discard, s0.rx_smi_discard + 2,
+			  "rx_smi_discard");
+	return TEST_SUCCESS;
+}
+
+/* An agent on QP0 (a local SM) reads its own node: hc 0, never on the
+ * wire; the reply comes back through the receive path to the agent.
+ */
+static int
+test_dr_local_loop(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	uint64_t tid;
+
+	reset();
+	a = agent_on(0, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_NODE_INFO, 0);
+	memset(mad + 32, 0xff, 4);
+	send_params(&p, mad, 1000, 0, NULL);
+	p.ah_attr.dlid = RTE_IB_LID_PERMISSIVE;
+	p.remote_qpn = 0;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, 0, "not on the wire");
+	TEST_ASSERT_EQUAL(td.nprocess, 1, "answered by the device");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_tid[0], tid, "the device's reply");
+	/* A DR SMP the SMI refuses: HopPointer 5 of 0. */
+	mad[6] = 5;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "C14-9:5");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* The control thread sleeps on the device's interrupt fd and wakes for it. */
+static int
+test_ctrl_thread(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	uint64_t tid, one = 1;
+	unsigned int i;
+	uint32_t sid;
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_service_id_get(&sid), "service registered");
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(true), "thread on");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	/* The "PMD" has the response waiting behind its interrupt. */
+	mk_mad(td.pending, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       0x35, tid);
+	td.pending_wc = mk_wc(1, 0x21);
+	td.have_pending = true;
+	TEST_ASSERT_EQUAL(write(td.efd, &one, sizeof(one)), (ssize_t)sizeof(one),
+			  "interrupt");
+	for (i = 0; i < 200 && __atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE) == 0; i++)
+		sleep_ms(5);
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed by the control thread");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+
+	/* Timeouts fire on the thread too, with nobody polling. */
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(true), "thread on");
+	send_params(&p, mad, 20, 1, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	for (i = 0; i < 200 && __atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE) == 1; i++)
+		sleep_ms(5);
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
+	TEST_ASSERT_EQUAL(r.nsend, 2, "timed out on the thread");
+	TEST_ASSERT_EQUAL(r.status[1], -ETIMEDOUT, "status");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* Unregistering the device cancels its agents' sends with -ENODEV. */
+static int
+test_device_gone(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s;
+	struct rec r = { 0 };
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	rte_ib_unregister_event_handler(&td.dev, ev_cb, NULL);
+	TEST_ASSERT_SUCCESS(rte_ib_device_unregister(&td.dev), "unregister dev");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "cancelled");
+	TEST_ASSERT_EQUAL(r.status[0], -ENODEV, "status");
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "send after");
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "rte_errno");
+	TEST_ASSERT_EQUAL(rte_ibmad_stats_get(&td.dev, &s), -1, "not served");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister agent");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite suite = {
+	.suite_name = "ibmad",
+	.unit_test_cases = {
+		TEST_CASE_ST(reset, NULL, test_agent_register),
+		TEST_CASE_ST(reset, NULL, test_request_response),
+		TEST_CASE_ST(reset, NULL, test_timeout_retries),
+		TEST_CASE_ST(reset, NULL, test_send_paths),
+		TEST_CASE_ST(reset, NULL, test_cancel),
+		TEST_CASE_ST(reset, NULL, test_unsolicited),
+		TEST_CASE_ST(reset, NULL, test_local_smp),
+		TEST_CASE_ST(reset, NULL, test_dr_smp),
+		TEST_CASE_ST(reset, NULL, test_dr_local_loop),
+		TEST_CASE_ST(reset, NULL, test_ctrl_thread),
+		TEST_CASE_ST(reset, NULL, test_device_gone),
+		TEST_CASES_END(),
+	},
+};
+
+int
+main(int argc, char **argv)
+{
+	char *eal_args[] = {
+		argv[0], "--no-huge", "-m", "64", "--no-pci", "--no-shconf",
+		"--file-prefix=test_ibmad", "--log-level=lib.ibmad:debug", NULL,
+	};
+	int ret;
+
+	RTE_SET_USED(argc);
+	if (rte_eal_init(RTE_DIM(eal_args) - 1, eal_args) < 0) {
+		printf("EAL init failed: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	/* Work runs in rte_ibmad_poll() unless a test starts the thread. */
+	rte_ibmad_ctrl_thread_set(false);
+	memset(&td, 0, sizeof(td));
+	snprintf(td.dev.name, sizeof(td.dev.name), "tmad0");
+	snprintf(td.dev.node_desc, sizeof(td.dev.node_desc), "test node desc");
+	td.dev.node_guid = UINT64_C(0x0002c90300004560);
+	td.dev.node_type = RTE_IB_NODE_CA;
+	td.dev.phys_port_cnt = 1;
+	td.dev.ops = &t_ops;
+	td.dev.dev_private = &td;
+	td.dev.eth_port_id[0] = RTE_IB_NO_ETH_PORT;
+	td.port[0].state = RTE_IB_PORT_ACTIVE;
+	td.port[0].lid = 0x10;
+	td.port[0].sm_lid = 0x02;
+	td.efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (td.efd < 0 || rte_ib_device_register(&td.dev) < 0 ||
+	    rte_ib_register_event_handler(&td.dev, ev_cb, NULL) < 0) {
+		printf("test device: %s\n", rte_strerror(rte_errno));
+		rte_eal_cleanup();
+		return 1;
+	}
+	ret = unit_test_suite_runner(&suite);
+	if (td.dev.core != NULL)
+		rte_ib_device_unregister(&td.dev);
+	close(td.efd);
+	rte_eal_cleanup();
+	return ret;
+}
