@@ -31,10 +31,13 @@
  * rte_ibmad_poll() runs it once for applications that want neither
  * (rte_ibmad_ctrl_thread_set()). Callbacks run on whichever of these
  * does the work, with the MAD core's (recursive) lock held: they may
- * call rte_ibmad_*() (including unregistering their own agent) and the
- * rte_ib_*() port and address-handle functions, but must not block, nor
- * call rte_ib_*() functions that take the device list lock (lookups,
- * (un)registration of devices, clients and event handlers).
+ * call rte_ibmad_*() (including unregistering their own agent; not
+ * rte_ibmad_poll() nor rte_ibmad_ctrl_thread_set()) and the rte_ib_*()
+ * port and address-handle functions, but must not block, nor call
+ * rte_ib_*() functions that take lib/ib's device list lock (lookups,
+ * (un)registration of devices, clients and event handlers): the lock order
+ * is lib/ib's lock, then the MAD core's, so an rte_ib event handler may
+ * call rte_ibmad_*().
  * All functions are for the control side; none is for a data lcore.
  *
  * Limits: every queue is bounded (RTE_IBMAD_MAX_*); nothing is allocated

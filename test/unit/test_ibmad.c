@@ -30,6 +30,7 @@
 #include <rte_byteorder.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_service.h>
 
 #include <ib_driver.h>
 #include <rte_ib_dev.h>
@@ -838,6 +839,40 @@ test_ctrl_thread(void)
 	return TEST_SUCCESS;
 }
 
+/* The same work as the "ibmad" service, run on this (application) lcore
+ * as a service lcore would.
+ */
+static int
+test_service(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	uint32_t sid;
+	uint64_t tid;
+	struct rte_ib_mad_wc wc = mk_wc(1, 0x21);
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_service_id_get(&sid), "service id");
+	TEST_ASSERT(strcmp(rte_service_get_name(sid), "ibmad") == 0, "name");
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP, 0x35, tid);
+	TEST_ASSERT_SUCCESS(rte_ib_device_mad_recv(&td.dev, &wc, mad, sizeof(mad)),
+			    "deliver");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "nothing runs before the service");
+	TEST_ASSERT_SUCCESS(rte_service_runstate_set(sid, 1), "runstate");
+	TEST_ASSERT_SUCCESS(rte_service_run_iter_on_app_lcore(sid, 1), "run");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed by the service");
+	TEST_ASSERT_EQUAL(r.resp_tid[0], tid, "response");
+	rte_service_runstate_set(sid, 0);
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
 /* Unregistering the device cancels its agents' sends with -ENODEV. */
 static int
 test_device_gone(void)
@@ -877,6 +912,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_dr_smp),
 		TEST_CASE_ST(reset, NULL, test_dr_local_loop),
 		TEST_CASE_ST(reset, NULL, test_ctrl_thread),
+		TEST_CASE_ST(reset, NULL, test_service),
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
 	},
