@@ -159,11 +159,7 @@ rte_ib_query_gid(struct rte_ib_device *dev, uint8_t port, uint16_t index,
 		return -1;
 	}
 	ret = dev->ops->query_gid(dev, port, index, gid);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ib_ret(ret);
 }
 
 int
@@ -184,9 +180,5 @@ rte_ib_query_pkey(struct rte_ib_device *dev, uint8_t port, uint16_t index,
 		return -1;
 	}
 	ret = dev->ops->query_pkey(dev, port, index, pkey);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ib_ret(ret);
 }

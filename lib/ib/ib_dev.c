@@ -394,11 +394,7 @@ rte_ib_register_event_handler(struct rte_ib_device *dev, rte_ib_event_cb cb,
 		handlers[free_slot].cb = cb;
 	}
 	pthread_mutex_unlock(&ib_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ib_ret(ret);
 }
 
 int
@@ -418,11 +414,7 @@ rte_ib_unregister_event_handler(struct rte_ib_device *dev, rte_ib_event_cb cb,
 		}
 	}
 	pthread_mutex_unlock(&ib_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ib_ret(ret);
 }
 
 int

@@ -26,17 +26,6 @@ ib_check(const struct rte_ib_device *dev, int port)
 	return 0;
 }
 
-/* -1 with rte_errno from a negative errno, or @p ret itself. */
-static int
-ib_ret(int ret)
-{
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return ret;
-}
-
 int
 rte_ib_query_device(struct rte_ib_device *dev, struct rte_ib_device_attr *attr)
 {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_rwlock.h>
 
@@ -26,6 +27,20 @@ extern int ib_logtype;
 #define IB_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ib_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
+
+/**
+ * The public return convention from an internal one: a negative errno
+ * becomes -1 with rte_errno set; anything else is returned as is.
+ */
+static inline int
+ib_ret(int ret)
+{
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return ret;
+}
 
 /** What the core caches of one port (Linux ib_cache). */
 struct ib_port_cache {

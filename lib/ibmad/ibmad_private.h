@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_errno.h>
 #include <rte_log.h>
 #include <rte_spinlock.h>
 
@@ -45,6 +46,20 @@ extern int ibmad_logtype;
 #define IBMAD_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ibmad_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
+
+/**
+ * The public return convention from an internal one: a negative errno
+ * becomes -1 with rte_errno set; anything else is returned as is.
+ */
+static inline int
+ibmad_ret(int ret)
+{
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return ret;
+}
 
 /** Most events queued from one work pass. */
 #define IBMAD_MAX_PENDING_EVENTS 16

@@ -554,11 +554,7 @@ rte_ibmad_ctrl_thread_set(bool run)
 	if (any)
 		ret = ibmad_thread_start_locked();
 	pthread_mutex_unlock(&ibmad_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ibmad_ret(ret);
 }
 
 int
@@ -572,11 +568,7 @@ rte_ibmad_service_id_get(uint32_t *id)
 	else
 		*id = service_id;
 	pthread_mutex_unlock(&ibmad_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ibmad_ret(ret);
 }
 
 int
@@ -600,9 +592,5 @@ rte_ibmad_stats_get(struct rte_ib_device *dev, struct rte_ibmad_stats *stats)
 		ret = 0;
 	}
 	pthread_mutex_unlock(&ibmad_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ibmad_ret(ret);
 }

@@ -239,11 +239,7 @@ rte_ibmad_send(struct rte_ibmad_agent *agent,
 	pthread_mutex_lock(&ibmad_lock);
 	ret = send_locked(agent, params, tid);
 	pthread_mutex_unlock(&ibmad_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ibmad_ret(ret);
 }
 
 int
@@ -280,11 +276,7 @@ rte_ibmad_respond(struct rte_ibmad_agent *agent,
 	pthread_mutex_lock(&ibmad_lock);
 	ret = send_locked(agent, &p, NULL);
 	pthread_mutex_unlock(&ibmad_lock);
-	if (ret < 0) {
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ibmad_ret(ret);
 }
 
 bool
