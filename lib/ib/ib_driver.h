@@ -25,6 +25,10 @@
  *    rte_ib_dispatch_event();
  * 4. rte_ib_device_unregister() before tearing down what the ops use:
  *    on return no core or client code calls the ops any more.
+ *
+ * The MAD core is a client that serves every registered device; a PMD
+ * whose ports should answer the SM links librte_ibmad (meson: ibmad_dep),
+ * so that loading the PMD (e.g. dpdk-testpmd -d) loads the MAD core too.
  */
 
 #include <stdint.h>
