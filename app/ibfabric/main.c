@@ -40,6 +40,8 @@
 #define MAIN_MAX_EVENTS		64
 #define MAIN_MAX_CONNS		16	/* control-socket connections */
 #define MAIN_LINE_MAX		1024
+/* Reply bytes a control connection may leave unread before it is closed. */
+#define MAIN_CONN_OUT_MAX	(4u << 20)
 
 #define EXIT_TOPOLOGY		2	/* bad net file or bad usage */
 
@@ -63,6 +65,10 @@ struct main_conn {
 	int fd;
 	size_t len;
 	char buf[MAIN_LINE_MAX];
+	/* Replies not yet taken by the peer: written as its socket has room. */
+	char *out;
+	size_t out_len;
+	size_t out_off;
 };
 
 struct main_ctx {
@@ -192,12 +198,14 @@ main_conn_close(struct main_ctx *m, struct main_conn *c)
 	close(c->fd);
 	c->fd = -1;
 	c->len = 0;
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->out_off = 0;
 }
 
 static void
 main_ctl_accept(struct main_ctx *m)
 {
-	struct timeval tv = { .tv_sec = 1 };
 	unsigned int i;
 	int fd;
 
@@ -214,34 +222,63 @@ main_ctl_accept(struct main_ctx *m)
 		close(fd);
 		return;
 	}
-	/* A client that stops reading must not stall the fabric for long. */
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	m->conns[i].fd = fd;
 	m->conns[i].len = 0;
 	if (main_ep_add(m, fd, TAG(TAG_CTL_CONN, i)) < 0)
 		main_conn_close(m, &m->conns[i]);
 }
 
+/*
+ * Write what the connection's socket takes now, never waiting: the rest
+ * stays in c->out and the loop watches for room (EPOLLOUT). Returns
+ * false when the connection must go (peer gone, or it left more than
+ * MAIN_CONN_OUT_MAX bytes of replies unread: a client that does not
+ * read cannot make the fabric wait, nor hold its memory).
+ */
 static bool
-main_send_all(int fd, const char *buf, size_t len)
+main_conn_flush(struct main_ctx *m, struct main_conn *c)
 {
-	int flags = fcntl(fd, F_GETFL);
-	bool ok = true;
+	struct epoll_event ev = { .data.u64 = TAG(TAG_CTL_CONN, (uint64_t)(c - m->conns)) };
+	ssize_t n;
 
-	/* Blocking (bounded by SO_SNDTIMEO) so long outputs are not cut. */
-	fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	while (len > 0) {
-		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
-
-		if (n <= 0) {
-			ok = false;
+	while (c->out_off < c->out_len) {
+		n = send(c->fd, c->out + c->out_off, c->out_len - c->out_off,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
 			break;
-		}
-		buf += n;
-		len -= (size_t)n;
+		if (n <= 0)
+			return false;
+		c->out_off += (size_t)n;
 	}
-	fcntl(fd, F_SETFL, flags);
-	return ok;
+	if (c->out_off == c->out_len) {
+		free(c->out);
+		c->out = NULL;
+		c->out_len = c->out_off = 0;
+	} else if (c->out_len - c->out_off > MAIN_CONN_OUT_MAX) {
+		FAB_ERR("control connection %u: more than %u bytes of replies unread: closed",
+			(unsigned int)(c - m->conns), MAIN_CONN_OUT_MAX);
+		return false;
+	}
+	ev.events = EPOLLIN | (c->out != NULL ? EPOLLOUT : 0);
+	(void)epoll_ctl(m->ep, EPOLL_CTL_MOD, c->fd, &ev);
+	return true;
+}
+
+/* Queue @p len bytes of reply behind what is already waiting, then flush. */
+static bool
+main_conn_reply(struct main_ctx *m, struct main_conn *c, const char *text, size_t len)
+{
+	char *grown;
+
+	grown = realloc(c->out, c->out_len + len + 1);
+	if (grown == NULL)
+		return false;
+	memcpy(grown + c->out_len, text, len);
+	c->out = grown;
+	c->out_len += len;
+	return main_conn_flush(m, c);
 }
 
 /*
@@ -263,9 +300,28 @@ main_conn_command(struct main_ctx *m, struct main_conn *c, const char *line)
 	if (ret >= 0)
 		fputs("ok\n", out);
 	fclose(out);
-	ok = main_send_all(c->fd, text, len);
+	ok = main_conn_reply(m, c, text, len);
 	free(text);
 	return ok;
+}
+
+/*
+ * The first control byte (a NUL, an escape ...; tab is a blank) in the
+ * @p len bytes of @p line, or -1. A command never holds one: it is
+ * refused with an error naming it, and the connection goes on.
+ */
+static long
+main_ctl_byte(const char *line, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char b = (unsigned char)line[i];
+
+		if ((b < 0x20 && b != '\t' && b != '\r') || b == 0x7f)
+			return (long)i;
+	}
+	return -1;
 }
 
 static void
@@ -283,19 +339,33 @@ main_conn_ready(struct main_ctx *m, struct main_conn *c)
 	}
 	c->len += (size_t)n;
 	c->buf[c->len] = '\0';
-	while ((nl = strchr(c->buf, '\n')) != NULL) {
+	while ((nl = memchr(c->buf, '\n', c->len)) != NULL) {
+		size_t llen = (size_t)(nl - c->buf);
+		long bad = main_ctl_byte(c->buf, llen);
+		bool ok;
+
 		*nl = '\0';
-		if (!main_conn_command(m, c, c->buf)) {
+		if (bad >= 0) {
+			char msg[96];
+			int k = snprintf(msg, sizeof(msg),
+					 "error: control byte 0x%02x at column %ld: command ignored\n",
+					 (unsigned char)c->buf[bad], bad + 1);
+
+			ok = main_conn_reply(m, c, msg, (size_t)k);
+		} else {
+			ok = main_conn_command(m, c, c->buf);
+		}
+		if (!ok) {
 			main_conn_close(m, c);
 			return;
 		}
-		c->len -= (size_t)(nl + 1 - c->buf);
+		c->len -= llen + 1;
 		memmove(c->buf, nl + 1, c->len + 1);
 	}
 	if (c->len == sizeof(c->buf) - 1) {
 		static const char longline[] = "error: command line too long\n";
 
-		(void)main_send_all(c->fd, longline, sizeof(longline) - 1);
+		(void)main_conn_reply(m, c, longline, sizeof(longline) - 1);
 		main_conn_close(m, c);
 	}
 }
@@ -442,7 +512,10 @@ main_dispatch(struct main_ctx *m, uint64_t tag, uint32_t events)
 		main_ctl_accept(m);
 		break;
 	case TAG_CTL_CONN:
-		if (m->conns[TAG_IDX(tag)].fd >= 0)
+		if ((events & EPOLLOUT) && m->conns[TAG_IDX(tag)].fd >= 0 &&
+		    !main_conn_flush(m, &m->conns[TAG_IDX(tag)]))
+			main_conn_close(m, &m->conns[TAG_IDX(tag)]);
+		if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && m->conns[TAG_IDX(tag)].fd >= 0)
 			main_conn_ready(m, &m->conns[TAG_IDX(tag)]);
 		break;
 	case TAG_STDIN:
@@ -528,7 +601,7 @@ main_teardown(struct main_ctx *m)
 
 	for (i = 0; i < MAIN_MAX_CONNS; i++)
 		if (m->conns[i].fd >= 0)
-			close(m->conns[i].fd);
+			main_conn_close(m, &m->conns[i]);
 	if (m->listen_fd >= 0) {
 		close(m->listen_fd);
 		unlink(m->ctl_path);

@@ -14,11 +14,14 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "fab_file.h"
 #include "fabric.h"
 #include "umad2sim.h"
 
@@ -388,6 +391,7 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 {
 	struct fab_port *p = NULL;
 	struct fab_node *n;
+	char why[96];
 	bool start;
 	int ret;
 
@@ -413,6 +417,8 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 		fab_capture_stop(f, p);
 		return 0;
 	}
+	if (fab_file_refused(argv[argc - 1], why, sizeof(why)) < 0)
+		return ctl_err(out, "capture \"%s\": %s", argv[argc - 1], why);
 	ret = fab_capture_start(f, p, argv[argc - 1]);
 	if (ret < 0)
 		return ctl_err(out, "capture \"%s\": %s", argv[argc - 1], strerror(-ret));
@@ -462,16 +468,21 @@ ctl_source(struct fabric *f, const char *path, FILE *out)
 {
 	char line[CTL_LINE_MAX];
 	unsigned int lineno = 0;
+	char why[96];
 	FILE *in;
-	int ret = 0;
+	int ret = 0, fd;
 
 	/* A file that sources itself must not recurse forever. */
 	if (ctl_source_depth >= CTL_SOURCE_DEPTH)
 		return ctl_err(out, "source \"%s\": nested deeper than %d files",
 			       path, CTL_SOURCE_DEPTH);
-	in = fopen(path, "r");
-	if (in == NULL)
-		return ctl_err(out, "source \"%s\": %s", path, strerror(errno));
+	fd = fab_open_regular(path, O_RDONLY, 0, why, sizeof(why));
+	in = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (in == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return ctl_err(out, "source \"%s\": %s", path, fd < 0 ? why : strerror(errno));
+	}
 	ctl_source_depth++;
 	while (fgets(line, sizeof(line), in) != NULL) {
 		lineno++;

@@ -10,12 +10,15 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <pcap/pcap.h>
 
+#include "fab_file.h"
 #include "fabric.h"
 
 struct fab_pcap {
@@ -28,15 +31,28 @@ static struct fab_pcap *
 capture_open(const char *path)
 {
 	struct fab_pcap *c = calloc(1, sizeof(*c));
+	char why[96];
+	FILE *fp;
+	int fd;
 
 	if (c == NULL)
 		return NULL;
 	c->pd = pcap_open_dead(DLT_INFINIBAND, FAB_PKT_MAX);
 	if (c->pd == NULL)
 		goto err_free;
-	c->dump = pcap_dump_open(c->pd, path);
+	/* Never a FIFO or a device: opening one could block the event loop. */
+	fd = fab_open_regular(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+	fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+	if (fp == NULL) {
+		FAB_ERR("capture %s: %s", path, fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto err_close;
+	}
+	c->dump = pcap_dump_fopen(c->pd, fp);
 	if (c->dump == NULL) {
 		FAB_ERR("capture %s: %s", path, pcap_geterr(c->pd));
+		fclose(fp);
 		goto err_close;
 	}
 	return c;

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fab_file.h"
 #include "fabric.h"
 #include "topo.h"
 
@@ -963,13 +964,12 @@ read_whole_file(const char *path, char **out, size_t *outlen, struct stat *st, c
 	ssize_t r;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, whylen, "%s", strerror(errno));
+	/* Never a FIFO, device or directory: the open could block the loop. */
+	fd = fab_open_regular(path, O_RDONLY, 0, why, whylen);
+	if (fd < 0)
 		return -1;
-	}
-	if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {
-		snprintf(why, whylen, "not a regular file");
+	if (fstat(fd, st) != 0) {
+		snprintf(why, whylen, "%s", strerror(errno));
 		goto err_close;
 	}
 	for (;;) {
