@@ -24,6 +24,14 @@ Scenarios (the host side is test/lib/hca_host/hca_host.c):
   disappear   a host brought up to ACTIVE is killed: its HCA resets and its
               port goes down on the fabric (the SM sees it); a new host
               attaches and comes back to ACTIVE
+  matrix      the buggy-driver matrix: host A commits one driver bug per row
+              and the HCA must answer as silicon does; then the row without
+              the bug must work (rows: MATRIX_ROWS, space-separated, in the
+              environment; all of them if unset)
+  matrix_dr   the matrix row OpenSM sees: a host whose QP0 agent answers
+              directed-route SMPs without the D bit (IBA 14.2.2.3; Linux
+              mthca_process_mad() sets it, MAD_IFC does not) never gets its
+              port configured; the same host with the bit set does
 """
 
 import os
@@ -136,6 +144,26 @@ def run_pkey(h, fab, lib, host, a, b, pcap):
         check_trap_257(h, [p for p, _ in pkts], *row)
 
 
+def matrix_dr(h, fab, host, a):
+    """Row dr_no_d: the D bit of directed-route replies (MAD status bit 15)."""
+    buggy = h.spawn(host + ['-b', 'dr_no_d', 'serve', a], name='hca_host-dr-no-d')
+    h.wait_log(buggy, 'hca_host: up', timeout=30)
+    # OpenSM sweeps every second; 20 sweeps without an answer it can route
+    time.sleep(20)
+    state = port_state(fab, 'hosta')[0]
+    h.check(state != 'ACTIVE', 'hosta ACTIVE although its replies lack the D bit')
+    h.info('row dr_no_d: without the D bit hosta stays %s (OpenSM never configures it)'
+           % state)
+    h.stop(buggy, sig=9)
+    h.wait_for(lambda: port_state(fab, 'hosta')[0] == 'DOWN', timeout=10,
+               what='hosta port down after the buggy host went')
+    good = h.spawn(host + ['serve', a], name='hca_host')
+    h.wait_log(good, 'port ACTIVE', timeout=90)
+    h.check_eq(port_state(fab, 'hosta')[0], 'ACTIVE', 'hosta with the D bit set')
+    h.info('row dr_no_d: with the D bit hosta is ACTIVE')
+    h.stop(good)
+
+
 def main():
     scenario = sys.argv[1]
     ibfabric, hca_host, net = (os.path.abspath(x) for x in sys.argv[2:5])
@@ -162,6 +190,15 @@ def main():
             run_pkey(h, fab, lib, host, a, b, pcap)
             return
         sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1)
+        if scenario == 'matrix':
+            rows = os.environ.get('MATRIX_ROWS', '').split()
+            r = h.run(host + ['matrix', a, b] + rows, timeout=150, check=False)
+            print(r.stdout[-8000:])
+            h.check(r.returncode == 0, 'hca_host matrix failed:\n%s' % r.stderr[-3000:])
+            return
+        if scenario == 'matrix_dr':
+            matrix_dr(h, fab, host, a)
+            return
         if scenario == 'ud':
             r = h.run(host + ['ud', a, b], timeout=150, check=False)
             print(r.stdout[-6000:])

@@ -20,10 +20,13 @@
  *   hca_host serve PCI_DIR             bring up and answer SMPs until killed
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
+ *   hca_host matrix PCI_A PCI_B [ROW]  the buggy-driver matrix (hh_matrix.c):
+ *                                      each row's bug, then the row without it
  *
  * "-s ipxe" before the scenario runs it as iPXE's arbel.c drives the
  * silicon instead of Linux's mthca (enum hh_style in hh.h); the checks
- * are the same.
+ * are the same. "-b dr_no_d" makes the QP0 agent answer directed-route
+ * SMPs without the D bit (a matrix row OpenSM must notice).
  *
  * Expected values are derived from Linux mthca and rdma-core (cited by
  * function), doc/guides/nics/mthca_hw.rst,
@@ -42,6 +45,7 @@
 #include <unistd.h>
 
 #include "hh_host.h"
+#include "hh_matrix.h"
 
 #define DMA_SIZE	(96u << 20)
 #define UD_QKEY		HH_HOST_UD_QKEY
@@ -49,6 +53,7 @@
 
 static unsigned int failures, checks;
 static enum hh_style style;	/* host style of every host a scenario brings up */
+static uint32_t host_bugs;	/* enum hh_bug every host commits (-b) */
 
 #define CHECK(cond, ...) do { \
 	checks++; \
@@ -116,6 +121,7 @@ host_up(struct hh_host *h, const char *dir)
 	int ret;
 
 	h->d.style = style;
+	h->d.bugs = host_bugs;
 	ret = hh_open(&h->d, dir, DMA_SIZE);
 
 	if (ret != 0)
@@ -1152,6 +1158,41 @@ scenario_ud(const char *da, const char *db)
 }
 
 static int
+scenario_matrix(const char *da, const char *db, int nrows, char **rows)
+{
+	static struct hh_host A, B;
+	char names[512], *all[32], *save = NULL, *tok;
+	const uint8_t *pi;
+	int n = 0, ret;
+
+	A.name = "A";
+	B.name = "B";
+	ret = host_up(&A, da);
+	if (ret == 0)
+		ret = host_up(&B, db);
+	REQUIRE(ret == 0, "both hosts up (bring-up, EQs, QP0/QP1/UD QPs)");
+	REQUIRE(wait_active(&A, &B, 60000), "both ports ACTIVE with OpenSM over our QP0 agents");
+	pi = get_port_info(&A);
+	REQUIRE(pi != NULL, "PortInfo of A");
+	A.lid = hh_get16(pi, 64 + 16);
+	pi = get_port_info(&B);
+	REQUIRE(pi != NULL, "PortInfo of B");
+	B.lid = hh_get16(pi, 64 + 16);
+	if (nrows == 0) {
+		hh_matrix_rows(names, sizeof(names));
+		for (tok = strtok_r(names, " ", &save); tok != NULL && n < 32;
+		     tok = strtok_r(NULL, " ", &save))
+			all[n++] = tok;
+		rows = all;
+		nrows = n;
+	}
+	ret = hh_matrix(&A, &B, nrows, rows, &checks, &failures);
+	hh_close(&A.d);
+	hh_close(&B.d);
+	return ret;
+}
+
+static int
 scenario_serve(const char *dir)
 {
 	static struct hh_host H;
@@ -1240,9 +1281,13 @@ main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	hh_verbose = getenv("HCA_HOST_VERBOSE") != NULL;
-	if (argc >= 3 && strcmp(argv[1], "-s") == 0) {
-		if (hh_style_parse(argv[2], &style) != 0) {
-			fprintf(stderr, "hca_host: unknown host style '%s'\n", argv[2]);
+	while (argc >= 3 && argv[1][0] == '-') {
+		if (strcmp(argv[1], "-s") == 0 && hh_style_parse(argv[2], &style) == 0) {
+			;
+		} else if (strcmp(argv[1], "-b") == 0 && strcmp(argv[2], "dr_no_d") == 0) {
+			host_bugs = HH_BUG_DR_NO_D;
+		} else {
+			fprintf(stderr, "hca_host: bad option %s %s\n", argv[1], argv[2]);
 			return 2;
 		}
 		argc -= 2;
@@ -1258,14 +1303,18 @@ main(int argc, char **argv)
 		rc = scenario_ud(argv[2], argv[3]);
 	else if (argc >= 4 && strcmp(argv[1], "pkey") == 0)
 		rc = scenario_pkey(argv[2], argv[3]);
+	else if (argc >= 4 && strcmp(argv[1], "matrix") == 0)
+		rc = scenario_matrix(argv[2], argv[3], argc - 4, argv + 4);
 	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
 		rc = scenario_serve(argv[2]);
 	else if (argc >= 6 && strcmp(argv[1], "bench") == 0)
 		return scenario_bench(argv[2], argv[3], (unsigned int)atoi(argv[4]),
 				      (unsigned int)atoi(argv[5]));
 	else {
-		fprintf(stderr, "usage: hca_host [-s linux|ipxe] commands|faults|serve PCI_DIR | "
-			"ud|pkey PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT\n");
+		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] "
+			"commands|faults|serve PCI_DIR | "
+			"ud|pkey PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
+			"matrix PCI_A PCI_B [ROW...]\n");
 		return 2;
 	}
 	printf("hca_host %s (%s host): %u checks, %u failed\n", argv[1], hh_style_name(style),

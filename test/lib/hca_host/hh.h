@@ -70,6 +70,29 @@ enum hh_style {
 	HH_STYLE_IPXE = 1,
 };
 
+/**
+ * One driver bug the host commits on purpose, for the buggy-driver matrix
+ * (hh_matrix.c). Each names the place a real driver would get it wrong;
+ * doc/guides/nics/mthca_hw.rst, "Driver rules", says what the hardware
+ * does instead. hh_dev.bugs holds a set of them; 0 is a correct host.
+ */
+enum hh_bug {
+	HH_BUG_NO_SEND_DB = 1u << 0,	/**< WQE and record written, no UAR doorbell */
+	HH_BUG_DB_QPN = 1u << 1,	/**< doorbell qpn names another QP (hh_dev.bug_qpn) */
+	HH_BUG_DB_COUNTER = 1u << 2,	/**< doorbell wqe_counter one ahead */
+	HH_BUG_DB_CNT0 = 1u << 3,	/**< doorbell wqe_cnt 0 */
+	HH_BUG_NEXT_DBD = 1u << 4,	/**< next segment always1 (DBD) clear */
+	HH_BUG_CTRL_ALWAYS1 = 1u << 5,	/**< ctrl segment always1 clear */
+	HH_BUG_RSC0 = 1u << 6,		/**< QPC rsc 0 (receive WQEs never set the C bit) */
+	HH_BUG_AV_PD = 1u << 7,		/**< AV pd not the QP's */
+	HH_BUG_AV_PORT = 1u << 8,	/**< AV port_number not the QP's */
+	HH_BUG_AV_RGID = 1u << 9,	/**< AV rgid[31:0] 0 with the G bit clear */
+	HH_BUG_WQE_BASE = 1u << 10,	/**< QPC wqe_base one too high */
+	HH_BUG_FW_UNMASKED = 1u << 11,	/**< QUERY_FW register addresses used unmasked */
+	HH_BUG_MLX_RLID = 1u << 12,	/**< MLX ctrl rlid not the header's DLID */
+	HH_BUG_DR_NO_D = 1u << 13,	/**< directed-route reply without the D bit */
+};
+
 /** "linux" / "ipxe". */
 const char *hh_style_name(enum hh_style s);
 /** Parse a style name; -EINVAL for anything else. */
@@ -135,6 +158,9 @@ struct hh_qp {
 	struct hh_buf data;	/**< receive buffers, one 2 KiB slot per RQ entry */
 	struct hh_buf hdr;	/**< MLX header slots (72 bytes each), QP0/QP1 */
 	uint16_t psn;
+	/* QP0/QP1: send completions the agent saw (hh_sma_poll()) */
+	unsigned int sends_ok, sends_err;
+	uint8_t last_err_synd;
 };
 
 struct hh_dev {
@@ -149,6 +175,10 @@ struct hh_dev {
 
 	/** Host style; kept across hh_open() / hh_attach_mem(). */
 	enum hh_style style;
+	/** enum hh_bug set the host commits now; kept across hh_open(). */
+	uint32_t bugs;
+	uint32_t bug_qpn;	/**< HH_BUG_DB_QPN: the QPN the doorbell names */
+	unsigned long dropped_writes;	/**< BAR0 writes beyond the BAR (master aborts) */
 
 	char dir[PATH_MAX];
 	int sock;
@@ -187,6 +217,7 @@ struct hh_dev {
 	uint32_t uar_size, num_ports, flags;
 	uint64_t max_icm;
 	uint8_t mtu_cap, width_cap, vl_cap;
+	uint8_t log_max_qp_sz;	/**< log2 of the most WQEs a queue may have */
 	uint32_t gid_len, pkey_len;
 
 	/* profile (ICM virtual addresses) */
@@ -230,7 +261,8 @@ int hh_iommu_map(struct hh_dev *d, int fd, uint64_t iova, uint64_t len, uint64_t
 int hh_iommu_unmap(struct hh_dev *d, uint64_t iova, uint64_t len);
 int hh_get_irq(struct hh_dev *d, uint32_t vector);
 uint32_t hh_bar0_read32(struct hh_dev *d, uint32_t off);
-void hh_bar0_write32(struct hh_dev *d, uint32_t off, uint32_t v);
+/** A 32-bit BAR0 store; one beyond the BAR is lost (counted in dropped_writes). */
+void hh_bar0_write32(struct hh_dev *d, uint64_t off, uint32_t v);
 void hh_uar_write64(struct hh_dev *d, uint32_t uar, uint32_t off, uint32_t hi, uint32_t lo);
 
 /* hh_cmd.c */
@@ -252,6 +284,10 @@ uint8_t *hh_dbr(struct hh_dev *d, uint32_t idx);
 int hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent);
 int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
 		 struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth);
+/** As hh_qp_create() with separate send and receive queue depths. */
+int hh_qp_create_sized(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st,
+		       uint8_t port, struct hh_cq *scq, struct hh_cq *rcq, uint32_t sq_depth,
+		       uint32_t rq_depth);
 int hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_qp_state to,
 		 uint16_t pkey_index);
 /** Any transition command @p op (mthca_MODIFY_QP()) with the mailbox for state @p to. */
@@ -287,8 +323,19 @@ int hh_post_recv_sge(struct hh_dev *d, struct hh_qp *qp, uint32_t lkey, uint64_t
 		     uint32_t len);
 int hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
 		    uint32_t lkey, uint64_t addr, uint32_t len, bool signaled);
+/**
+ * Post @p n UD sends behind doorbells of at most @p per_db WQEs each
+ * (Linux: MTHCA_ARBEL_MAX_WQES_PER_SEND_DB, 255). A @p per_db above 255
+ * is the bug of one doorbell for them all: wqe_cnt keeps 8 bits.
+ */
+int hh_post_ud_send_batch(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
+			  uint32_t lkey, uint64_t addr, uint32_t len, uint32_t n,
+			  uint32_t per_db);
 int hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_t hdr_len,
 		     const uint8_t *mad, bool vl15, bool slr, uint8_t sl, uint16_t dlid);
+/** LRH + BTH + DETH (28 bytes) of a UD SEND_ONLY carrying 256 bytes, for an MLX send. */
+void hh_build_ud_headers(uint8_t *h, uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t slid,
+			 uint16_t pkey, uint32_t dqp, uint32_t psn, uint32_t qkey, uint32_t sqp);
 /** Poll one CQE (copied into @p cqe, 32 bytes); 1 got one, 0 empty. */
 int hh_cq_poll(struct hh_dev *d, struct hh_cq *cq, uint8_t *cqe);
 /** Wait up to @p ms for a CQE (service @p sma QP0/QP1 loops meanwhile if set). */

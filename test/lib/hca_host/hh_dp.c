@@ -75,13 +75,44 @@ hh_rq_index(const struct hh_qp *qp, uint32_t wqe)
 
 /* Publish a WQE at ring index @p ind through its predecessor (mthca_arbel_post_send()). */
 static void
-link_send_wqe(struct hh_qp *qp, uint32_t ind, uint8_t op, uint32_t size)
+link_send_wqe(struct hh_qp *qp, uint32_t ind, uint8_t op, uint32_t size, uint32_t d_bugs)
 {
 	uint8_t *p = hh_sq_wqe(qp, ind - 1);
 
 	hh_put32(p, HH_WQE_NDA_OP, hh_sq_addr(qp, ind) | op);
 	wmb();
-	hh_put32(p, HH_WQE_EE_NDS, HH_NDS_DBD | size);
+	/* next segment always1, Linux's MTHCA_NEXT_DBD */
+	hh_put32(p, HH_WQE_EE_NDS, ((d_bugs & HH_BUG_NEXT_DBD) ? 0 : HH_NDS_DBD) | size);
+}
+
+/*
+ * The send doorbell (arbelprm_send_doorbell_st) for the @p cnt WQEs
+ * posted since @p start: nopcode and nds of the first, wqe_counter =
+ * WQEs posted before them, wqe_cnt (8 bits) = how many, qpn.
+ */
+static void
+send_doorbell(struct hh_dev *d, struct hh_qp *qp, uint32_t start, uint32_t cnt, uint8_t op,
+	      uint32_t size)
+{
+	uint32_t qpn = (d->bugs & HH_BUG_DB_QPN) ? d->bug_qpn : qp->qpn;
+
+	if (d->bugs & HH_BUG_DB_COUNTER)
+		start++;
+	if (d->bugs & HH_BUG_DB_CNT0)
+		cnt = 0;
+	if (d->bugs & HH_BUG_NO_SEND_DB)
+		return;
+	wmb();
+	hh_uar_write64(d, d->uar, HH_UAR_SEND, ((cnt & 0xff) << 24) | ((start & 0xffff) << 8) | op,
+		       (qpn << 8) | size);
+}
+
+/* Publish the WQEs up to sq_head in the SQ doorbell record. */
+static void
+send_record(struct hh_dev *d, struct hh_qp *qp)
+{
+	wmb();
+	hh_put32(hh_dbr(d, qp->sq_db), 0, qp->sq_head & 0xffff);
 }
 
 static void
@@ -90,11 +121,8 @@ ring_send(struct hh_dev *d, struct hh_qp *qp, uint8_t op, uint32_t size)
 	uint32_t start = qp->sq_head;
 
 	qp->sq_head++;
-	wmb();
-	hh_put32(hh_dbr(d, qp->sq_db), 0, qp->sq_head & 0xffff);
-	wmb();
-	hh_uar_write64(d, d->uar, HH_UAR_SEND, (1u << 24) | ((start & 0xffff) << 8) | op,
-		       (qp->qpn << 8) | size);
+	send_record(d, qp);
+	send_doorbell(d, qp, start, 1, op, size);
 }
 
 int
@@ -126,17 +154,21 @@ hh_post_recv(struct hh_dev *d, struct hh_qp *qp, uint32_t n)
 	return 0;
 }
 
-int
-hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
-		uint32_t lkey, uint64_t addr, uint32_t len, bool signaled)
+/* Write UD send WQE @p ind (ctrl, UD segment with the AV, one data segment). */
+static void
+fill_ud_wqe(struct hh_dev *d, struct hh_qp *qp, uint32_t ind, const struct hh_ud_dest *dst,
+	    uint32_t lkey, uint64_t addr, uint32_t len, bool signaled)
 {
-	uint32_t ind = qp->sq_head & (qp->sq_max - 1);
 	uint8_t *w = hh_sq_wqe(qp, ind);
 	uint8_t *ud = w + 16;
+	uint32_t pd = d->pd + ((d->bugs & HH_BUG_AV_PD) ? 1 : 0);
+	uint32_t port = (d->bugs & HH_BUG_AV_PORT) ? (dst->port % 2) + 1 : dst->port;
 
-	hh_put32(w, HH_WQE_FLAGS, (signaled ? HH_WQE_F_CQ_UPDATE : 0) | HH_WQE_F_ALWAYS1);
+	/* arbelprm_wqe_segment_ctrl_send_st: always1, c */
+	hh_put32(w, HH_WQE_FLAGS, (signaled ? HH_WQE_F_CQ_UPDATE : 0) |
+		 ((d->bugs & HH_BUG_CTRL_ALWAYS1) ? 0 : HH_WQE_F_ALWAYS1));
 	memset(ud, 0, HH_UD_SEG_SIZE);
-	hh_put32(ud, HH_UD_AV + HH_AV_PORT_PD, ((uint32_t)dst->port << 24) | d->pd);
+	hh_put32(ud, HH_UD_AV + HH_AV_PORT_PD, (port << 24) | pd);
 	hh_put16(ud, HH_UD_AV + HH_AV_DLID, dst->dlid);
 	hh_put8(ud, HH_UD_AV + HH_AV_MSG_SR, 0x30);
 	hh_put32(ud, HH_UD_AV + HH_AV_SL_TC_FL, (uint32_t)dst->sl << 28);
@@ -144,16 +176,45 @@ hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst
 		hh_put8(ud, HH_UD_AV + HH_AV_G_SLID, 0x80);
 		hh_put8(ud, HH_UD_AV + HH_AV_HOP_LIMIT, 1);
 		memcpy(ud + HH_UD_AV + HH_AV_DGID, dst->dgid, 16);
-	} else {
-		hh_put32(ud, HH_UD_AV + HH_AV_DGID + 12, 2);	/* "low byte of GID must be 2" */
+	} else if (!(d->bugs & HH_BUG_AV_RGID)) {
+		/* arbelprm_ud_address_vector_st.rgid_31_0: 0x2 without the G bit */
+		hh_put32(ud, HH_UD_AV + HH_AV_DGID + 12, 2);
 	}
 	hh_put32(ud, HH_UD_DQPN, dst->dqpn);
 	hh_put32(ud, HH_UD_QKEY, dst->qkey);
 	hh_put32(w, 64 + HH_DSEG_BYTE_COUNT, len);
 	hh_put32(w, 64 + HH_DSEG_LKEY, lkey);
 	hh_put64(w, 64 + HH_DSEG_ADDR, addr);
-	link_send_wqe(qp, ind, HH_OPCODE_SEND, 5);
+	link_send_wqe(qp, ind, HH_OPCODE_SEND, 5, d->bugs);
+}
+
+int
+hh_post_ud_send(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
+		uint32_t lkey, uint64_t addr, uint32_t len, bool signaled)
+{
+	fill_ud_wqe(d, qp, qp->sq_head, dst, lkey, addr, len, signaled);
 	ring_send(d, qp, HH_OPCODE_SEND, 5);
+	return 0;
+}
+
+int
+hh_post_ud_send_batch(struct hh_dev *d, struct hh_qp *qp, const struct hh_ud_dest *dst,
+		      uint32_t lkey, uint64_t addr, uint32_t len, uint32_t n, uint32_t per_db)
+{
+	uint32_t start = qp->sq_head, i;
+
+	if (n > qp->sq_max || per_db == 0)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		fill_ud_wqe(d, qp, qp->sq_head, dst, lkey, addr, len, true);
+		qp->sq_head++;
+		/* mthca_arbel_post_send(): a doorbell every 255 WQEs, and one at the end */
+		if (qp->sq_head - start == per_db || i + 1 == n) {
+			send_record(d, qp);
+			send_doorbell(d, qp, start, qp->sq_head - start, HH_OPCODE_SEND, 5);
+			start = qp->sq_head;
+		}
+	}
 	return 0;
 }
 
@@ -171,7 +232,8 @@ hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_
 	/* struct mthca_mlx_seg: the MLX segment replaces flags/imm; solicited and bit 0 clear */
 	hh_put32(w, HH_WQE_FLAGS, HH_WQE_F_CQ_UPDATE | (vl15 ? HH_MLX_VL15 : 0) |
 		 (slr ? HH_MLX_SLR : 0) | ((uint32_t)(sl & 0xf) << 8));
-	hh_put16(w, HH_MLX_RLID, dlid);
+	/* arbelprm_wqe_segment_ctrl_mlx_st.rlid: the headers' DLID */
+	hh_put16(w, HH_MLX_RLID, (d->bugs & HH_BUG_MLX_RLID) ? dlid ^ 1 : dlid);
 	hh_put16(w, HH_MLX_RLID + 2, 0);
 	hh_put32(w, 16 + HH_DSEG_BYTE_COUNT, hdr_len);
 	hh_put32(w, 16 + HH_DSEG_LKEY, d->ntmr.lkey);
@@ -182,7 +244,7 @@ hh_post_mlx_send(struct hh_dev *d, struct hh_qp *qp, const uint8_t *hdr, uint32_
 	/* mthca_arbel_post_send(): 4-byte inline placeholder for the ICRC */
 	hh_put32(w, 48, HH_INLINE_SEG | 4);
 	hh_put32(w, 52, 0);
-	link_send_wqe(qp, ind, HH_OPCODE_SEND, 4);
+	link_send_wqe(qp, ind, HH_OPCODE_SEND, 4, d->bugs);
 	ring_send(d, qp, HH_OPCODE_SEND, 4);
 	return 0;
 }
@@ -240,9 +302,9 @@ hh_cq_arm(struct hh_dev *d, struct hh_cq *cq, bool solicited)
 
 /* ---- the QP0/QP1 agent ---------------------------------------------------- */
 
-/* LRH (IBA 7.7) + BTH (9.2) + DETH (9.3.3): 28 bytes, no GRH. */
-static void
-build_ud_headers(uint8_t *h, uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t slid,
+/* LRH (IBA 7.7) + BTH (9.2) + DETH (9.3.3): 28 bytes, no GRH, 256-byte payload. */
+void
+hh_build_ud_headers(uint8_t *h, uint8_t vl, uint8_t sl, uint16_t dlid, uint16_t slid,
 		 uint16_t pkey, uint32_t dqp, uint32_t psn, uint32_t qkey, uint32_t sqp)
 {
 	memset(h, 0, 28);
@@ -288,7 +350,8 @@ answer(struct hh_dev *d, struct hh_qp *qp, const uint8_t *cqe, uint8_t *resp, bo
 		uint8_t hc = resp[MAD_DR_HOP_CNT], hp = resp[MAD_DR_HOP_PTR];
 
 		/* IBA 14.2.2.3: the responder sets D; Linux does it after MAD_IFC */
-		hh_put16(resp, MAD_STATUS, hh_get16(resp, MAD_STATUS) | MAD_STATUS_DR_D);
+		if (!(d->bugs & HH_BUG_DR_NO_D))
+			hh_put16(resp, MAD_STATUS, hh_get16(resp, MAD_STATUS) | MAD_STATUS_DR_D);
 		if (hh_get16(resp, MAD_DR_DLID) != LID_PERMISSIVE) {
 			dlid = rlid;			/* 14.2.2.4: LID-routed back */
 		} else if (hc != 0 && (hp == hc || hp == hc + 1)) {
@@ -310,7 +373,7 @@ answer(struct hh_dev *d, struct hh_qp *qp, const uint8_t *cqe, uint8_t *resp, bo
 			return;
 		}
 	}
-	build_ud_headers(hdr, qp0 ? 15 : 0, sl, dlid, slid, 0xffff,
+	hh_build_ud_headers(hdr, qp0 ? 15 : 0, sl, dlid, slid, 0xffff,
 			 qp0 ? 0 : hh_get32(cqe, HH_CQE_RQPN) & 0xffffff, qp->psn++,
 			 qp0 ? 0 : 0x80010000u, qp0 ? 0 : 1);
 	hh_post_mlx_send(d, qp, hdr, sizeof(hdr), resp, qp0, slr, sl, dlid);
@@ -338,13 +401,19 @@ hh_sma_poll(struct hh_dev *d, struct hh_qp *qp0, struct hh_qp *qp1, uint16_t *po
 				HH_ERR("special CQ: CQE for QPN 0x%x", qpn);
 				continue;
 			}
+			if (op == HH_CQE_OP_ERR_SEND) {
+				qp->sends_err++;
+				qp->last_err_synd = hh_get8(cqe, HH_CQE_SYNDROME);
+			}
 			if ((op & 0xfe) == 0xfe) {
 				HH_ERR("QP 0x%x: error CQE syndrome 0x%02x", qpn,
 				       hh_get8(cqe, HH_CQE_SYNDROME));
 				continue;
 			}
-			if (hh_get8(cqe, HH_CQE_IS_SEND) & 0x80)
+			if (hh_get8(cqe, HH_CQE_IS_SEND) & 0x80) {
+				qp->sends_ok++;
 				continue;
+			}
 			ind = hh_rq_index(qp, hh_get32(cqe, HH_CQE_WQE));
 			mad = qp->data.va + (size_t)ind * HH_RECV_SLOT + 40;
 			if (mad_for_firmware(mad)) {

@@ -98,10 +98,12 @@ hh_open(struct hh_dev *d, const char *pci_dir, size_t dma_size)
 	struct sockaddr_un sa;
 	unsigned long vendor, device, cls;
 	enum hh_style style = d->style;
+	uint32_t bugs = d->bugs;
 	int ret, i;
 
 	memset(d, 0, sizeof(*d));
 	d->style = style;
+	d->bugs = bugs;
 	d->sock = -1;
 	d->dma_fd = -1;
 	for (i = 0; i < HH_NUM_EQ; i++)
@@ -178,10 +180,12 @@ hh_attach_mem(struct hh_dev *d, uint8_t *bar0, uint8_t *bar2, size_t bar2_len,
 	void *arg = d->idle_arg;
 	int (*get_irq)(void *, uint32_t) = d->get_irq;
 	enum hh_style style = d->style;
+	uint32_t bugs = d->bugs;
 	int i;
 
 	memset(d, 0, sizeof(*d));
 	d->style = style;
+	d->bugs = bugs;
 	d->idle = idle;
 	d->idle_arg = arg;
 	d->get_irq = get_irq;
@@ -275,8 +279,13 @@ hh_bar0_read32(struct hh_dev *d, uint32_t off)
 }
 
 void
-hh_bar0_write32(struct hh_dev *d, uint32_t off, uint32_t v)
+hh_bar0_write32(struct hh_dev *d, uint64_t off, uint32_t v)
 {
+	if (off + 4 > d->bar0_len) {
+		/* outside the BAR: on a PCI bus a master abort, the write is lost */
+		d->dropped_writes++;
+		return;
+	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	*(volatile uint32_t *)(d->bar0 + off) = htobe32(v);
 }

@@ -34,10 +34,17 @@ ilog2(uint64_t v)
 	return l;
 }
 
+/*
+ * QUERY_FW's register addresses are the HCA's bus addresses; Linux masks
+ * them with the BAR0 length - 1 (mthca_QUERY_FW(): "we can't trust the
+ * values firmware gives us"). HH_BUG_FW_UNMASKED uses them as they are.
+ */
 static uint64_t
 bar0_off(struct hh_dev *d, uint64_t fw_addr)
 {
-	return fw_addr & (d->bar0_len - 1);	/* mthca_QUERY_FW(): & (BAR0 length - 1) */
+	if (d->bugs & HH_BUG_FW_UNMASKED)
+		return fw_addr;
+	return fw_addr & (d->bar0_len - 1);
 }
 
 /* ---- page lists (mthca_map_cmd()) ---------------------------------------------- */
@@ -214,6 +221,7 @@ query_dev_lim(struct hh_dev *d)
 	d->rsvd_uars = hh_get8(o, HH_QDL_RSVD_UAR) >> 4;
 	d->rsvd_mgms = hh_get8(o, HH_QDL_RSVD_MGM) & 0x0f;
 	d->rsvd_pds = hh_get8(o, HH_QDL_RSVD_PD) >> 4;
+	d->log_max_qp_sz = hh_get8(o, HH_QDL_LOG_MAX_QP_SZ);
 	d->mtu_cap = hh_get8(o, HH_QDL_MTU_WIDTH) >> 4;
 	d->width_cap = hh_get8(o, HH_QDL_MTU_WIDTH) & 0x0f;
 	d->vl_cap = hh_get8(o, HH_QDL_VL_PORTS) >> 4;
@@ -692,6 +700,13 @@ int
 hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
 	     struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth)
 {
+	return hh_qp_create_sized(d, qp, qpn, st, port, scq, rcq, depth, depth);
+}
+
+int
+hh_qp_create_sized(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
+		   struct hh_cq *scq, struct hh_cq *rcq, uint32_t sq_depth, uint32_t rq_depth)
+{
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
@@ -701,17 +716,18 @@ hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8
 	qp->port = port;
 	qp->scq = scq;
 	qp->rcq = rcq;
-	qp->sq_max = qp->rq_max = depth;
+	qp->sq_max = sq_depth;
+	qp->rq_max = rq_depth;
 	qp->rq_shift = 6;			/* 16 + 16 * 1 SGE -> 64 */
 	qp->sq_shift = st == HH_QPST_UD ? 7 : 6;	/* UD 16+48+16 -> 128; MLX 16+32+16 -> 64 */
 	ret = d->style == HH_STYLE_IPXE ? wqe_buf_ipxe(d, qp) : wqe_buf_linux(d, qp);
 	if (ret != 0)
 		return ret;
-	ret = hh_dma_alloc(d, (size_t)depth * HH_RECV_SLOT, 4096, &qp->data);
+	ret = hh_dma_alloc(d, (size_t)rq_depth * HH_RECV_SLOT, 4096, &qp->data);
 	if (ret != 0)
 		return ret;
 	if (st == HH_QPST_MLX) {
-		ret = hh_dma_alloc(d, (size_t)depth * HH_MLX_SLOT, 64, &qp->hdr);
+		ret = hh_dma_alloc(d, (size_t)sq_depth * HH_MLX_SLOT, 64, &qp->hdr);
 		if (ret != 0)
 			return ret;
 	}
@@ -747,6 +763,20 @@ hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum hh_
 	return hh_qp_cmd(d, qp, op, from, to, pkey_index);
 }
 
+/* QPC wqe_base: bits 63:32 of every WQE address (HH_BUG_WQE_BASE: one too high) */
+static uint32_t
+qp_wqe_base(const struct hh_dev *d, const struct hh_qp *qp)
+{
+	return qp->wqe_base + ((d->bugs & HH_BUG_WQE_BASE) ? 1 : 0);
+}
+
+/* QPC params2: RSC set, so every receive WQE completes (HH_BUG_RSC0: clear) */
+static uint32_t
+qp_params2(const struct hh_dev *d)
+{
+	return (d->bugs & HH_BUG_RSC0) ? 0 : HH_QP_PARAMS2_RSC;
+}
+
 /* Linux __mthca_modify_qp(): every transition carries the whole context. */
 static void
 qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_state from,
@@ -772,7 +802,7 @@ qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_stat
 	}
 	hh_put32(m, HH_QPM_OPTMASK, optmask);
 	hh_put32(m, HH_QPM_PD, d->pd);
-	hh_put32(m, HH_QPM_WQE_BASE, qp->wqe_base);
+	hh_put32(m, HH_QPM_WQE_BASE, qp_wqe_base(d, qp));
 	hh_put32(m, HH_QPM_WQE_LKEY, qp->wqe_lkey);
 	hh_put32(m, HH_QPM_PARAMS1, (10u << 28) | (9u << 24) | (1u << 14));
 	if (to == HH_QPS_RTS)
@@ -780,7 +810,7 @@ qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_stat
 	hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
 	hh_put32(m, HH_QPM_SND_WQE_BASE, qp->sq_addr);
 	hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
-	hh_put32(m, HH_QPM_PARAMS2, HH_QP_PARAMS2_RSC);
+	hh_put32(m, HH_QPM_PARAMS2, qp_params2(d));
 	hh_put32(m, HH_QPM_RA_BUFF_INDX,
 		 (uint32_t)(d->rdb_base + ((uint64_t)(qp->qpn & (d->num_qps - 1)) * 32 << 2)));
 	hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
@@ -807,12 +837,12 @@ qp_mailbox_ipxe(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, uint16_t op,
 		hh_put32(m, HH_QPM_USR_PAGE, d->uar);
 		hh_put32(m, HH_QPM_PRI_PATH, ((uint32_t)qp->port << 24) | (pkey_index & 0x7f));
 		hh_put32(m, HH_QPM_PD, d->pd);
-		hh_put32(m, HH_QPM_WQE_BASE, qp->wqe_base);
+		hh_put32(m, HH_QPM_WQE_BASE, qp_wqe_base(d, qp));
 		hh_put32(m, HH_QPM_WQE_LKEY, qp->wqe_lkey);
 		hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
 		hh_put32(m, HH_QPM_SND_WQE_BASE, qp->sq_addr);
 		hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
-		hh_put32(m, HH_QPM_PARAMS2, HH_QP_PARAMS2_RSC);
+		hh_put32(m, HH_QPM_PARAMS2, qp_params2(d));
 		hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
 		hh_put32(m, HH_QPM_RCV_WQE_BASE, qp->rq_addr);
 		hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db);

@@ -1,0 +1,600 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * hca_host: the buggy-driver matrix. Each row commits one driver bug the
+ * PRM makes visible (enum hh_bug) and checks that the HCA does what the
+ * silicon does about it; the same row without the bug must then work.
+ * The table at the end is the reader's list of what the hardware demands;
+ * doc/guides/nics/mthca_hw.rst, "Driver rules", gives the sources.
+ *
+ * Two hosts with ports ACTIVE (OpenSM on the fabric); host A commits the
+ * bugs, host B receives. Every run of a row uses QPs and CQs of its own,
+ * so a QP a bug wedged stays out of the next row's way.
+ */
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hh_matrix.h"
+
+#define MX_LEN		256	/* payload of every datagram */
+#define MX_WAIT_MS	2000	/* for something that must come */
+#define MX_QUIET_MS	400	/* for something that must not */
+#define MX_FIRST_QP	16	/* hh_host_qpn() index of the first row QP */
+#define MX_FIRST_CQ	32	/* CQN offset above reserved_cqs of the first row CQ */
+
+struct mx {
+	struct hh_host *a, *b;
+	uint32_t next_qp[2], next_cq[2];
+	char why[160];		/* what a failed expectation saw */
+};
+
+struct mx_qp {
+	struct hh_host *h;
+	struct hh_cq cq;
+	struct hh_qp qp;
+};
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int __attribute__((format(printf, 2, 3)))
+mx_fail(struct mx *m, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m->why, sizeof(m->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void
+mx_service(struct mx *m)
+{
+	hh_host_service(m->a);
+	hh_host_service(m->b);
+	hh_idle(&m->a->d, 100);
+}
+
+/* A CQ and a UD QP on port 1 of @p h, to RTS; @p bugs are committed while creating it. */
+static int
+mx_qp_new(struct mx *m, struct hh_host *h, struct mx_qp *q, uint32_t sq_depth,
+	  uint32_t rq_depth, uint32_t cq_nent, uint32_t bugs)
+{
+	unsigned int k = h == m->a ? 0 : 1;
+	struct hh_dev *d = &h->d;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	q->h = h;
+	ret = hh_cq_create(d, &q->cq, d->rsvd_cqs + MX_FIRST_CQ + m->next_cq[k]++, cq_nent);
+	if (ret != 0)
+		return mx_fail(m, "CQ create: %d", ret);
+	ret = hh_qp_create_sized(d, &q->qp, hh_host_qpn(h, MX_FIRST_QP + m->next_qp[k]++),
+				 HH_QPST_UD, 1, &q->cq, &q->cq, sq_depth, rq_depth);
+	if (ret != 0)
+		return mx_fail(m, "QP buffers: %d", ret);
+	q->qp.qkey = HH_HOST_UD_QKEY;
+	d->bugs = bugs;
+	ret = hh_qp_up(d, &q->qp, 0);
+	d->bugs = 0;
+	return ret == 0 ? 0 : mx_fail(m, "QP 0x%x to RTS failed", q->qp.qpn);
+}
+
+static struct hh_ud_dest
+mx_dest(struct mx *m, uint32_t qpn)
+{
+	return (struct hh_ud_dest){ .dlid = m->b->lid, .dqpn = qpn, .qkey = HH_HOST_UD_QKEY,
+				    .port = 1 };
+}
+
+/* One signaled UD send of MX_LEN bytes from @p q to B's QP @p qpn, committing @p bugs. */
+static void
+mx_send(struct mx *m, struct mx_qp *q, uint32_t qpn, uint32_t bugs)
+{
+	struct hh_ud_dest dst = mx_dest(m, qpn);
+	unsigned int i;
+
+	for (i = 0; i < MX_LEN; i++)
+		m->a->payload.va[i] = (uint8_t)(i * 13 + q->qp.qpn);
+	m->a->d.bugs = bugs;
+	hh_post_ud_send(&m->a->d, &q->qp, &dst, m->a->payload_mr.lkey, 0, MX_LEN, true);
+	m->a->d.bugs = 0;
+}
+
+/* Wait up to @p ms for a CQE on @p cq, serving both hosts' agents meanwhile. */
+static int
+mx_wait(struct mx *m, struct hh_dev *d, struct hh_cq *cq, uint8_t *cqe, int ms)
+{
+	uint64_t end = now_ms() + ms;
+
+	do {
+		if (hh_cq_poll(d, cq, cqe))
+			return 1;
+		mx_service(m);
+	} while (now_ms() < end);
+	return 0;
+}
+
+/* B's UD QP got the datagram @p q sent (payload at +40), within @p ms; reposted. */
+static int
+mx_b_received(struct mx *m, struct mx_qp *q, int ms)
+{
+	struct hh_qp *bq = &m->b->ud;
+	uint64_t end = now_ms() + ms;
+	uint8_t cqe[HH_CQE_SIZE];
+	const uint8_t *rx;
+	int left;
+
+	while ((left = (int)(end - now_ms())) > 0 &&
+	       mx_wait(m, &m->b->d, &m->b->rcq, cqe, left)) {
+		rx = bq->data.va + (size_t)hh_rq_index(bq, hh_get32(cqe, HH_CQE_WQE)) *
+		     HH_RECV_SLOT;
+		hh_post_recv(&m->b->d, bq, 1);
+		if ((hh_get32(cqe, HH_CQE_RQPN) & 0xffffff) != q->qp.qpn)
+			continue;	/* another row's, late */
+		return hh_get8(cqe, HH_CQE_OPCODE) == 0x64 &&
+		       hh_get32(cqe, HH_CQE_BYTE_CNT) == 40 + MX_LEN &&
+		       memcmp(rx + 40, m->a->payload.va, MX_LEN) == 0;
+	}
+	return 0;
+}
+
+/* Empty B's receive CQ (reposting), so each run starts from nothing. */
+static void
+mx_drain_b(struct mx *m)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+
+	while (hh_cq_poll(&m->b->d, &m->b->rcq, cqe))
+		hh_post_recv(&m->b->d, &m->b->ud, 1);
+}
+
+/* The send completed and B has the datagram, intact. */
+static int
+mx_delivered(struct mx *m, struct mx_qp *q)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+
+	if (!mx_wait(m, &m->a->d, &q->cq, cqe, MX_WAIT_MS))
+		return mx_fail(m, "no send CQE within %d ms", MX_WAIT_MS);
+	if (hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
+		return mx_fail(m, "send CQE opcode 0x%02x, syndrome 0x%02x",
+			       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+	if (!mx_b_received(m, q, MX_WAIT_MS))
+		return mx_fail(m, "B did not receive the datagram intact");
+	return 0;
+}
+
+/* Nothing: no CQE for @p q and no datagram at B. */
+static int
+mx_silent(struct mx *m, struct mx_qp *q)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+
+	if (mx_wait(m, &m->a->d, &q->cq, cqe, MX_QUIET_MS))
+		return mx_fail(m, "a CQE came: opcode 0x%02x, syndrome 0x%02x",
+			       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+	if (mx_b_received(m, q, MX_QUIET_MS / 4))
+		return mx_fail(m, "B received the datagram");
+	return 0;
+}
+
+/* An error CQE with syndrome @p synd for @p q's WQE, and no datagram at B. */
+static int
+mx_error(struct mx *m, struct mx_qp *q, uint8_t synd)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+
+	if (!mx_wait(m, &m->a->d, &q->cq, cqe, MX_WAIT_MS))
+		return mx_fail(m, "no CQE within %d ms", MX_WAIT_MS);
+	if (hh_get8(cqe, HH_CQE_OPCODE) != HH_CQE_OP_ERR_SEND ||
+	    hh_get8(cqe, HH_CQE_SYNDROME) != synd)
+		return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
+			       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+	if (mx_b_received(m, q, MX_QUIET_MS / 4))
+		return mx_fail(m, "B received the datagram");
+	return 0;
+}
+
+/* ---- the rows --------------------------------------------------------------- */
+
+/* A send WQE of a fresh QP, with @p bug committed or not: delivered or @p outcome. */
+static int
+row_send(struct mx *m, bool bug, uint32_t flag, int (*outcome)(struct mx *, struct mx_qp *))
+{
+	struct mx_qp q;
+
+	if (mx_qp_new(m, m->a, &q, 16, 4, 64, 0) != 0)
+		return -1;
+	mx_send(m, &q, m->b->ud.qpn, bug ? flag : 0);
+	return bug ? outcome(m, &q) : mx_delivered(m, &q);
+}
+
+static int
+out_local_qp_op(struct mx *m, struct mx_qp *q)
+{
+	return mx_error(m, q, HH_SYND_LOCAL_QP_OP);
+}
+
+static int
+row_no_send_db(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_NO_SEND_DB, mx_silent);
+}
+
+static int
+row_db_qpn(struct mx *m, bool bug)
+{
+	/* a QPN whose context exists but was never taken out of RESET */
+	m->a->d.bug_qpn = hh_host_qpn(m->a, MX_FIRST_QP + m->next_qp[0]++);
+	return row_send(m, bug, HH_BUG_DB_QPN, mx_silent);
+}
+
+static int
+row_db_counter(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_DB_COUNTER, mx_silent);
+}
+
+static int
+row_db_cnt0(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_DB_CNT0, mx_silent);
+}
+
+static int
+row_next_dbd(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_NEXT_DBD, out_local_qp_op);
+}
+
+static int
+row_ctrl_always1(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_CTRL_ALWAYS1, out_local_qp_op);
+}
+
+static int
+row_av_pd(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_AV_PD, out_local_qp_op);
+}
+
+static int
+row_av_port(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_AV_PORT, out_local_qp_op);
+}
+
+static int
+row_av_rgid(struct mx *m, bool bug)
+{
+	return row_send(m, bug, HH_BUG_AV_RGID, out_local_qp_op);
+}
+
+/*
+ * 300 WQEs: behind one doorbell (bug: wqe_cnt keeps 300 & 0xff = 44, so
+ * 44 execute) or behind doorbells of 255 and 45 (all 300). Sent to a QPN
+ * B does not have, so only the send CQEs count.
+ */
+static int
+row_over_255(struct mx *m, bool bug)
+{
+	const uint32_t n = 300, expect = bug ? n & 0xff : n;
+	struct hh_ud_dest dst = mx_dest(m, 0xabcde);
+	uint8_t cqe[HH_CQE_SIZE];
+	uint32_t got = 0;
+	struct mx_qp q;
+
+	if (mx_qp_new(m, m->a, &q, 512, 4, 1024, 0) != 0)
+		return -1;
+	hh_post_ud_send_batch(&m->a->d, &q.qp, &dst, m->a->payload_mr.lkey, 0, 64, n,
+			      bug ? n : 255);
+	while (mx_wait(m, &m->a->d, &q.cq, cqe, got < expect ? MX_WAIT_MS : MX_QUIET_MS)) {
+		if (hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
+			return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
+				       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+		got++;
+	}
+	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+}
+
+/* B's receive QP has RSC clear (bug) or set; its receive WQEs never set the C bit. */
+static int
+row_rsc0(struct mx *m, bool bug)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+	struct mx_qp s, r;
+
+	if (mx_qp_new(m, m->a, &s, 16, 4, 64, 0) != 0 ||
+	    mx_qp_new(m, m->b, &r, 4, 4, 64, bug ? HH_BUG_RSC0 : 0) != 0)
+		return -1;
+	hh_post_recv(&m->b->d, &r.qp, 1);
+	mx_send(m, &s, r.qp.qpn, 0);
+	if (!mx_wait(m, &m->a->d, &s.cq, cqe, MX_WAIT_MS) ||
+	    hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
+		return mx_fail(m, "no good send CQE");
+	if (mx_wait(m, &m->b->d, &r.cq, cqe, bug ? MX_QUIET_MS : MX_WAIT_MS) == bug)
+		return mx_fail(m, bug ? "a receive CQE came":
+			       "no receive CQE");
+	/* the data landed either way: only the completion depends on RSC */
+	if (memcmp(r.qp.data.va + 40, m->a->payload.va, MX_LEN) != 0)
+		return mx_fail(m, "the payload is not in the receive buffer");
+	return 0;
+}
+
+/* wqe_base one too high: the WQE is fetched from the wrong address. */
+static int
+row_wqe_base(struct mx *m, bool bug)
+{
+	uint8_t cqe[HH_CQE_SIZE];
+	struct mx_qp q;
+
+	if (mx_qp_new(m, m->a, &q, 16, 4, 64, bug ? HH_BUG_WQE_BASE : 0) != 0)
+		return -1;
+	mx_send(m, &q, m->b->ud.qpn, 0);
+	if (!bug)
+		return mx_delivered(m, &q);
+	if (!mx_wait(m, &m->a->d, &q.cq, cqe, MX_WAIT_MS))
+		return mx_fail(m, "no CQE within %d ms", MX_WAIT_MS);
+	if (hh_get8(cqe, HH_CQE_OPCODE) != HH_CQE_OP_ERR_SEND)
+		return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
+			       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+	return mx_b_received(m, &q, MX_QUIET_MS / 4) ?
+	       mx_fail(m, "B received the datagram") : 0;
+}
+
+/* Drain the completion EQ and its eventfd; 1 if the eventfd had fired. */
+static int
+mx_comp_eq_drain(struct hh_dev *d)
+{
+	struct pollfd pfd = { .fd = d->eq[HH_EQ_COMP].irq_fd, .events = POLLIN };
+	uint64_t v;
+	int fired = 0;
+
+	while (poll(&pfd, 1, 0) == 1 && read(pfd.fd, &v, sizeof(v)) == sizeof(v))
+		fired = 1;
+	while (hh_eq_next(d, &d->eq[HH_EQ_COMP]) != NULL)
+		;
+	return fired;
+}
+
+/* One completion through an armed CQ: 1 if the EQ's interrupt came within @p ms. */
+static int
+mx_comp_irq(struct mx *m, struct mx_qp *q, int ms)
+{
+	struct hh_dev *d = &m->a->d;
+	struct pollfd pfd = { .fd = d->eq[HH_EQ_COMP].irq_fd, .events = POLLIN };
+	uint8_t cqe[HH_CQE_SIZE];
+	uint64_t end;
+
+	hh_cq_arm(d, &q->cq, false);
+	mx_send(m, q, m->b->ud.qpn, 0);
+	if (!mx_wait(m, d, &q->cq, cqe, MX_WAIT_MS))
+		return -1;
+	mx_b_received(m, q, MX_WAIT_MS);
+	q->cq.arm_sn++;
+	end = now_ms() + ms;
+	do {
+		if (poll(&pfd, 1, 10) == 1)
+			return 1;
+		mx_service(m);
+	} while (now_ms() < end);
+	return 0;
+}
+
+/*
+ * The completion EQ armed through QUERY_FW's eq_arm address: masked with
+ * the BAR0 length - 1, the arm reaches the HCA and the next completion
+ * event raises the interrupt; unmasked, the store falls outside BAR0 and
+ * is lost (a master abort), and the interrupt never comes.
+ */
+static int
+row_fw_unmasked(struct mx *m, bool bug)
+{
+	struct hh_dev *d = &m->a->d;
+	unsigned long dropped;
+	struct mx_qp q;
+	int irq;
+
+	if ((d->eq_arm_base & ~(uint64_t)(d->bar0_len - 1)) == 0)
+		return mx_fail(m, "QUERY_FW eq_arm_base 0x%llx has no bits above BAR0 (%zu bytes)",
+			       (unsigned long long)d->eq_arm_base, d->bar0_len);
+	if (mx_qp_new(m, m->a, &q, 16, 4, 64, 0) != 0)
+		return -1;
+	/* leave the EQ fired (disarmed) and empty */
+	if (mx_comp_irq(m, &q, MX_WAIT_MS) < 0)
+		return mx_fail(m, "no completion to disarm the EQ with");
+	mx_comp_eq_drain(d);
+	dropped = d->dropped_writes;
+	d->bugs = bug ? HH_BUG_FW_UNMASKED : 0;
+	hh_eq_arm(d, &d->eq[HH_EQ_COMP]);
+	d->bugs = 0;
+	if (bug && d->dropped_writes == dropped)
+		return mx_fail(m, "the unmasked arm store reached BAR0");
+	irq = mx_comp_irq(m, &q, bug ? MX_QUIET_MS : MX_WAIT_MS);
+	mx_comp_eq_drain(d);
+	hh_eq_arm(d, &d->eq[HH_EQ_COMP]);	/* leave it armed for whoever comes next */
+	if (irq < 0)
+		return mx_fail(m, "no completion");
+	return irq == !bug ? 0 : mx_fail(m, "completion interrupt %s",
+					 irq ? "came" : "missing");
+}
+
+/*
+ * A send queue of 2^16 WQEs: log_sq_size has 4 bits (at most 2^15), so
+ * RST2INIT is refused; without the bug the queue has the DEV_LIM maximum.
+ */
+static int
+row_queue_64k(struct mx *m, bool bug)
+{
+	struct hh_dev *d = &m->a->d;
+	uint32_t depth = bug ? 1u << 16 : 1u << (d->log_max_qp_sz < 15 ? d->log_max_qp_sz : 15);
+	struct mx_qp q;
+	int st;
+
+	memset(&q, 0, sizeof(q));
+	q.h = m->a;
+	if (hh_cq_create(d, &q.cq, d->rsvd_cqs + MX_FIRST_CQ + m->next_cq[0]++, 64) != 0 ||
+	    hh_qp_create_sized(d, &q.qp, hh_host_qpn(m->a, MX_FIRST_QP + m->next_qp[0]++),
+			       HH_QPST_UD, 1, &q.cq, &q.cq, depth, 4) != 0)
+		return mx_fail(m, "buffers for a %u-entry SQ", depth);
+	q.qp.qkey = HH_HOST_UD_QKEY;
+	st = hh_qp_modify(d, &q.qp, HH_QPS_RESET, HH_QPS_INIT, 0);
+	if (bug)
+		return st == HH_ST_BAD_PARAM ? 0 :
+		       mx_fail(m, "RST2INIT status 0x%02x, expected 0x%02x", st, HH_ST_BAD_PARAM);
+	if (st != HH_ST_OK || hh_qp_modify(d, &q.qp, HH_QPS_INIT, HH_QPS_RTR, 0) != HH_ST_OK ||
+	    hh_qp_modify(d, &q.qp, HH_QPS_RTR, HH_QPS_RTS, 0) != HH_ST_OK)
+		return mx_fail(m, "a %u-entry SQ did not reach RTS (RST2INIT 0x%02x)", depth, st);
+	mx_send(m, &q, m->b->ud.qpn, 0);
+	return mx_delivered(m, &q);
+}
+
+/*
+ * QP1 sends a UD datagram to B's UD QP with an MLX WQE whose headers it
+ * built; the MLX ctrl segment's rlid must be the headers' DLID.
+ */
+static int
+row_mlx_rlid(struct mx *m, bool bug)
+{
+	struct hh_qp *qp1 = &m->a->qp1;
+	unsigned int ok = qp1->sends_ok, err = qp1->sends_err, i;
+	uint8_t hdr[28];
+	uint64_t end;
+	struct mx_qp who = { .qp = { .qpn = 1 } };
+
+	for (i = 0; i < MX_LEN; i++)
+		m->a->payload.va[i] = (uint8_t)(i * 5 + 1);
+	hh_build_ud_headers(hdr, 0, 0, m->b->lid, 0, 0xffff, m->b->ud.qpn, qp1->psn++,
+			    HH_HOST_UD_QKEY, 1);
+	m->a->d.bugs = bug ? HH_BUG_MLX_RLID : 0;
+	hh_post_mlx_send(&m->a->d, qp1, hdr, sizeof(hdr), m->a->payload.va, false, false, 0,
+			 m->b->lid);
+	m->a->d.bugs = 0;
+	end = now_ms() + MX_WAIT_MS;
+	while (qp1->sends_ok == ok && qp1->sends_err == err && now_ms() < end)
+		mx_service(m);
+	if (bug) {
+		if (qp1->sends_err == err || qp1->last_err_synd != HH_SYND_LOCAL_QP_OP)
+			return mx_fail(m, "QP1 send: %u good, %u errors",
+				       qp1->sends_ok - ok, qp1->sends_err - err);
+		return mx_b_received(m, &who, MX_QUIET_MS / 4) ?
+		       mx_fail(m, "B received the datagram") : 0;
+	}
+	if (qp1->sends_ok == ok)
+		return mx_fail(m, "QP1 send: no good completion (%u errors)",
+			       qp1->sends_err - err);
+	return mx_b_received(m, &who, MX_WAIT_MS) ? 0 :
+	       mx_fail(m, "B did not receive the datagram from QP1");
+}
+
+/* ---- the table ------------------------------------------------------------ */
+
+struct mx_row {
+	const char *name;
+	const char *field;	/* what the hardware reads: PRM struct.field, or source */
+	const char *silicon;	/* what it does when a driver gets it wrong */
+	int (*run)(struct mx *m, bool bug);
+};
+
+static const struct mx_row mx_rows[] = {
+	{ "no_send_doorbell", "arbelprm_send_doorbell_st (UAR + 0x10)",
+	  "WQE and record written, no doorbell: nothing executes, no CQE", row_no_send_db },
+	{ "doorbell_qpn", "arbelprm_send_doorbell_st.qpn",
+	  "doorbell names a QP in RESET: ignored, the posting QP never runs", row_db_qpn },
+	{ "doorbell_wqe_counter", "arbelprm_send_doorbell_st.wqe_counter",
+	  "counter not the WQEs posted before: the doorbell is not acted on", row_db_counter },
+	{ "doorbell_wqe_cnt_0", "arbelprm_send_doorbell_st.wqe_cnt (\"must be greater than zero\")",
+	  "wqe_cnt 0: the doorbell is not acted on", row_db_cnt0 },
+	{ "doorbell_over_255", "arbelprm_send_doorbell_st.wqe_cnt (8 bits)",
+	  "300 WQEs behind one doorbell: wqe_cnt = 44, 44 execute", row_over_255 },
+	{ "next_dbd", "arbelprm_wqe_segment_next_st.always1 (Linux MTHCA_NEXT_DBD)",
+	  "clear: local QP operation error (syndrome 0x02)", row_next_dbd },
+	{ "ctrl_always1", "arbelprm_wqe_segment_ctrl_send_st.always1",
+	  "clear: local QP operation error (syndrome 0x02)", row_ctrl_always1 },
+	{ "rsc0_no_c_bit", "arbelprm_queue_pair_ee_context_entry_st.rsc",
+	  "RSC 0, receive WQE without C: data delivered, no receive CQE", row_rsc0 },
+	{ "av_pd", "arbelprm_ud_address_vector_st.pd",
+	  "not the QP's PD: local QP operation error (syndrome 0x02)", row_av_pd },
+	{ "av_port", "arbelprm_ud_address_vector_st.port_number (INIT_HCA check port)",
+	  "not the QP's port: local QP operation error (syndrome 0x02)", row_av_port },
+	{ "av_rgid", "arbelprm_ud_address_vector_st.rgid_31_0 (0x2 when G is clear)",
+	  "0 without the G bit: local QP operation error (syndrome 0x02)", row_av_rgid },
+	{ "wqe_base", "arbelprm_queue_pair_ee_context_entry_st.wqe_base_adr_h",
+	  "wrong bits 63:32: the WQE fetch fails, error CQE, nothing sent", row_wqe_base },
+	{ "fw_addr_unmasked", "arbelprm_query_fw_st.eq_arm_base_addr_h/l (Linux masks)",
+	  "unmasked: the arm store misses BAR0, the EQ never interrupts", row_fw_unmasked },
+	{ "queue_2_16", "arbelprm_queue_pair_ee_context_entry_st.log_sq_size (4 bits)",
+	  "2^16 WQEs cannot be encoded: RST2INIT status 0x03 BAD_PARAM", row_queue_64k },
+	{ "mlx_rlid", "arbelprm_wqe_segment_ctrl_mlx_st.rlid (\"must match given headers\")",
+	  "rlid not the header DLID: local QP operation error, nothing sent", row_mlx_rlid },
+};
+
+int
+hh_matrix_rows(char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	for (i = 0; i < sizeof(mx_rows) / sizeof(mx_rows[0]) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? " " : "",
+					mx_rows[i].name);
+	return (int)i;
+}
+
+int
+hh_matrix(struct hh_host *a, struct hh_host *b, int nrows, char **rows, unsigned int *checks,
+	  unsigned int *failures)
+{
+	struct mx m = { .a = a, .b = b };
+	int i;
+	size_t r;
+
+	for (i = 0; i < nrows; i++) {
+		for (r = 0; r < sizeof(mx_rows) / sizeof(mx_rows[0]); r++)
+			if (strcmp(rows[i], mx_rows[r].name) == 0)
+				break;
+		if (r == sizeof(mx_rows) / sizeof(mx_rows[0])) {
+			fprintf(stderr, "hca_host: matrix: no row '%s'\n", rows[i]);
+			return -EINVAL;
+		}
+	}
+	printf("%-22s %-62s %s\n", "row", "the hardware reads", "with the bug");
+	for (i = 0; i < nrows; i++) {
+		const struct mx_row *row = NULL;
+		int rb, rf;
+
+		for (r = 0; r < sizeof(mx_rows) / sizeof(mx_rows[0]); r++)
+			if (strcmp(rows[i], mx_rows[r].name) == 0)
+				row = &mx_rows[r];
+		m.why[0] = '\0';
+		mx_drain_b(&m);
+		rb = row->run(&m, true);
+		printf("%s %-22s %-62s %s%s%s\n", rb == 0 ? "ok  " : "FAIL", row->name,
+		       row->field, row->silicon, rb == 0 ? "" : ": saw ", rb == 0 ? "" : m.why);
+		m.why[0] = '\0';
+		mx_drain_b(&m);
+		rf = row->run(&m, false);
+		printf("%s %-22s %-62s %s%s\n", rf == 0 ? "ok  " : "FAIL", row->name,
+		       "(the same row without the bug)", rf == 0 ? "works" : "fails: ",
+		       rf == 0 ? "" : m.why);
+		*checks += 2;
+		*failures += (rb != 0) + (rf != 0);
+	}
+	return 0;
+}
