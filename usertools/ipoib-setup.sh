@@ -21,6 +21,7 @@ action=${1:-build}
 PACKAGES="
 build-essential
 clang
+dpdk
 dpdk-dev
 dpkg-dev
 fuse3

@@ -29,6 +29,32 @@ UMAD2SIM_GLOBS = [
 ]
 
 
+def eal_safe_plugin(h, path):
+    """A copy of @path that EAL's -d accepts.
+
+    EAL refuses a plugin below a world-writable directory ("directory path
+    /tmp is world-writable and insecure"), so a build tree under /tmp
+    cannot be loaded from in place: copy the .so into a private directory
+    under /run (root) or ~/.cache, removed at teardown.
+    """
+    d = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.stat(d).st_mode & 0o002:
+            break
+        if d == '/':
+            return path
+        d = os.path.dirname(d)
+    import shutil
+    import tempfile
+    base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
+    os.makedirs(base, exist_ok=True)
+    priv = tempfile.mkdtemp(prefix='dpdk-ipoib-plugin.', dir=base)
+    h.on_teardown(lambda: shutil.rmtree(priv, ignore_errors=True))
+    dst = os.path.join(priv, os.path.basename(path))
+    shutil.copy2(path, dst)
+    return dst
+
+
 def find_umad2sim(h):
     """Path of libumad2sim.so, or fail the test."""
     for pattern in UMAD2SIM_GLOBS:

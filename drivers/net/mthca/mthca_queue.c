@@ -1,0 +1,545 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Queue control: a CQ and a UD QP per queue (Linux's kernel ULPs do the
+ * same with ib_create_cq / ib_create_qp), receive WQEs of one scatter
+ * entry that covers the 40-byte GRH slot in the mbuf headroom and the
+ * data room, send WQEs of up to MTHCA_TX_MAX_SEGS gather entries.
+ *
+ * Memory: every receive mempool handed in is registered as an MTT region
+ * over its memory (start = the memory's virtual address, one MTT entry per
+ * 4 KiB page, IOVAs from DPDK), so receive WQEs carry mbuf virtual
+ * addresses. A mempool in several memory chunks gets the driver PD's
+ * physical region instead (bus addresses = IOVAs). Sends gather through
+ * the physical region: their mbufs may come from any pool.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+
+#include "mthca.h"
+#include "mthca_port.h"
+#include "mthca_queue.h"
+#include "mthca_rxtx.h"
+
+#define RX_MAX_GS	1
+
+/* ---- mempool regions --------------------------------------------------- */
+
+struct pool_chunks {
+	unsigned int n;
+	uintptr_t va;
+	size_t len;
+};
+
+static void
+pool_chunk(struct rte_mempool *mp, void *opaque, struct rte_mempool_memhdr *memhdr,
+	   unsigned int idx)
+{
+	struct pool_chunks *c = opaque;
+
+	RTE_SET_USED(mp);
+	RTE_SET_USED(idx);
+	c->n++;
+	c->va = (uintptr_t)memhdr->addr;
+	c->len = memhdr->len;
+}
+
+static int
+rxq_register_pool(struct mthca_rxq *rxq)
+{
+	struct mthca_dev *dev = rxq->priv->dev;
+	struct pool_chunks c = { 0, 0, 0 };
+	uintptr_t start;
+	uint32_t npages, i;
+	uint64_t *iovas;
+	int ret;
+
+	rte_mempool_mem_iter(rxq->mp, pool_chunk, &c);
+	if (c.n != 1) {
+		rxq->lkey = dev->ntmr.lkey;
+		rxq->addr_va = false;
+		MTHCA_LOG(INFO, "%s: mempool %s has %u memory chunks: receives use bus addresses",
+			  dev->name, rxq->mp->name, c.n);
+		return 0;
+	}
+	start = RTE_ALIGN_FLOOR(c.va, (uintptr_t)MTHCA_ICM_PAGE_SIZE);
+	npages = (uint32_t)((RTE_ALIGN_CEIL(c.va + c.len, (uintptr_t)MTHCA_ICM_PAGE_SIZE) - start) /
+			    MTHCA_ICM_PAGE_SIZE);
+	iovas = malloc(sizeof(*iovas) * npages);
+	if (iovas == NULL)
+		return -ENOMEM;
+	for (i = 0; i < npages; i++) {
+		rte_iova_t io = rte_mem_virt2iova((void *)(start + (uintptr_t)i *
+							   MTHCA_ICM_PAGE_SIZE));
+
+		if (io == RTE_BAD_IOVA) {
+			free(iovas);
+			MTHCA_LOG(ERR, "%s: mempool %s: no IOVA for page %u", dev->name,
+				  rxq->mp->name, i);
+			return -EINVAL;
+		}
+		iovas[i] = io;
+	}
+	ret = mthca_mr_pages(dev, &rxq->mr, start, iovas, npages, MTHCA_MPT_F_LOCAL_WRITE);
+	free(iovas);
+	if (ret != 0)
+		return ret;
+	rxq->lkey = rxq->mr.lkey;
+	rxq->addr_va = true;
+	MTHCA_LOG(DEBUG, "%s: mempool %s: region 0x%x over %u pages", dev->name, rxq->mp->name,
+		  rxq->lkey, npages);
+	return 0;
+}
+
+/* ---- receive queues ------------------------------------------------------ */
+
+int
+mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_rxconf *conf,
+		     struct rte_mempool *mp)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	struct mthca_dev *dev = p->dev;
+	struct mthca_rxq *rxq;
+	uint16_t room;
+	int64_t qpn;
+	int ret;
+
+	RTE_SET_USED(conf);
+	if (!rte_is_power_of_2(nb_desc) || nb_desc < MTHCA_MIN_DESC || nb_desc > MTHCA_MAX_DESC) {
+		MTHCA_LOG(ERR, "port %u rxq %u: %u descriptors: a power of two in %u..%u",
+			  p->port_id, idx, nb_desc, MTHCA_MIN_DESC, MTHCA_MAX_DESC);
+		return -EINVAL;
+	}
+	if (RTE_PKTMBUF_HEADROOM < MTHCA_GRH_SIZE) {
+		MTHCA_LOG(ERR, "port %u rxq %u: mbuf headroom %u < the 40-byte GRH slot",
+			  p->port_id, idx, RTE_PKTMBUF_HEADROOM);
+		return -EINVAL;
+	}
+	room = rte_pktmbuf_data_room_size(mp);
+	if (room < RTE_PKTMBUF_HEADROOM + eth->data->mtu) {
+		MTHCA_LOG(ERR, "port %u rxq %u: mempool %s data room %u < headroom %u + MTU %u "
+			  "(no receive scatter)", p->port_id, idx, mp->name, room,
+			  RTE_PKTMBUF_HEADROOM, eth->data->mtu);
+		return -EINVAL;
+	}
+	mthca_rx_queue_release(eth, idx);
+	rxq = rte_zmalloc_socket("mthca_rxq", sizeof(*rxq), RTE_CACHE_LINE_SIZE, socket);
+	if (rxq == NULL)
+		return -ENOMEM;
+	rxq->priv = p;
+	rxq->idx = idx;
+	rxq->nb_desc = nb_desc;
+	rxq->mp = mp;
+	rxq->port_id = p->port_id;
+	rxq->ib_port = p->port;
+	rxq->qp.rq_db = rxq->qp.sq_db = UINT32_MAX;
+	rxq->elts = rte_zmalloc_socket("mthca_rxq_elts", sizeof(*rxq->elts) * nb_desc, 0, socket);
+	if (rxq->elts == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = rxq_register_pool(rxq);
+	if (ret != 0)
+		goto err;
+	ret = mthca_cq_create(dev, &rxq->hwcq, nb_desc);
+	if (ret != 0)
+		goto err;
+	qpn = mthca_qpn_alloc(dev);
+	if (qpn < 0) {
+		ret = -ENOSPC;
+		goto err;
+	}
+	/* a receive-only UD QP: one send WQE slot the ring needs, never posted */
+	ret = mthca_qp_create(dev, &rxq->qp, (uint32_t)qpn, MTHCA_QPST_UD, p->port, &rxq->hwcq,
+			      &rxq->hwcq, 1, nb_desc, RX_MAX_GS, 1);
+	if (ret != 0) {
+		mthca_qpn_free(dev, (uint32_t)qpn);
+		goto err;
+	}
+	rxq->qp.qkey = mthca_port_qkey(p);
+	rxq->cq.cqes = rxq->hwcq.buf.va;
+	rxq->cq.mask = rxq->hwcq.nent - 1;
+	rxq->cq.set_ci_rec = rxq->hwcq.set_ci_rec;
+	rxq->wqes = rxq->qp.buf.va;
+	rxq->mask = rxq->qp.rq_max - 1;
+	rxq->rq_rec = rxq->qp.rq_rec;
+	eth->data->rx_queues[idx] = rxq;
+	MTHCA_LOG(DEBUG, "port %u rxq %u: QPN 0x%x, CQN 0x%x, %u WQEs", p->port_id, idx,
+		  rxq->qp.qpn, rxq->hwcq.cqn, nb_desc);
+	return 0;
+err:
+	mthca_rxq_release(rxq);
+	return ret;
+}
+
+static void
+rxq_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
+{
+	struct mthca_data_seg *d = (void *)(rxq->wqes + ((size_t)slot << 6) + 16);
+	uint64_t a = rxq->addr_va ? (uint64_t)(uintptr_t)m->buf_addr : m->buf_iova;
+
+	rxq->elts[slot] = m;
+	mthca_dseg_set(d, MTHCA_GRH_SIZE + m->buf_len - m->data_off, rxq->lkey,
+		       a + m->data_off - MTHCA_GRH_SIZE);
+}
+
+int
+mthca_rxq_start(struct mthca_rxq *rxq)
+{
+	struct mthca_dev *dev = rxq->priv->dev;
+	uint32_t i, n = rxq->qp.rq_max;
+	int ret;
+
+	rxq->qp.qkey = mthca_port_qkey(rxq->priv);
+	if (rte_pktmbuf_alloc_bulk(rxq->mp, rxq->elts, n) != 0) {
+		MTHCA_LOG(ERR, "port %u rxq %u: mempool %s cannot fill %u receive WQEs",
+			  rxq->port_id, rxq->idx, rxq->mp->name, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		rxq_post(rxq, i, rxq->elts[i]);
+	rxq->head = n;
+	ret = mthca_qp_up(dev, &rxq->qp);
+	if (ret != 0) {
+		rte_pktmbuf_free_bulk(rxq->elts, n);
+		memset(rxq->elts, 0, sizeof(*rxq->elts) * n);
+		return ret;
+	}
+	/* the WQEs before the record that publishes them (Linux mthca_arbel_post_receive) */
+	rte_io_wmb();
+	mthca_put32((void *)(uintptr_t)rxq->rq_rec, 0, rxq->head & 0xffff);
+	return 0;
+}
+
+/* Give back every CQE still in the ring (the QP is in RESET: no more come). */
+static void
+cq_drain(struct mthca_cq_ring *cq)
+{
+	for (;;) {
+		uint8_t *e = cq->cqes + (size_t)(cq->cons & cq->mask) * MTHCA_CQE_SIZE;
+
+		if (e[MTHCA_CQE_SIZE - 1] & MTHCA_OWNER_HW)
+			break;
+		e[MTHCA_CQE_SIZE - 1] = MTHCA_OWNER_HW;
+		cq->cons++;
+	}
+	rte_io_wmb();
+	mthca_put32((void *)(uintptr_t)cq->set_ci_rec, 0, cq->cons);
+}
+
+void
+mthca_rxq_stop(struct mthca_rxq *rxq)
+{
+	uint32_t i;
+
+	if (rxq == NULL || !rxq->qp.live)
+		return;
+	mthca_qp_reset(rxq->priv->dev, &rxq->qp);
+	cq_drain(&rxq->cq);
+	for (i = 0; i < rxq->qp.rq_max; i++)
+		if (rxq->elts[i] != NULL) {
+			rte_pktmbuf_free(rxq->elts[i]);
+			rxq->elts[i] = NULL;
+		}
+	rxq->head = 0;
+}
+
+void
+mthca_rxq_release(struct mthca_rxq *rxq)
+{
+	struct mthca_dev *dev;
+
+	if (rxq == NULL)
+		return;
+	dev = rxq->priv->dev;
+	mthca_rxq_stop(rxq);
+	if (rxq->qp.buf.mz != NULL) {
+		uint32_t qpn = rxq->qp.qpn;
+
+		mthca_qp_destroy(dev, &rxq->qp);
+		mthca_qpn_free(dev, qpn);
+	}
+	mthca_cq_destroy(dev, &rxq->hwcq);
+	mthca_mr_free(dev, &rxq->mr);
+	rte_free(rxq->elts);
+	rte_free(rxq);
+}
+
+void
+mthca_rx_queue_release(struct rte_eth_dev *eth, uint16_t idx)
+{
+	mthca_rxq_release(eth->data->rx_queues[idx]);
+	eth->data->rx_queues[idx] = NULL;
+}
+
+/* ---- send queues --------------------------------------------------------- */
+
+int
+mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
+		     unsigned int socket, const struct rte_eth_txconf *conf)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	struct mthca_dev *dev = p->dev;
+	struct mthca_txq *txq;
+	int64_t qpn;
+	int ret;
+
+	RTE_SET_USED(conf);
+	if (!rte_is_power_of_2(nb_desc) || nb_desc < MTHCA_MIN_DESC || nb_desc > MTHCA_MAX_DESC) {
+		MTHCA_LOG(ERR, "port %u txq %u: %u descriptors: a power of two in %u..%u",
+			  p->port_id, idx, nb_desc, MTHCA_MIN_DESC, MTHCA_MAX_DESC);
+		return -EINVAL;
+	}
+	mthca_tx_queue_release(eth, idx);
+	txq = rte_zmalloc_socket("mthca_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, socket);
+	if (txq == NULL)
+		return -ENOMEM;
+	txq->priv = p;
+	txq->idx = idx;
+	txq->nb_desc = nb_desc;
+	txq->qp.rq_db = txq->qp.sq_db = UINT32_MAX;
+	txq->elts = rte_zmalloc_socket("mthca_txq_elts", sizeof(*txq->elts) * nb_desc, 0, socket);
+	if (txq->elts == NULL) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	ret = mthca_cq_create(dev, &txq->hwcq, nb_desc);
+	if (ret != 0)
+		goto err;
+	qpn = mthca_qpn_alloc(dev);
+	if (qpn < 0) {
+		ret = -ENOSPC;
+		goto err;
+	}
+	ret = mthca_qp_create(dev, &txq->qp, (uint32_t)qpn, MTHCA_QPST_UD, p->port, &txq->hwcq,
+			      &txq->hwcq, nb_desc, 0, 1, MTHCA_TX_MAX_SEGS);
+	if (ret != 0) {
+		mthca_qpn_free(dev, (uint32_t)qpn);
+		goto err;
+	}
+	txq->qp.qkey = mthca_port_qkey(p);
+	txq->cq.cqes = txq->hwcq.buf.va;
+	txq->cq.mask = txq->hwcq.nent - 1;
+	txq->cq.set_ci_rec = txq->hwcq.set_ci_rec;
+	txq->wqes = txq->qp.buf.va + txq->qp.send_off;
+	txq->send_off = txq->qp.send_off;
+	txq->mask = txq->qp.sq_max - 1;
+	txq->shift = txq->qp.sq_shift;
+	txq->sq_rec = txq->qp.sq_rec;
+	txq->db = dev->kar + MTHCA_UAR_SEND_DB;
+	txq->qpn = txq->qp.qpn;
+	txq->lkey = dev->ntmr.lkey;
+	eth->data->tx_queues[idx] = txq;
+	MTHCA_LOG(DEBUG, "port %u txq %u: QPN 0x%x, CQN 0x%x, %u WQEs", p->port_id, idx,
+		  txq->qp.qpn, txq->hwcq.cqn, nb_desc);
+	return 0;
+err:
+	mthca_txq_release(txq);
+	return ret;
+}
+
+int
+mthca_txq_start(struct mthca_txq *txq)
+{
+	txq->head = txq->tail = 0;
+	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
+	txq->qp.qkey = mthca_port_qkey(txq->priv);
+	return mthca_qp_up(txq->priv->dev, &txq->qp);
+}
+
+void
+mthca_txq_stop(struct mthca_txq *txq)
+{
+	uint32_t i;
+
+	if (txq == NULL || !txq->qp.live)
+		return;
+	mthca_qp_reset(txq->priv->dev, &txq->qp);
+	cq_drain(&txq->cq);
+	for (i = 0; i <= txq->mask; i++)
+		if (txq->elts[i] != NULL) {
+			rte_pktmbuf_free(txq->elts[i]);
+			txq->elts[i] = NULL;
+		}
+	txq->head = txq->tail = 0;
+	/* the ring of next pointers restarts from WQE 0 (Linux mthca_wq_reset) */
+	for (i = 0; i <= txq->mask; i++)
+		mthca_put32(txq->wqes + ((size_t)i << txq->shift), 4, 0);
+}
+
+void
+mthca_txq_release(struct mthca_txq *txq)
+{
+	struct mthca_dev *dev;
+
+	if (txq == NULL)
+		return;
+	dev = txq->priv->dev;
+	mthca_txq_stop(txq);
+	if (txq->qp.buf.mz != NULL) {
+		uint32_t qpn = txq->qp.qpn;
+
+		mthca_qp_destroy(dev, &txq->qp);
+		mthca_qpn_free(dev, qpn);
+	}
+	mthca_cq_destroy(dev, &txq->hwcq);
+	rte_free(txq->elts);
+	rte_free(txq);
+}
+
+void
+mthca_tx_queue_release(struct rte_eth_dev *eth, uint16_t idx)
+{
+	mthca_txq_release(eth->data->tx_queues[idx]);
+	eth->data->tx_queues[idx] = NULL;
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+int
+mthca_dev_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *s)
+{
+	uint16_t i;
+
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		struct mthca_rxq *q = eth->data->rx_queues[i];
+
+		if (q == NULL)
+			continue;
+		s->ipackets += q->packets;
+		s->ibytes += q->bytes;
+		s->ierrors += q->errors;
+		s->rx_nombuf += q->nombuf;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			s->q_ipackets[i] = q->packets;
+			s->q_ibytes[i] = q->bytes;
+			s->q_errors[i] = q->errors;
+		}
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct mthca_txq *q = eth->data->tx_queues[i];
+
+		if (q == NULL)
+			continue;
+		s->opackets += q->packets;
+		s->obytes += q->bytes;
+		s->oerrors += q->errors;
+		if (i < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			s->q_opackets[i] = q->packets;
+			s->q_obytes[i] = q->bytes;
+		}
+	}
+	return 0;
+}
+
+int
+mthca_dev_stats_reset(struct rte_eth_dev *eth)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	uint16_t i;
+
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		struct mthca_rxq *q = eth->data->rx_queues[i];
+
+		if (q != NULL)
+			q->packets = q->bytes = q->errors = q->nombuf = 0;
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct mthca_txq *q = eth->data->tx_queues[i];
+
+		if (q != NULL)
+			q->packets = q->bytes = q->errors = q->no_ah = 0;
+	}
+	/* the PMA's counters are the fabric's: reported relative to this point */
+	if (mthca_port_counters(p->dev, p->port, p->pma_base) != 0)
+		memset(p->pma_base, 0, sizeof(p->pma_base));
+	return 0;
+}
+
+static const char *const rxq_names[] = { "packets", "bytes", "errors", "nombuf" };
+static const char *const txq_names[] = { "packets", "bytes", "errors", "no_ah" };
+
+static unsigned int
+xstats_count(const struct rte_eth_dev *eth)
+{
+	return eth->data->nb_rx_queues * RTE_DIM(rxq_names) +
+	       eth->data->nb_tx_queues * RTE_DIM(txq_names) + MTHCA_PMA_NUM_COUNTERS;
+}
+
+int
+mthca_dev_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *names,
+			   unsigned int n)
+{
+	unsigned int cnt = xstats_count(eth), k = 0, i, j;
+
+	if (names == NULL || n < cnt)
+		return (int)cnt;
+	for (i = 0; i < eth->data->nb_rx_queues; i++)
+		for (j = 0; j < RTE_DIM(rxq_names); j++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "rx_q%u_%s", i,
+				 rxq_names[j]);
+	for (i = 0; i < eth->data->nb_tx_queues; i++)
+		for (j = 0; j < RTE_DIM(txq_names); j++)
+			snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "tx_q%u_%s", i,
+				 txq_names[j]);
+	for (j = 0; j < MTHCA_PMA_NUM_COUNTERS; j++)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s",
+			 mthca_pma_counter_names[j]);
+	return (int)cnt;
+}
+
+int
+mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned int n)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	unsigned int cnt = xstats_count(eth), k = 0, i, j;
+	uint64_t pma[MTHCA_PMA_NUM_COUNTERS];
+
+	if (xs == NULL || n < cnt)
+		return (int)cnt;
+	for (i = 0; i < eth->data->nb_rx_queues; i++) {
+		struct mthca_rxq *q = eth->data->rx_queues[i];
+		uint64_t v[4] = { 0, 0, 0, 0 };
+
+		if (q != NULL) {
+			v[0] = q->packets;
+			v[1] = q->bytes;
+			v[2] = q->errors;
+			v[3] = q->nombuf;
+		}
+		for (j = 0; j < RTE_DIM(v); j++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[j];
+		}
+	}
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct mthca_txq *q = eth->data->tx_queues[i];
+		uint64_t v[4] = { 0, 0, 0, 0 };
+
+		if (q != NULL) {
+			v[0] = q->packets;
+			v[1] = q->bytes;
+			v[2] = q->errors;
+			v[3] = q->no_ah;
+		}
+		for (j = 0; j < RTE_DIM(v); j++, k++) {
+			xs[k].id = k;
+			xs[k].value = v[j];
+		}
+	}
+	if (mthca_port_counters(p->dev, p->port, pma) != 0)
+		memcpy(pma, p->pma_base, sizeof(pma));
+	for (j = 0; j < MTHCA_PMA_NUM_COUNTERS; j++, k++) {
+		xs[k].id = k;
+		xs[k].value = pma[j] >= p->pma_base[j] ? pma[j] - p->pma_base[j] : pma[j];
+	}
+	return (int)cnt;
+}

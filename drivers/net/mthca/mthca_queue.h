@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Queue control (ethdev callbacks): setup builds a queue's CQ and UD QP
+ * in RESET; start moves the QP to RTS and fills the receive ring; stop
+ * takes the QP back to RESET and returns the mbufs; release destroys
+ * everything. Statistics and xstats.
+ */
+
+#ifndef _MTHCA_QUEUE_H_
+#define _MTHCA_QUEUE_H_
+
+#include <ethdev_driver.h>
+
+struct mthca_rxq;
+struct mthca_txq;
+
+int mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
+			 unsigned int socket, const struct rte_eth_rxconf *conf,
+			 struct rte_mempool *mp);
+int mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
+			 unsigned int socket, const struct rte_eth_txconf *conf);
+void mthca_rx_queue_release(struct rte_eth_dev *eth, uint16_t idx);
+void mthca_tx_queue_release(struct rte_eth_dev *eth, uint16_t idx);
+int mthca_rxq_start(struct mthca_rxq *rxq);
+int mthca_txq_start(struct mthca_txq *txq);
+void mthca_rxq_stop(struct mthca_rxq *rxq);
+void mthca_txq_stop(struct mthca_txq *txq);
+void mthca_rxq_release(struct mthca_rxq *rxq);
+void mthca_txq_release(struct mthca_txq *txq);
+
+int mthca_dev_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *stats);
+int mthca_dev_stats_reset(struct rte_eth_dev *eth);
+int mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned int n);
+int mthca_dev_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *names,
+			       unsigned int n);
+
+#endif /* _MTHCA_QUEUE_H_ */

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * Receive and send queues: one UD QP with its own CQ per queue. The hot
+ * fields of each queue come first; the queue belongs to one data lcore,
+ * the control thread touches it only while the port is stopped.
+ */
+
+#ifndef _MTHCA_RXTX_H_
+#define _MTHCA_RXTX_H_
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+#include <rte_ib_dev.h>
+#include <rte_ib_mbuf.h>
+
+#include "mthca.h"
+
+/** Gather entries per send WQE: UD WQE of 16 + 48 + 4 x 16 = 128 bytes. */
+#define MTHCA_TX_MAX_SEGS	4
+
+/** Most receive completions one rx_burst call handles. */
+#define MTHCA_RX_BURST_MAX	64
+
+/** An address handle: the core's header and the mem-free UD address vector. */
+struct mthca_ah {
+	struct rte_ib_ah ib;
+	uint8_t av[MTHCA_AV_SIZE] __rte_aligned(16);
+};
+
+/** Software view of a CQ, for the burst functions. */
+struct mthca_cq_ring {
+	uint8_t *cqes;
+	uint32_t cons;
+	uint32_t mask;
+	volatile uint8_t *set_ci_rec;
+};
+
+struct mthca_rxq {
+	struct mthca_cq_ring cq;
+	uint8_t *wqes;			/**< RQ WQE ring (one 64-byte WQE, one SGE each) */
+	uint32_t head;			/**< WQEs posted (free-running) */
+	uint32_t mask;
+	volatile uint8_t *rq_rec;
+	uint32_t lkey;
+	bool addr_va;			/**< WQE addresses are virtual (MTT region) */
+	uint16_t port_id;
+	uint8_t ib_port;
+	struct rte_mempool *mp;
+	struct rte_mbuf **elts;		/**< mbuf of each RQ slot */
+	uint64_t packets, bytes, errors, nombuf;
+	/* control */
+	uint16_t idx;
+	uint16_t nb_desc;
+	struct mthca_port *priv;
+	struct mthca_cq hwcq;
+	struct mthca_qp qp;
+	struct mthca_mr mr;		/**< MTT region over the mempool, if registered */
+} __rte_cache_aligned;
+
+struct mthca_txq {
+	struct mthca_cq_ring cq;
+	uint8_t *wqes;			/**< SQ ring */
+	uint32_t head, tail;		/**< posted / completed (free-running) */
+	uint32_t mask;
+	uint32_t shift;
+	uint32_t send_off;		/**< SQ offset in the QP buffer (WQE addresses) */
+	uint32_t last_comp;		/**< ring index of the last completed WQE */
+	volatile uint8_t *sq_rec;
+	volatile uint8_t *db;		/**< UAR send doorbell */
+	uint32_t qpn;
+	uint32_t lkey;
+	struct rte_mbuf **elts;
+	uint64_t packets, bytes, errors, no_ah;
+	/* control */
+	uint16_t idx;
+	uint16_t nb_desc;
+	struct mthca_port *priv;
+	struct mthca_cq hwcq;
+	struct mthca_qp qp;
+} __rte_cache_aligned;
+
+uint16_t mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+uint16_t mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+
+#endif /* _MTHCA_RXTX_H_ */

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""net_mthca in Debian's dpdk-testpmd (issue 13): loaded with -d from a
+directory that is not world-writable, it probes ibfabric's simulated
+MT25208, brings the HCA up (mem-free bring-up, doc/guides/nics/mthca.rst),
+gives one ethdev per IB port, starts them, reports the firmware version
+and the IB port counters (PMA PortCounters) among its xstats, and closes
+cleanly: the model logs no DMA fault and no refused command. Bad devargs
+are refused with a message naming the key.
+
+usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib dir>
+"""
+
+import os
+import sys
+
+from simlib import Fabric, Harness, eal_safe_plugin
+
+BDF = '0000:10:00.0'
+
+
+def testpmd(h, fab_root, plugin, libdir, allow, cmds, tag):
+    return h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '128',
+                  '--file-prefix', 'mthcatp%s%d' % (tag, os.getpid()), '-a', allow,
+                  '--log-level=pmd.net.mthca:info', '--', '-i', '--total-num-mbufs=4096'],
+                 env={'SYSFS_PCI_DEVICES': fab_root, 'LD_LIBRARY_PATH': libdir},
+                 input=cmds, timeout=90, check=False)
+
+
+def main():
+    ibfabric, netfile, so, libdir = (os.path.abspath(a) for a in sys.argv[1:5])
+    with open(so, 'rb') as f:
+        asan = b'libasan.so' in f.read()
+    with Harness('mthca_testpmd', timeout=240) as h:
+        if asan:
+            h.skip('the PMD is built with ASan; Debian\'s dpdk-testpmd is not')
+        h.need_program('dpdk-testpmd')
+        root = h.path('pci')
+        fab = Fabric(h, ibfabric, netfile, tag='mtp', extra=['--pci-root', root])
+        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
+                   what='the simulated PCI function')
+        plugin = eal_safe_plugin(h, so)
+
+        r = testpmd(h, root, plugin, libdir, BDF,
+                    'show port info 0\nshow port xstats 0\nport stop all\nport start all\n'
+                    'quit\n', 'a')
+        out = r.stdout + r.stderr
+        h.info('testpmd:\n' + out[-6000:])
+        h.check_eq(r.returncode, 0, 'testpmd exit status')
+        h.check('Probe PCI driver: net_mthca (15b3:6282) device: %s' % BDF in out,
+                'net_mthca did not probe %s' % BDF)
+        h.check('MT25208 (mem-free), firmware 5.3.0' in out, 'no bring-up line')
+        h.check('Firmware-version: 5.3.0' in out, 'fw_version_get not shown')
+        for name in ('rx_q0_packets', 'tx_q0_errors', 'PortXmitData', 'PortRcvPkts',
+                     'SymbolErrorCounter', 'VL15Dropped'):
+            h.check(name + ':' in out, 'show port xstats lacks %s' % name)
+        h.check('Port 1 is closed' in out, 'the second IB port was not an ethdev')
+        log = fab.proc.log()
+        for bad in ('DMA fault', 'refused', 'error:'):
+            h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
+
+        # bad devargs: a clear error naming the key, no probe
+        r = testpmd(h, root, plugin, libdir, BDF + ',colour=blue', 'quit\n', 'b')
+        out = r.stdout + r.stderr
+        h.check('bad devargs "colour=blue"' in out, 'bad devargs not reported:\n' + out[-2000:])
+        h.check('Probe PCI driver: net_mthca' not in out or 'Requested device' in out or
+                'No probed ethernet devices' in out, 'probe went on with bad devargs')
+        long_desc = 'x' * 65
+        r = testpmd(h, root, plugin, libdir, BDF + ',node_desc=' + long_desc, 'quit\n', 'c')
+        out = r.stdout + r.stderr
+        h.check('node_desc=%s: a NodeDescription is 1 to 64 characters' % long_desc in out,
+                'a 65-byte node_desc was not refused:\n' + out[-2000:])
+        h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
+
+
+if __name__ == '__main__':
+    main()
