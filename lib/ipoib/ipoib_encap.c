@@ -283,6 +283,27 @@ write_ipoib_hdr(uint8_t *p, uint16_t type)
 	p[3] = 0;
 }
 
+/*
+ * An ND message of the L3 view passes as it is: it must already be right
+ * for IPoIB, checksum and link-layer options in the form of RFC 4391
+ * 9.1.2.
+ */
+static enum rte_ipoib_drop_reason
+nd_check_ipoib_form(const uint8_t *ip6, size_t len)
+{
+	struct ipoib_nd_msg msg;
+	enum rte_ipoib_drop_reason r;
+	unsigned int i;
+
+	r = ipoib_nd_check(ip6, len, true, &msg);
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+	for (i = 0; i < msg.nb_lla; i++)
+		if (ip6[IPOIB_IP6_HDR_LEN + msg.lla_off[i] + 1] != RTE_IPOIB_ND_OPT_LLA_LEN / 8)
+			return RTE_IPOIB_DROP_BAD_ND;
+	return RTE_IPOIB_DROP_NONE;
+}
+
 /* ---- Ethernet view, transmit: rewrites ---- */
 
 /* An Ethernet ARP (RFC 826, 6-byte addresses) to the IPoIB form. */
@@ -510,6 +531,8 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 		type = RTE_ETHER_TYPE_IPV4;
 	} else if (m->data_len >= 1 && (p[0] >> 4) == 6) {
 		r = check_ipv6(p, m->data_len, m->pkt_len);
+		if (r == RTE_IPOIB_DROP_NONE && ipoib_ip6_is_nd(p, m->data_len))
+			r = nd_check_ipoib_form(p, m->data_len);
 		if (r != RTE_IPOIB_DROP_NONE)
 			return r;
 		if (p[IP6_DST_OFF] == 0xff) {
@@ -783,6 +806,8 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 	}
 
 	if (!eth) {
+		if (nd && nd_check_ipoib_form(l3, seg) != RTE_IPOIB_DROP_NONE)
+			return RTE_IPOIB_DROP_BAD_ND;
 		rte_pktmbuf_adj(m, RTE_IPOIB_ENCAP_LEN);
 		m->packet_type = type == RTE_ETHER_TYPE_ARP ? RTE_PTYPE_L2_ETHER_ARP :
 			type == RTE_ETHER_TYPE_IPV4 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;

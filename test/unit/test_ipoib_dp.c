@@ -820,6 +820,25 @@ test_l3_mode(void)
 	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(A.ev, &ev, sizeof(ev)), "event");
 	TEST_ASSERT(ev.type == RTE_IPOIB_EV_DST_MISS && ev.is_ip &&
 		    memcmp(ev.ip, key, 16) == 0, "DST_MISS 10.0.0.9");
+	/*
+	 * An ND message passes the L3 view as it is, so it must already be
+	 * in the IPoIB form: an Ethernet-form option is dropped (found by
+	 * fuzz_ipoib_encap, corpus l3_nd_ethernet_form.bin).
+	 */
+	{
+		uint8_t nd[80];
+		int before = drops(&A, RTE_IPOIB_DROP_BAD_ND);
+
+		eth_nd(nd, 135, ip6_a, ip6_b, ip6_b, A.mac.addr_bytes);
+		m = mk(nd, 72);
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "Ethernet-form ND");
+		TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_BAD_ND), before + 1, "bad_nd");
+		m = rte_pktmbuf_alloc(pool);
+		TEST_ASSERT_EQUAL(rte_ipoib_nd_build(rte_pktmbuf_append(m, 88), 88, 135, ip6_a,
+						     ip6_b, ip6_b, &A.hw), 88, "IPoIB form");
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "no neighbour for fe80::3");
+		TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_BAD_ND), before + 1, "not bad_nd");
+	}
 	/* ARP from the control side, broadcast. */
 	rte_ipoib_arp_build(&arp, 1, &A.hw, RTE_BE32(0x0a000002), NULL, RTE_BE32(0x0a000009));
 	m = mk(&arp, sizeof(arp));

@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * lib/ipoib tables under concurrency: one data thread encapsulates and
+ * decapsulates bursts (lock-free lookups through every index) while the
+ * control thread adds, deletes, re-paths and rebinds neighbours and
+ * replaces address handles as fast as it can, reclaiming after QSBR
+ * grace periods. Bounded in time.
+ *
+ * What would show: a torn entry (a neighbour found under one key whose
+ * address, MAC or QPN is another's; a handle from the wrong path), a
+ * use after free (handles are poisoned, then freed: ASan reports any
+ * late read, and the poison is checked without ASan), a leak (every
+ * handle created is freed exactly once, by the end).
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ib_dev.h>
+#include <rte_ib_mbuf.h>
+#include <rte_mbuf.h>
+
+#include <rte_ipoib_encap.h>
+
+#include "test.h"
+
+#define NB_ID 2048          /* neighbour identities */
+#define NB_PATH 32          /* neighbour id -> path id % NB_PATH */
+#define RUN_MS 1500
+#define BURST 32
+#define LIVE 0x4c495645u
+#define DEAD 0xdeadbeefu
+
+/* An address handle as a device would embed it; the tag is checked. */
+struct test_ah {
+	struct rte_ib_ah ah;
+	uint32_t magic;
+	uint32_t path;
+};
+
+static struct rte_mempool *pool;
+static struct rte_ipoib_tbl *tbl;
+static struct rte_ipoib_dp *dp_tx, *dp_rx;
+static struct rte_rcu_qsbr *qsbr;
+static struct rte_ipoib_hwaddr local;
+static volatile int stop;
+static uint64_t ah_made, ah_freed;
+static uint64_t bad_reads;
+
+static uint32_t
+id_qpn(uint32_t id)
+{
+	return 0x100 + id;
+}
+
+static uint16_t
+path_lid(uint32_t p)
+{
+	return (uint16_t)(0x10 + p);
+}
+
+static void
+id_hw(uint32_t id, struct rte_ipoib_hwaddr *hw)
+{
+	struct rte_ib_gid g;
+
+	rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 0x0002c90300000000ull + id % NB_PATH);
+	/* Several identities share a port GID (one path), each its own QPN. */
+	rte_ipoib_hwaddr_set(hw, 0, id_qpn(id), &g);
+}
+
+static void
+ah_free_cb(void *ctx, struct rte_ib_ah *ah)
+{
+	struct test_ah *t = (struct test_ah *)ah;
+
+	RTE_SET_USED(ctx);
+	if (t->magic != LIVE)
+		__atomic_fetch_add(&bad_reads, 1, __ATOMIC_RELAXED);
+	t->magic = DEAD;
+	free(t);
+	ah_freed++;
+}
+
+static struct rte_ib_ah *
+ah_new(uint32_t p)
+{
+	struct test_ah *t = calloc(1, sizeof(*t));
+
+	if (t == NULL)
+		return NULL;
+	t->magic = LIVE;
+	t->path = p;
+	t->ah.attr.dlid = path_lid(p);
+	ah_made++;
+	return &t->ah;
+}
+
+struct reader_counts {
+	uint64_t bursts, sent, hits, lookups;
+};
+
+static void *
+reader(void *arg)
+{
+	struct reader_counts *c = arg;
+	struct rte_ether_addr mac, src_mac;
+	struct rte_mbuf *m[BURST];
+	uint32_t ids[BURST], seed = 12345;
+	unsigned int i, n;
+
+	rte_rcu_qsbr_thread_register(qsbr, 0);
+	rte_rcu_qsbr_thread_online(qsbr, 0);
+	rte_ipoib_dp_local_mac(dp_tx, &src_mac);
+	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
+		/* Transmit: Ethernet frames to random identities' MACs. */
+		if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
+			break;
+		for (i = 0; i < BURST; i++) {
+			struct rte_ipoib_hwaddr hw;
+			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 14 + 20);
+
+			seed = seed * 1103515245 + 12345;
+			ids[i] = (seed >> 8) % NB_ID;
+			id_hw(ids[i], &hw);
+			rte_ipoib_mac_from_hwaddr(&hw, &mac);
+			memcpy(p, mac.addr_bytes, 6);
+			memcpy(p + 6, src_mac.addr_bytes, 6);
+			p[12] = 0x08;
+			p[13] = 0x00;
+			memset(p + 14, 0, 20);
+			p[14] = 0x45;
+			p[17] = 20;
+			/* the identity rides in the IP ID, to check what comes out */
+			p[18] = ids[i] >> 8;
+			p[19] = ids[i] & 0xff;
+		}
+		n = rte_ipoib_encap_burst(dp_tx, m, BURST);
+		for (i = 0; i < n; i++) {
+			const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
+			const struct test_ah *t = (const struct test_ah *)a->tx.ah;
+			uint32_t id = (uint32_t)p[4 + 4] << 8 | p[4 + 5];
+
+			/* The "device": reads the handle before quiescence. */
+			if (t->magic != LIVE || t->path != id % NB_PATH ||
+			    a->tx.dest_qpn != id_qpn(id))
+				__atomic_fetch_add(&bad_reads, 1, __ATOMIC_RELAXED);
+		}
+		c->sent += n;
+		rte_pktmbuf_free_bulk(m, n);
+		/* Receive: IPoIB packets without GRH from random (SLID, QPN). */
+		if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
+			break;
+		for (i = 0; i < BURST; i++) {
+			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
+			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 4 + 20);
+
+			seed = seed * 1103515245 + 12345;
+			ids[i] = (seed >> 8) % NB_ID;
+			memset(p, 0, 24);
+			p[0] = 0x08;
+			p[4] = 0x45;
+			p[7] = 20;
+			p[8] = ids[i] >> 8;
+			p[9] = ids[i] & 0xff;
+			memset(a, 0, sizeof(*a));
+			a->rx.src_qpn = id_qpn(ids[i]);
+			a->rx.slid = path_lid(ids[i] % NB_PATH);
+		}
+		n = rte_ipoib_decap_burst(dp_rx, m, BURST);
+		for (i = 0; i < n; i++) {
+			/* Delivered: the source MAC must be its QPN's identity's. */
+			const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+			struct rte_ipoib_hwaddr hw;
+			struct rte_ether_addr want;
+			uint32_t id = (uint32_t)p[14 + 4] << 8 | p[14 + 5];
+
+			id_hw(id, &hw);
+			rte_ipoib_mac_from_hwaddr(&hw, &want);
+			if (memcmp(want.addr_bytes, p + 6, 6) != 0)
+				__atomic_fetch_add(&bad_reads, 1, __ATOMIC_RELAXED);
+		}
+		c->hits += n;
+		rte_pktmbuf_free_bulk(m, n);
+		/* Direct lookups: the entry found must be the key's. */
+		for (i = 0; i < BURST; i++) {
+			struct rte_ipoib_hwaddr hw;
+			struct rte_ipoib_neigh *nb;
+
+			id_hw(ids[i], &hw);
+			nb = rte_ipoib_neigh_lookup(tbl, &hw);
+			if (nb != NULL && !rte_ipoib_hwaddr_equal(rte_ipoib_neigh_hwaddr(nb), &hw))
+				__atomic_fetch_add(&bad_reads, 1, __ATOMIC_RELAXED);
+			c->lookups++;
+		}
+		c->bursts++;
+		/* Every pointer from the table is dropped: quiescent. */
+		rte_rcu_qsbr_quiescent(qsbr, 0);
+	}
+	rte_rcu_qsbr_thread_offline(qsbr, 0);
+	rte_rcu_qsbr_thread_unregister(qsbr, 0);
+	return NULL;
+}
+
+static int
+test_churn(void)
+{
+	struct rte_ipoib_path *paths[NB_PATH];
+	struct rte_ipoib_neigh *neigh[NB_ID] = { NULL };
+	struct reader_counts rc = { 0 };
+	struct rte_ipoib_tbl_stats st;
+	uint64_t ops = 0, end;
+	uint32_t seed = 777, p;
+	pthread_t th;
+
+	for (p = 0; p < NB_PATH; p++) {
+		struct rte_ipoib_hwaddr hw;
+		struct rte_ib_gid g;
+
+		id_hw(p, &hw);
+		rte_ipoib_hwaddr_gid(&hw, &g);
+		paths[p] = rte_ipoib_path_add(tbl, &g, 0xffff);
+		TEST_ASSERT(paths[p] != NULL, "path %u", p);
+		TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, paths[p], ah_new(p), path_lid(p)),
+				    "ah");
+	}
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, reader, &rc), "reader");
+	end = rte_get_timer_cycles() + rte_get_timer_hz() * RUN_MS / 1000;
+	while (rte_get_timer_cycles() < end) {
+		uint32_t id, op;
+
+		seed = seed * 1103515245 + 12345;
+		id = (seed >> 8) % NB_ID;
+		op = (seed >> 24) % 8;
+		p = id % NB_PATH;
+		if (op < 3) {
+			if (neigh[id] == NULL) {
+				struct rte_ipoib_hwaddr hw;
+
+				id_hw(id, &hw);
+				neigh[id] = rte_ipoib_neigh_add(tbl, &hw, paths[p]);
+				TEST_ASSERT(neigh[id] != NULL, "add %u: %d", id, rte_errno);
+			} else {
+				TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(tbl, neigh[id]), "del");
+				neigh[id] = NULL;
+			}
+		} else if (op < 5) {
+			/* A new handle for the path (SM change, path re-query). */
+			TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, paths[p], ah_new(p),
+								  path_lid(p)), "set ah");
+		} else if (op == 5 && neigh[id] != NULL) {
+			/* Re-point at the same path: unlink and relink, rebind source. */
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_set_path(tbl, neigh[id], NULL), "none");
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_set_path(tbl, neigh[id], paths[p]),
+					    "back");
+		} else if (op == 6 && neigh[id] != NULL) {
+			uint8_t ip[16] = { [10] = 0xff, [11] = 0xff, 10, 1, id >> 8, id & 0xff };
+
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(tbl, neigh[id], ip), "bind");
+		} else {
+			rte_ipoib_tbl_reclaim(tbl);
+		}
+		ops++;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	TEST_ASSERT_EQUAL(rte_ipoib_tbl_reclaim(tbl), 0, "everything due once the reader left");
+	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(tbl, &st), "stats");
+	printf("  %lu control operations, %lu bursts, %lu sent, %lu delivered, %lu lookups,"
+	       " %lu objects freed after grace periods\n", (unsigned long)ops,
+	       (unsigned long)rc.bursts, (unsigned long)rc.sent, (unsigned long)rc.hits,
+	       (unsigned long)rc.lookups, (unsigned long)st.nb_freed);
+	TEST_ASSERT_EQUAL(__atomic_load_n(&bad_reads, __ATOMIC_RELAXED), 0, "torn or stale reads");
+	TEST_ASSERT(ops > 10000, "control side too slow to mean anything: %lu",
+		    (unsigned long)ops);
+	TEST_ASSERT(rc.bursts > 100 && rc.sent > 0 && rc.hits > 0,
+		    "data side too slow to mean anything");
+	TEST_ASSERT(rc.sent < rc.bursts * BURST, "some destinations were missing, as they must");
+	rte_ipoib_tbl_free(tbl);
+	tbl = NULL;
+	TEST_ASSERT_EQUAL(ah_freed, ah_made, "every handle freed exactly once");
+	return TEST_SUCCESS;
+}
+
+static int
+suite_setup(void)
+{
+	char *argv[] = {
+		(char *)"test_ipoib_rcu", (char *)"--no-huge", (char *)"-m", (char *)"128",
+		(char *)"--no-pci", (char *)"--no-shconf", (char *)"--file-prefix=test_ipoib_rcu",
+		(char *)"--log-level=lib.eal:error", NULL,
+	};
+	struct rte_ipoib_tbl_conf tc = {
+		.max_neigh = NB_ID, .max_path = NB_PATH, .ah_free = ah_free_cb,
+	};
+	struct rte_ipoib_dp_conf dc = {
+		.mode = RTE_IPOIB_MODE_ETH, .local_lid = 1, .pkey = 0xffff, .scope = 2,
+		.qkey = 0x0b1b, .mtu = 2044,
+	};
+	struct rte_ib_gid g;
+	size_t sz;
+
+	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
+		return -1;
+	pool = rte_pktmbuf_pool_create("ipoib_rcu", 1024, 0, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       SOCKET_ID_ANY);
+	sz = rte_rcu_qsbr_get_memsize(1);
+	qsbr = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
+	if (pool == NULL || qsbr == NULL || rte_rcu_qsbr_init(qsbr, 1) != 0)
+		return -1;
+	tc.qsbr = qsbr;
+	tbl = rte_ipoib_tbl_create(&tc);
+	rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 0x0002c903ffff0001ull);
+	rte_ipoib_hwaddr_set(&local, 0, 0x48, &g);
+	dc.tbl = tbl;
+	dc.local = local;
+	dp_tx = rte_ipoib_dp_create(&dc);
+	dp_rx = rte_ipoib_dp_create(&dc);
+	return tbl == NULL || dp_tx == NULL || dp_rx == NULL ? -1 : 0;
+}
+
+static void
+suite_teardown(void)
+{
+	rte_ipoib_dp_free(dp_tx);
+	rte_ipoib_dp_free(dp_rx);
+	rte_ipoib_tbl_free(tbl);
+	free(qsbr);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+}
+
+static struct unit_test_suite ipoib_rcu_suite = {
+	.suite_name = "lib/ipoib tables under concurrency",
+	.setup = suite_setup,
+	.teardown = suite_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_churn),
+		TEST_CASES_END()
+	}
+};
+
+int
+main(void)
+{
+	return unit_test_suite_runner(&ipoib_rcu_suite);
+}
