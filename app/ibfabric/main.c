@@ -109,7 +109,7 @@ static const char usage_text[] =
 	"  -q, --quiet           errors only\n"
 	"  -h, --help            this text\n"
 	"\n"
-	"Exit status: 0 after quit or SIGINT/SIGTERM, 1 on a run-time error\n"
+	"Exit status: 0 after quit or SIGINT/SIGTERM/SIGHUP/SIGQUIT, 1 on a run-time error\n"
 	"(socket name in use), 2 on bad usage or a bad net file.\n";
 
 static int
@@ -466,6 +466,9 @@ main_signals(struct main_ctx *m)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	/* A closed terminal or a quit key also ends the run cleanly (BAR files removed). */
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
 		return -1;
 	m->sig_fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);

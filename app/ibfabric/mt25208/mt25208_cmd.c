@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "mt25208.h"
+#include "mt25208_guard.h"
 
 typedef uint8_t (*mt25208_cmd_fn)(struct mt25208 *dev, struct mt25208_cmd *c);
 
@@ -197,10 +198,24 @@ cmd_run(struct mt25208 *dev, struct mt25208_cmd *c)
 	return st;
 }
 
+struct cmd_run_arg {
+	struct mt25208_cmd *c;
+	uint8_t st;
+};
+
+static void
+cmd_run_guarded(struct mt25208 *dev, void *arg)
+{
+	struct cmd_run_arg *a = arg;
+
+	a->st = cmd_run(dev, a->c);
+}
+
 /* Take and run the command in the HCR if GO is set. */
 static bool
 hcr_poll(struct mt25208 *dev)
 {
+	struct cmd_run_arg ra;
 	struct mt25208_cmd c;
 	uint32_t w6, v;
 	uint8_t st, eqe[MT_EQE_DATA_SIZE];
@@ -221,7 +236,12 @@ hcr_poll(struct mt25208 *dev)
 	c.event = (w6 & MT_HCR_E) != 0;
 
 	dev->stats.cmds++;
-	st = cmd_run(dev, &c);
+	/* A bus error on host memory is a DMA fault: 0x01 (mt25208_guard.h). */
+	ra.c = &c;
+	ra.st = MT_STAT_INTERNAL_ERR;
+	if (mt25208_guard(dev, cmd_run_guarded, &ra) != 0)
+		ra.st = MT_STAT_INTERNAL_ERR;
+	st = ra.st;
 	if (st != MT_STAT_OK)
 		dev->stats.cmd_errors++;
 	if (c.event && dev->ev_eqn[MT_EV_CMD] == MT25208_NO_EQ) {

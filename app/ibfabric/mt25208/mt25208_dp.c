@@ -56,6 +56,7 @@
 #include "mad.h"
 #include "mt25208.h"
 #include "mt25208_dp.h"
+#include "mt25208_guard.h"
 
 #define DP_MAX_QPS		1024	/* QPs the data path tracks */
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
@@ -1096,17 +1097,37 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 	fab_pkt_free(dev->fab, p);
 }
 
-/* fabric.hca_recv: node_io.c's hook for every packet reaching an active HCA. */
+struct dp_recv_arg {
+	struct fab_port *in;
+	struct fab_pkt *p;
+	const struct fab_hdrs *h;
+};
+
+static void
+dp_recv_guarded(struct mt25208 *dev, void *arg)
+{
+	struct dp_recv_arg *a = arg;
+
+	mt25208_port_recv(dev, a->in, a->p, a->h);
+}
+
+/*
+ * fabric.hca_recv: node_io.c's hook for every packet reaching an active
+ * HCA. A bus error on host memory (mt25208_guard.h) is an uplink bus
+ * error; the packet it interrupted is lost.
+ */
 static void
 dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const struct fab_hdrs *h)
 {
 	struct mt25208 *dev = in->node->hca;
+	struct dp_recv_arg a = { .in = in, .p = p, .h = h };
 
 	if (dev == NULL) {
 		fab_pkt_drop(f, p, "active HCA without a model");
 		return;
 	}
-	mt25208_port_recv(dev, in, p, h);
+	if (mt25208_guard(dev, dp_recv_guarded, &a) != 0)
+		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "receive: bus error on host memory", 0);
 }
 
 /* ---- life cycle ---------------------------------------------------------------- */

@@ -16,6 +16,7 @@
 
 #include "mt25208.h"
 #include "mt25208_dp.h"
+#include "mt25208_guard.h"
 #include "mt25208_host.h"
 #include "pcisim.h"
 
@@ -72,6 +73,8 @@ hca_set_create(struct fabric *f, const char *pci_root)
 		return NULL;
 	s->f = f;
 	s->ep = -1;
+	if (n > 0)
+		(void)pcisim_clean_stale_bars();
 	for (i = 0; i < f->nnodes; i++) {
 		struct fab_node *node = f->nodes[i];
 
@@ -152,6 +155,23 @@ hca_set_ready(struct hca_set *s, uint32_t idx)
 	}
 }
 
+static void
+dp_poll_guarded(struct mt25208 *dev, void *arg)
+{
+	*(bool *)arg = mt25208_dp_poll(dev);
+}
+
+/* The data path's doorbells, a bus error on host memory being an uplink bus error. */
+static bool
+hca_dp_poll(struct mt25208 *dev)
+{
+	bool busy = true;
+
+	if (mt25208_guard(dev, dp_poll_guarded, &busy) != 0)
+		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "doorbell: bus error on host memory", 0);
+	return busy;
+}
+
 int
 hca_set_poll(struct hca_set *s)
 {
@@ -168,7 +188,7 @@ hca_set_poll(struct hca_set *s)
 		attached = true;
 		dev = pcisim_dev(s->fn[i]);
 		busy |= mt25208_poll(dev);
-		busy |= mt25208_dp_poll(dev);
+		busy |= hca_dp_poll(dev);
 	}
 	if (!attached)
 		return -1;

@@ -114,4 +114,11 @@ int pcisim_accept(struct pcisim_fn *fn);
  */
 int pcisim_conn_ready(struct pcisim_fn *fn);
 
+/**
+ * Remove BAR files of ibfabric runs that were killed before they could
+ * (/dev/shm/ibfabric-<pid>-*, that process gone). Returns how
+ * many were removed.
+ */
+unsigned int pcisim_clean_stale_bars(void);
+
 #endif /* _IBFABRIC_PCISIM_H_ */
