@@ -104,6 +104,12 @@ struct ibmad_send {
 	void *context;
 	struct rte_ib_mad_send_buf buf;    /* buf.mad points at mad[] */
 	uint8_t mad[RTE_IB_MAD_SIZE];
+	/* RMPP (mad_rmpp_io.c): the message being segmented, its state. */
+	uint8_t *rmpp_msg;
+	struct ibmad_rmpp_send *rmpp_tx;
+	/* RMPP: the response being reassembled. */
+	struct ibmad_rmpp_recv *rmpp_rx;
+	uint32_t user_timeout_ms;          /* for the response after RMPP */
 };
 
 struct rte_ibmad_agent {
@@ -140,7 +146,27 @@ bool ibmad_agent_is_live(const struct rte_ibmad_agent *agent);
 void ibmad_agents_detach(struct ibmad_dev *mdev);
 void ibmad_agents_reap(void);
 
+/* mad_rmpp_io.c */
+struct ibmad_rx_entry;
+int ibmad_rmpp_send_start(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+			  const uint8_t *msg, size_t len);
+bool ibmad_rmpp_recv_hook(struct ibmad_dev *mdev, struct ibmad_rx_entry *e,
+			  bool response);
+int ibmad_rmpp_send_timeout(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+			    uint64_t now);
+/* A slot's RMPP buffers, taken out of it while its callback runs. */
+struct ibmad_rmpp_hold {
+	uint8_t *msg;
+	struct ibmad_rmpp_send *tx;
+	struct ibmad_rmpp_recv *rx;
+};
+void ibmad_rmpp_detach(struct ibmad_send *s, struct ibmad_rmpp_hold *hold);
+void ibmad_rmpp_release(struct ibmad_rmpp_hold *hold);
+void ibmad_rmpp_free(struct ibmad_send *s);
+
 /* mad_send.c */
+void ibmad_send_finish(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+		       int status, const struct rte_ibmad_recv *resp);
 int ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
 		    const struct rte_ib_mad_send_buf *buf);
 bool ibmad_send_match(struct rte_ibmad_agent *agent,

@@ -28,6 +28,7 @@
 #include <rte_errno.h>
 
 #include "ibmad_private.h"
+#include "mad_rmpp.h"
 #include "smi.h"
 
 
@@ -365,6 +366,11 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 	r.qpn = e->wc.qpn;
 	r.wc = &e->wc;
 	r.mad = e->mad;
+	r.len = RTE_IB_MAD_SIZE;
+	/* RMPP ACKs, STOPs, ABORTs and the segments of RMPP agents' responses. */
+	if (ibmad_rmpp_class(hdr->mgmt_class) && ibmad_rmpp_active(e->mad) &&
+	    ibmad_rmpp_recv_hook(mdev, e, response))
+		return;
 	if (response) {
 		agent = ibmad_agent_find_response(mdev, r.port, r.qpn, e->mad);
 		if (agent != NULL && ibmad_send_match(agent, &r)) {

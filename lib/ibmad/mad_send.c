@@ -20,6 +20,7 @@
 #include <rte_errno.h>
 
 #include "ibmad_private.h"
+#include "mad_rmpp.h"
 #include "smi.h"
 
 int
@@ -45,18 +46,31 @@ send_complete(struct rte_ibmad_agent *agent, struct ibmad_send *s, int status,
 	      const struct rte_ibmad_recv *resp)
 {
 	struct rte_ibmad_send_result res;
+	struct ibmad_rmpp_hold hold;
 
+	/* RMPP buffers (the response may live in one) outlive the callback. */
+	ibmad_rmpp_detach(s, &hold);
 	res.tid = s->tid;
 	res.context = s->context;
 	res.status = status;
 	res.response = status == 0 ? resp : NULL;
 	/* The slot is free before the callback, which may send again. */
 	s->state = IBMAD_SEND_FREE;
-	if (agent->conf.send_cb == NULL)
-		return;
-	ibmad_callback_enter();
-	agent->conf.send_cb(agent, &res, agent->conf.arg);
-	ibmad_callback_leave();
+	if (agent->conf.send_cb != NULL) {
+		ibmad_callback_enter();
+		agent->conf.send_cb(agent, &res, agent->conf.arg);
+		ibmad_callback_leave();
+	}
+	ibmad_rmpp_release(&hold);
+}
+
+/* Does the MAD core run RMPP for this send (rte_ibmad_agent_conf)? */
+static bool
+send_is_rmpp(const struct rte_ibmad_agent *agent,
+	     const struct rte_ibmad_send_params *p)
+{
+	return agent->conf.rmpp_version != 0 && p->len >= RMPP_HDR_END &&
+		ibmad_rmpp_active(p->mad);
 }
 
 /* Check @p p for @p agent; name the first bad field. */
@@ -67,12 +81,25 @@ send_params_check(const struct rte_ibmad_agent *agent,
 	const struct rte_ib_mad_hdr *hdr;
 	const char *name = agent->conf.dev->name;
 
-	if (p->mad == NULL || p->len != RTE_IB_MAD_SIZE) {
+	if (p->mad == NULL) {
+		IBMAD_LOG(ERR, "%s: send without a MAD", name);
+		return -EINVAL;
+	}
+	hdr = p->mad;
+	if (send_is_rmpp(agent, p)) {
+		/* Headers of its class at least, up to RMPP_MAX_MSG. */
+		if (p->len < ibmad_rmpp_hdr_len(hdr->mgmt_class) ||
+		    p->len > RMPP_MAX_MSG) {
+			IBMAD_LOG(ERR, "%s: RMPP send len=%u: not %zu to %u bytes",
+				  name, p->len, ibmad_rmpp_hdr_len(hdr->mgmt_class),
+				  RMPP_MAX_MSG);
+			return -EINVAL;
+		}
+	} else if (p->len != RTE_IB_MAD_SIZE) {
 		IBMAD_LOG(ERR, "%s: send len=%u: not a %d-byte MAD", name,
 			  p->len, RTE_IB_MAD_SIZE);
 		return -EINVAL;
 	}
-	hdr = p->mad;
 	if (hdr->base_version != RTE_IB_MAD_BASE_VERSION) {
 		IBMAD_LOG(ERR, "%s: send BaseVersion=%u: not %d", name,
 			  hdr->base_version, RTE_IB_MAD_BASE_VERSION);
@@ -182,7 +209,7 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	if (s == NULL)
 		return -ENOBUFS;
 
-	memcpy(s->mad, p->mad, RTE_IB_MAD_SIZE);
+	memcpy(s->mad, p->mad, RTE_MIN(p->len, (uint32_t)RTE_IB_MAD_SIZE));
 	hdr = (struct rte_ib_mad_hdr *)s->mad;
 	if (!ibmad_mad_is_response(s->mad)) {
 		/* Requests carry the agent's TID (Linux: hi_tid << 32). */
@@ -202,6 +229,16 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	s->buf.len = RTE_IB_MAD_SIZE;
 	s->buf.mad = s->mad;
 
+	if (send_is_rmpp(agent, p)) {
+		/* Segments, windows and ACKs: mad_rmpp_io.c. */
+		ret = ibmad_rmpp_send_start(agent, s, p->mad, p->len);
+		if (ret < 0)
+			return ret;
+		if (tid_out != NULL)
+			*tid_out = s->tid;
+		ibmad_wake();
+		return 0;
+	}
 	ret = 0;
 	if (hdr->mgmt_class == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		ret = send_dr_smp(agent, s);
@@ -277,6 +314,13 @@ rte_ibmad_respond(struct rte_ibmad_agent *agent,
 	ret = send_locked(agent, &p, NULL);
 	pthread_mutex_unlock(&ibmad_lock);
 	return ibmad_ret(ret);
+}
+
+void
+ibmad_send_finish(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+		  int status, const struct rte_ibmad_recv *resp)
+{
+	send_complete(agent, s, status, resp);
 }
 
 bool
@@ -356,6 +400,14 @@ send_timer(struct rte_ibmad_agent *agent, struct ibmad_send *s, uint64_t now,
 	if (s->deadline_ms > now) {
 		*next = RTE_MIN(*next, s->deadline_ms);
 		return 0;
+	}
+	if (s->rmpp_tx != NULL && s->retries_left > 0 && agent->mdev != NULL) {
+		/* An ACK did not come: resend the window from the last one. */
+		s->retries_left--;
+		agent->mdev->stats.retries++;
+		ibmad_rmpp_send_timeout(agent, s, now);
+		*next = RTE_MIN(*next, s->deadline_ms);
+		return 1;
 	}
 	if (s->retries_left == 0 || agent->mdev == NULL) {
 		if (agent->mdev != NULL)

@@ -75,7 +75,13 @@ struct rte_ibmad_recv {
 	uint8_t port;                    /**< Receiving port, 1-based. */
 	uint8_t qpn;                     /**< Receiving QP, 0 or 1. */
 	const struct rte_ib_mad_wc *wc;  /**< Source address of the MAD. */
-	const uint8_t *mad;              /**< The MAD, RTE_IB_MAD_SIZE bytes. */
+	/**
+	 * The MAD: RTE_IB_MAD_SIZE bytes, or for a response reassembled by
+	 * RMPP (an agent with rmpp_version) the whole message: the first
+	 * segment, then the payload of the later ones (IBA 13.6).
+	 */
+	const uint8_t *mad;
+	uint32_t len;                    /**< Bytes at @c mad. */
 };
 
 /** Outcome of one rte_ibmad_send(). */
@@ -122,13 +128,27 @@ struct rte_ibmad_agent_conf {
 	uint64_t method_mask[2];
 	rte_ibmad_recv_cb recv_cb;   /**< Unsolicited MADs; may be NULL. */
 	rte_ibmad_send_cb send_cb;   /**< Send completions; may be NULL. */
+	/**
+	 * 1: the MAD core runs RMPP (IBA 13.6) for this agent: a send of an
+	 * RMPP class with the RMPP Active flag is segmented (any length up
+	 * to 4 MiB, windows and ACKs, resent from the last ACK after a
+	 * time-out), and a multi-segment response is reassembled and ACKed
+	 * before it completes the send (Linux agents with rmpp_version).
+	 * 0: RMPP headers pass untouched, one MAD at a time.
+	 */
+	uint8_t rmpp_version;
 	void *arg;                   /**< Passed to both callbacks. */
 };
 
 /** A MAD to send and where. */
 struct rte_ibmad_send_params {
 	const void *mad;             /**< The MAD; copied before the call returns. */
-	uint32_t len;                /**< RTE_IB_MAD_SIZE. */
+	/**
+	 * RTE_IB_MAD_SIZE; for an RMPP agent and a MAD with the RMPP Active
+	 * flag, the message length (its headers and payload, as many
+	 * segments as it takes).
+	 */
+	uint32_t len;
 	/** Destination (port_num is ignored: the agent's port sends). */
 	struct rte_ib_ah_attr ah_attr;
 	uint32_t remote_qpn;         /**< Destination QP (1 for a GSI class). */

@@ -316,6 +316,11 @@ umad_file_write(struct umad_file *f, const void *buf, size_t count)
 		pthread_mutex_unlock(&f->lock);
 		return -EINVAL;
 	}
+	/*
+	 * An RMPP-active send of an RMPP agent keeps its exact length: the
+	 * MAD core segments it and PayloadLength comes from it (Linux
+	 * ib_create_send_mad() with rmpp_active).
+	 */
 	if (!rmpp_active || !f->agent_rmpp[hdr.id]) {
 		if (len > UMAD_MAD_SIZE) {
 			pthread_mutex_unlock(&f->lock);

@@ -34,7 +34,9 @@
 
 #include <ib_driver.h>
 #include <rte_ib_dev.h>
+#include <rte_ib_records.h>
 #include <rte_ibmad.h>
+#include <rte_ibmad_sa.h>
 
 #include "test.h"
 
@@ -226,6 +228,8 @@ struct rec {
 	uint64_t tid[16];
 	void *context[16];
 	uint64_t resp_tid[16];
+	uint32_t resp_len;
+	uint8_t resp_byte_300;
 	unsigned int nrecv;
 	uint8_t last_recv[RTE_IB_MAD_SIZE];
 	struct rte_ibmad_agent *unregister_me;
@@ -243,6 +247,11 @@ rec_send(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
 	rec->tid[i] = r->tid;
 	rec->context[i] = r->context;
 	rec->resp_tid[i] = r->response != NULL ? tid_of(r->response->mad) : 0;
+	if (r->response != NULL) {
+		rec->resp_len = r->response->len;
+		if (r->response->len > 300)
+			rec->resp_byte_300 = r->response->mad[300];
+	}
 	if (rec->unregister_me == agent) {
 		rte_ibmad_agent_unregister(agent);
 		rec->unregister_me = NULL;
@@ -899,6 +908,268 @@ test_device_gone(void)
 	return TEST_SUCCESS;
 }
 
+/* --- RMPP (IBA 13.6) through the core, for an agent with rmpp_version --- */
+
+static struct rte_ibmad_agent *
+rmpp_agent(struct rec *rec)
+{
+	struct rte_ibmad_agent_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = 1;
+	c.send_cb = rec_send;
+	c.arg = rec;
+	c.rmpp_version = 1;
+	return rte_ibmad_agent_register(&c);
+}
+
+static uint32_t
+be32_of(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* An RMPP ACK from the receiver for TID @tid: segment @seg, window @win. */
+static int
+deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
+{
+	uint8_t ack[RTE_IB_MAD_SIZE];
+
+	mk_mad(ack, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	ack[24] = 1;
+	ack[25] = 2;            /* ACK */
+	ack[26] = 1;            /* Active */
+	ack[28] = (uint8_t)(seg >> 24); ack[29] = (uint8_t)(seg >> 16);
+	ack[30] = (uint8_t)(seg >> 8); ack[31] = (uint8_t)seg;
+	ack[32] = (uint8_t)(win >> 24); ack[33] = (uint8_t)(win >> 16);
+	ack[34] = (uint8_t)(win >> 8); ack[35] = (uint8_t)win;
+	return deliver(1, 0x21, ack);
+}
+
+/*
+ * A GetTableResp of 56 + 900 bytes goes out in ceil(900 / 200) = 5
+ * segments: one before the first ACK (window 1), the next four after an
+ * ACK granting up to segment 5; the last ACK completes the send. A
+ * time-out in between resends from the segment after the last ACK.
+ */
+static int
+test_rmpp_send(void)
+{
+	static uint8_t msg[56 + 900];
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	struct rec r = { 0 };
+	unsigned int i;
+	uint64_t tid = UINT64_C(0x0000abcd00000007);
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 1;            /* RMPP Active */
+	for (i = 56; i < sizeof(msg); i++)
+		msg[i] = (uint8_t)i;
+	send_params(&p, msg, 0, 0, NULL);
+	p.len = sizeof(msg);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, 1, "window of one before the first ACK");
+	TEST_ASSERT_EQUAL(td.sent[0].mad[26], 0x3, "Active|First");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[0].mad + 28), 1, "segment 1");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[0].mad + 32), 5 * 220 - 100,
+			  "first PayloadLength (5 segments, 100 bytes of pad)");
+	TEST_ASSERT_EQUAL(tid_of(td.sent[0].mad), tid, "a response keeps its TID");
+	TEST_ASSERT_SUCCESS(deliver_ack(tid, 1, 5), "ACK 1");
+	TEST_ASSERT_EQUAL(td.nsent, 5, "window opened to segment 5");
+	TEST_ASSERT_EQUAL(td.sent[4].mad[26], 0x5, "Active|Last");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[4].mad + 32), 220 - 100, "last PayloadLength");
+	TEST_ASSERT_EQUAL(td.sent[4].mad[56], (uint8_t)(56 + 800), "payload 800");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "not done before the last ACK");
+	/* Segment 3 was lost: after the time-out, 3 to 5 again. */
+	TEST_ASSERT_SUCCESS(deliver_ack(tid, 2, 5), "ACK 2");
+	sleep_ms(1100);
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, 8, "resent from segment 3");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[5].mad + 28), 3, "segment 3 again");
+	TEST_ASSERT_SUCCESS(deliver_ack(tid, 5, 5), "ACK 5");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A GetTable whose response comes in 3 segments (56 + 450 bytes): each
+ * segment is taken, an ACK with the request's method and TID goes back
+ * after the first and the last, and the send completes with the whole
+ * message (len 506).
+ */
+static int
+test_rmpp_recv(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE], seg[3][RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	unsigned int i, n0;
+	uint64_t tid;
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE,
+	       RTE_IB_SA_ATTR_NODE_REC, 0);
+	send_params(&p, mad, 1000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	/* Segments as IBA 13.6.2 lays them out: 200 payload bytes each. */
+	for (i = 0; i < 3; i++) {
+		mk_mad(seg[i], RTE_IB_MGMT_CLASS_SUBN_ADM, 2,
+		       RTE_IB_SA_METHOD_GET_TABLE_RESP, RTE_IB_SA_ATTR_NODE_REC, tid);
+		seg[i][24] = 1;
+		seg[i][25] = 1;
+		seg[i][26] = 1 | (i == 0 ? 2 : 0) | (i == 2 ? 4 : 0);
+		seg[i][31] = (uint8_t)(i + 1);
+		memset(seg[i] + 56, 0x10 + i, 200);
+	}
+	seg[0][32 + 2] = (3 * 220 - 150) >> 8;
+	seg[0][32 + 3] = (3 * 220 - 150) & 0xff;
+	seg[2][35] = 220 - 150;
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[0]), "segment 1");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "ACK after the first segment");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[3], RTE_IB_SA_METHOD_GET_TABLE,
+			  "ACK: the R bit flipped back");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[25], 2, "ACK type");
+	TEST_ASSERT_EQUAL(tid_of(td.sent[n0].mad), tid, "ACK keeps the TID");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[n0].mad + 28), 1, "ACK of segment 1");
+	TEST_ASSERT(be32_of(td.sent[n0].mad + 32) >= 3, "window covers the rest");
+	TEST_ASSERT_EQUAL(td.sent[n0].buf.ah_attr.dlid, 0x21, "ACK to the sender");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "not done yet");
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[2]), "segment 3 out of order");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "out of order is dropped");
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[1]), "segment 2");
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[2]), "segment 3");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_len, 506u, "whole message: 56 + 450");
+	TEST_ASSERT_EQUAL(r.resp_byte_300, 0x11, "segment 2's payload at 300");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* --- the SA client (rte_ibmad_sa.h) over the core --- */
+
+struct sa_result {
+	int status;
+	unsigned int n;
+	struct rte_ib_sa_node_rec recs[4];
+	bool done;
+};
+
+static void
+sa_cb(int status, const void *recs, unsigned int n, void *arg)
+{
+	struct sa_result *res = arg;
+
+	res->status = status;
+	res->n = n;
+	if (n > 0)
+		memcpy(res->recs, recs, RTE_MIN(n, 4u) * sizeof(res->recs[0]));
+	res->done = true;
+}
+
+/*
+ * A NodeRecord GetTable goes to the SM's LID (the port's MasterSMLID) on
+ * QP1; the GetTableResp (one RMPP segment, two records at AttributeOffset
+ * 14) comes back as two unpacked records; an SA status comes back by
+ * name; a cancelled query calls back with -ECANCELED.
+ */
+static int
+test_sa_client(void)
+{
+	struct rte_ib_sa_node_rec q;
+	struct sa_result res = { 0 };
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+	uint64_t tid, id;
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "port");
+	TEST_ASSERT(pa.sm_lid != 0, "an SM LID to send to");
+	memset(&q, 0, sizeof(q));
+	q.lid = 0x10;
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_SA_METHOD_GET_TABLE,
+					       RTE_IB_SA_ATTR_NODE_REC,
+					       RTE_IB_SA_NODE_REC_LID, &q, NULL,
+					       sa_cb, &res, &id),
+			    "query: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "posted");
+	TEST_ASSERT_EQUAL(td.sent[n0].buf.ah_attr.dlid, pa.sm_lid, "to the SM's LID");
+	TEST_ASSERT_EQUAL(td.sent[n0].buf.remote_qpn, 1, "QP1");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[1], RTE_IB_MGMT_CLASS_SUBN_ADM, "SA class");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[3], RTE_IB_SA_METHOD_GET_TABLE, "GetTable");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[55], 0x01, "ComponentMask: LID");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[56], 0x00, "NodeRecord.LID high byte");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[57], 0x10, "NodeRecord.LID");
+	tid = tid_of(td.sent[n0].mad);
+
+	/*
+	 * One record at AttributeOffset 14 (112 bytes) in one RMPP segment:
+	 * 112 of its 200 payload bytes used, so PayloadLength 220 - 88.
+	 */
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	mad[24] = 1;
+	mad[25] = 1;
+	mad[26] = 0x7;                  /* Active, First, Last */
+	mad[31] = 1;                    /* SegmentNumber 1 */
+	mad[35] = 220 - 88;
+	mad[45] = 14;                   /* AttributeOffset */
+	mad[57] = 0x10;                 /* LID 0x10 */
+	mad[62] = 1;                    /* NodeInfo.NodeType: CA */
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "response");
+	TEST_ASSERT(res.done, "called back");
+	TEST_ASSERT_EQUAL(res.status, 0, "status %s", rte_ibmad_sa_strerror(res.status));
+	TEST_ASSERT_EQUAL(res.n, 1u, "one record");
+	TEST_ASSERT_EQUAL(res.recs[0].lid, 0x10, "LID");
+	TEST_ASSERT_EQUAL(res.recs[0].info.node_type, 1, "NodeType");
+
+	/* An SA status: ERR_NO_RECORDS (0x0300). */
+	memset(&res, 0, sizeof(res));
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET,
+					       RTE_IB_SA_ATTR_NODE_REC,
+					       RTE_IB_SA_NODE_REC_LID, &q, NULL,
+					       sa_cb, &res, &id), "query 2");
+	tid = tid_of(td.sent[n0].mad);
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	mad[4] = 0x03;
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "error response");
+	TEST_ASSERT(res.done, "called back");
+	TEST_ASSERT_EQUAL(res.status, RTE_IBMAD_SA_ERR_NO_RECORDS, "named error");
+	TEST_ASSERT(strcmp(rte_ibmad_sa_strerror(res.status), "ERR_NO_RECORDS") == 0,
+		    "its name");
+
+	/* Cancel. */
+	memset(&res, 0, sizeof(res));
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET,
+					       RTE_IB_SA_ATTR_NODE_REC,
+					       RTE_IB_SA_NODE_REC_LID, &q, NULL,
+					       sa_cb, &res, &id), "query 3");
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_cancel(id), "cancel");
+	rte_ibmad_poll();
+	TEST_ASSERT(res.done, "called back");
+	TEST_ASSERT_EQUAL(res.status, -ECANCELED, "cancelled");
+	TEST_ASSERT_EQUAL(rte_ibmad_sa_cancel(id), -1, "cancel twice");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite suite = {
 	.suite_name = "ibmad",
 	.unit_test_cases = {
@@ -913,6 +1184,10 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_dr_local_loop),
 		TEST_CASE_ST(reset, NULL, test_ctrl_thread),
 		TEST_CASE_ST(reset, NULL, test_service),
+		TEST_CASE_ST(reset, NULL, test_rmpp_send),
+		TEST_CASE_ST(reset, NULL, test_rmpp_recv),
+		TEST_CASE_ST(reset, NULL, test_sa_client),
+		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
 	},

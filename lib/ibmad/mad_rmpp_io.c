@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * RMPP in the MAD core: the state machines of mad_rmpp.c tied to the send
+ * slots of agents with rmpp_version (Linux mad_rmpp.c's place in
+ * ib_post_send_mad() and ib_mad_recv_done_handler()).
+ *
+ *  - Sending: the message is copied, segmented into the slot's MAD
+ *    buffer one segment at a time and posted as the receiver's window
+ *    allows; ACKs open the window; a time-out resends from the last ACK
+ *    (retries as the send asked, at least RMPP_MIN_RETRIES). When every
+ *    segment is acknowledged a request goes on waiting for its response,
+ *    anything else completes.
+ *  - Receiving: a multi-segment response to an outstanding send is
+ *    reassembled in the slot, each window ACKed to the sender, and
+ *    completes the send whole (rte_ibmad_recv::len).
+ *  - ACK, STOP and ABORT MADs never reach agents.
+ *
+ * Everything here runs with ibmad_lock held.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "ibmad_private.h"
+#include "mad_rmpp.h"
+
+/* Time-out of one window when the send itself asked for none, ms. */
+#define RMPP_ACK_TIMEOUT_MS 1000
+/* Resends of a window at least, whatever the send asked. */
+#define RMPP_MIN_RETRIES 3
+/* Segments granted per ACK when receiving (Linux window_size()). */
+#define RMPP_RECV_WINDOW 32
+
+void
+ibmad_rmpp_detach(struct ibmad_send *s, struct ibmad_rmpp_hold *hold)
+{
+	hold->msg = s->rmpp_msg;
+	hold->tx = s->rmpp_tx;
+	hold->rx = s->rmpp_rx;
+	s->rmpp_msg = NULL;
+	s->rmpp_tx = NULL;
+	s->rmpp_rx = NULL;
+}
+
+void
+ibmad_rmpp_release(struct ibmad_rmpp_hold *hold)
+{
+	free(hold->msg);
+	free(hold->tx);
+	if (hold->rx != NULL) {
+		ibmad_rmpp_recv_free(hold->rx);
+		free(hold->rx);
+	}
+}
+
+void
+ibmad_rmpp_free(struct ibmad_send *s)
+{
+	struct ibmad_rmpp_hold hold;
+
+	ibmad_rmpp_detach(s, &hold);
+	ibmad_rmpp_release(&hold);
+}
+
+/* Post every segment the window allows. A refused post is a lost one. */
+static void
+post_window(struct rte_ibmad_agent *agent, struct ibmad_send *s)
+{
+	while (ibmad_rmpp_send_next(s->rmpp_tx, s->mad))
+		ibmad_send_post(agent->mdev, agent->conf.port, agent->conf.qpn,
+				&s->buf);
+}
+
+static uint32_t
+window_timeout(const struct ibmad_send *s)
+{
+	return s->timeout_ms != 0 ? s->timeout_ms : RMPP_ACK_TIMEOUT_MS;
+}
+
+int
+ibmad_rmpp_send_start(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+		      const uint8_t *msg, size_t len)
+{
+	rte_be64_t tid = rte_cpu_to_be_64(s->tid);
+	int ret;
+
+	s->rmpp_msg = malloc(len);
+	s->rmpp_tx = malloc(sizeof(*s->rmpp_tx));
+	if (s->rmpp_msg == NULL || s->rmpp_tx == NULL) {
+		ibmad_rmpp_free(s);
+		return -ENOMEM;
+	}
+	memcpy(s->rmpp_msg, msg, len);
+	/* The TID send_locked() chose (the agent's high part for requests). */
+	memcpy(s->rmpp_msg + offsetof(struct rte_ib_mad_hdr, tid), &tid,
+	       sizeof(tid));
+	ret = ibmad_rmpp_send_init(s->rmpp_tx, s->rmpp_msg, len);
+	if (ret < 0) {
+		ibmad_rmpp_free(s);
+		return ret;
+	}
+	s->user_timeout_ms = s->timeout_ms;
+	s->timeout_ms = window_timeout(s);
+	s->retries_left = RTE_MAX(s->retries_left, (uint8_t)RMPP_MIN_RETRIES);
+	s->buf.len = RTE_IB_MAD_SIZE;
+	s->buf.mad = s->mad;
+	post_window(agent, s);
+	s->state = IBMAD_SEND_WAIT;
+	s->deadline_ms = ibmad_now_ms() + s->timeout_ms;
+	return 0;
+}
+
+int
+ibmad_rmpp_send_timeout(struct rte_ibmad_agent *agent, struct ibmad_send *s,
+			uint64_t now)
+{
+	ibmad_rmpp_send_rewind(s->rmpp_tx);
+	post_window(agent, s);
+	s->deadline_ms = now + s->timeout_ms;
+	return 0;
+}
+
+/* Every segment acknowledged: wait for the response, or complete. */
+static void
+send_all_acked(struct rte_ibmad_agent *agent, struct ibmad_send *s)
+{
+	if (!ibmad_mad_is_response(s->rmpp_msg) && s->user_timeout_ms != 0) {
+		free(s->rmpp_tx);
+		s->rmpp_tx = NULL;
+		free(s->rmpp_msg);
+		s->rmpp_msg = NULL;
+		s->timeout_ms = s->user_timeout_ms;
+		s->deadline_ms = ibmad_now_ms() + s->timeout_ms;
+		/* No resend now: the slot's buffer holds the last segment. */
+		s->retries_left = 0;
+		return;
+	}
+	ibmad_send_finish(agent, s, 0, NULL);
+}
+
+/* The slot of a live agent on @port/@qpn whose send has @tid and @cls. */
+static struct ibmad_send *
+find_send(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn, uint64_t tid,
+	  uint8_t cls, struct rte_ibmad_agent **agent_out)
+{
+	struct rte_ibmad_agent *agent;
+	struct ibmad_send *s;
+	unsigned int i, j;
+
+	for (i = 0; i < RTE_DIM(ibmad_agents); i++) {
+		agent = ibmad_agents[i];
+		if (agent == NULL || agent->dead || agent->mdev != mdev ||
+		    agent->conf.port != port || agent->conf.qpn != qpn)
+			continue;
+		for (j = 0; j < RTE_DIM(agent->sends); j++) {
+			s = &agent->sends[j];
+			if (s->state == IBMAD_SEND_WAIT && s->tid == tid &&
+			    s->mad[1] == cls) {
+				*agent_out = agent;
+				return s;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Send an ACK or ABORT back to the segment's source. */
+static void
+reply(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e,
+      const uint8_t *mad)
+{
+	struct rte_ib_mad_send_buf buf;
+
+	ibmad_reply_addr(&e->wc, e->wc.qpn, &buf);
+	buf.len = RTE_IB_MAD_SIZE;
+	buf.mad = mad;
+	ibmad_send_post(mdev, e->wc.port, e->wc.qpn, &buf);
+}
+
+/* An ACK, STOP or ABORT for one of our segmented sends. */
+static void
+recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
+{
+	struct rte_ibmad_agent *agent;
+	struct ibmad_send *s;
+	int ret;
+
+	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], &agent);
+	if (s == NULL || s->rmpp_tx == NULL) {
+		mdev->stats.rx_unmatched++;
+		return;
+	}
+	ret = ibmad_rmpp_send_ack(s->rmpp_tx, e->mad);
+	if (ret == -ECONNABORTED) {
+		IBMAD_LOG(DEBUG, "%s port %u: RMPP TID 0x%016" PRIx64
+			  " stopped by the receiver (type %u, status %u)",
+			  mdev->dev->name, e->wc.port, tid, e->mad[RMPP_OFF_TYPE],
+			  e->mad[RMPP_OFF_STATUS]);
+		ibmad_send_finish(agent, s, -ECONNABORTED, NULL);
+		return;
+	}
+	if (ret < 0)
+		return;        /* IBA 13.6.3.3: a bad ACK is dropped */
+	if (ret == 1) {
+		send_all_acked(agent, s);
+		return;
+	}
+	/* Progress: a fresh window, a fresh time-out. */
+	post_window(agent, s);
+	s->deadline_ms = ibmad_now_ms() + s->timeout_ms;
+}
+
+/* A DATA segment of a response to an RMPP agent's send. */
+static bool
+recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
+{
+	struct rte_ibmad_agent *agent;
+	struct rte_ibmad_recv r;
+	struct ibmad_send *s;
+	enum ibmad_rmpp_rx rx;
+	uint8_t out[RTE_IB_MAD_SIZE];
+	uint8_t status = 0;
+
+	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], &agent);
+	if (s == NULL || agent->conf.rmpp_version == 0)
+		return false;   /* the plain path matches or drops it */
+	if (s->rmpp_rx == NULL) {
+		s->rmpp_rx = calloc(1, sizeof(*s->rmpp_rx));
+		if (s->rmpp_rx == NULL)
+			return true;
+		rx = ibmad_rmpp_recv_start(s->rmpp_rx, e->mad, RMPP_RECV_WINDOW,
+					   &status);
+	} else {
+		rx = ibmad_rmpp_recv_seg(s->rmpp_rx, e->mad, &status);
+	}
+	switch (rx) {
+	case IBMAD_RMPP_RX_ABORT:
+		ibmad_rmpp_abort(e->mad, status, out);
+		reply(mdev, e, out);
+		ibmad_rmpp_recv_free(s->rmpp_rx);
+		free(s->rmpp_rx);
+		s->rmpp_rx = NULL;
+		return true;
+	case IBMAD_RMPP_RX_ACK:
+		ibmad_rmpp_ack(s->rmpp_rx, e->mad, out);
+		reply(mdev, e, out);
+		/* The sender is alive: wait another time-out for the rest. */
+		s->deadline_ms = ibmad_now_ms() + RTE_MAX(s->timeout_ms,
+			(uint32_t)RMPP_ACK_TIMEOUT_MS);
+		return true;
+	case IBMAD_RMPP_RX_DONE:
+		ibmad_rmpp_ack(s->rmpp_rx, e->mad, out);
+		reply(mdev, e, out);
+		mdev->stats.rx_response++;
+		r.dev = mdev->dev;
+		r.port = e->wc.port;
+		r.qpn = e->wc.qpn;
+		r.wc = &e->wc;
+		r.mad = s->rmpp_rx->msg;
+		r.len = (uint32_t)s->rmpp_rx->len;
+		ibmad_send_finish(agent, s, 0, &r);
+		return true;
+	case IBMAD_RMPP_RX_DROP:
+	default:
+		return true;
+	}
+}
+
+bool
+ibmad_rmpp_recv_hook(struct ibmad_dev *mdev, struct ibmad_rx_entry *e,
+		     bool response)
+{
+	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)e->mad;
+	uint64_t tid = rte_be_to_cpu_64(hdr->tid);
+
+	switch (e->mad[RMPP_OFF_TYPE]) {
+	case RMPP_TYPE_ACK:
+	case RMPP_TYPE_STOP:
+	case RMPP_TYPE_ABORT:
+		recv_ack(mdev, e, tid);
+		return true;
+	case RMPP_TYPE_DATA:
+		/* Requests pass as single MADs (multi-segment ones are not
+		 * reassembled: no SA request needs more than one MAD).
+		 */
+		return response && recv_data(mdev, e, tid);
+	default:
+		return true;    /* unknown RMPPType: dropped */
+	}
+}
