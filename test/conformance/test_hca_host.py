@@ -203,6 +203,15 @@ def main():
             r = h.run(host + ['ud', a, b], timeout=150, check=False)
             print(r.stdout[-6000:])
             h.check(r.returncode == 0, 'hca_host ud failed:\n%s' % r.stderr[-3000:])
+            # a Linux-style driver breaks none of the model's checks
+            # (mthca_hw.rst, "What the model checks"; console "hca <node> errors")
+            for node in ('hosta', 'hostb'):
+                rows = fab.ctl.records('hca %s errors' % node, 'hca_error')
+                h.check(len(rows) >= 14, 'hca %s errors: %d rows' % (node, len(rows)))
+                broken = ['%s=%s' % (r['check'], r['count']) for r in rows if r['count'] != '0']
+                h.check(not broken, 'hca %s errors: %s' % (node, ', '.join(broken)))
+            err = fab.ctl.cmd('hca "sw" errors', ok=False)
+            h.check(err and err[0].startswith('error: '), 'hca of a switch: %r' % err)
             m = re.search(r'bad P_Key datagram: LID (\d+) QP 0x([0-9a-f]+) -> '
                           r'LID (\d+) QP 0x([0-9a-f]+)', r.stdout)
             h.check(m is not None, 'hca_host ud did not name its bad P_Key datagram')

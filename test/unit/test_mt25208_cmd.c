@@ -264,18 +264,20 @@ test_query_fw(void)
 	 * mthca_QUERY_FW() with the model's values: 16 FW pages; version 5.3.0 as
 	 * major@0x02, subminor@0x04, minor@0x06; log max cmds 3; no command
 	 * doorbells; clr_int 0xf00d8, catas buffer 0x80000 x 16 words,
-	 * EQ arm 0xa0000, EQ set-CI 0xa0800 (all BAR0 offsets).
+	 * EQ arm 0xa0000, EQ set-CI 0xa0800: BAR0 offsets in the low 20
+	 * bits under high bits 0xfe000000 a driver must mask (Linux
+	 * mthca_map_eq_regs masks with BAR0 length - 1).
 	 */
 	memset(exp, 0, sizeof(exp));
 	exp[0x01] = 16;
 	exp[0x03] = 5;
 	exp[0x07] = 3;
 	exp[0x0f] = 3;
-	exp[0x25] = 0x0f; exp[0x26] = 0x00; exp[0x27] = 0xd8;
-	exp[0x35] = 0x08;
+	exp[0x24] = 0xfe; exp[0x25] = 0x0f; exp[0x26] = 0x00; exp[0x27] = 0xd8;
+	exp[0x34] = 0xfe; exp[0x35] = 0x08;
 	exp[0x3b] = 16;
-	exp[0x45] = 0x0a;
-	exp[0x4d] = 0x0a; exp[0x4e] = 0x08;
+	exp[0x44] = 0xfe; exp[0x45] = 0x0a;
+	exp[0x4c] = 0xfe; exp[0x4d] = 0x0a; exp[0x4e] = 0x08;
 	TEST_ASSERT_BUFFERS_EQUAL(hp(out), exp, sizeof(exp), "QUERY_FW mailbox");
 	return TEST_SUCCESS;
 }
@@ -341,8 +343,8 @@ test_query_dev_lim(void)
 	 * the model's firmware reports"; every other byte is zero.
 	 */
 	memset(exp, 0, sizeof(exp));
-	exp[0x10] = 16;		/* log max SRQ WQEs */
-	exp[0x11] = 16;		/* log max WQEs per QP */
+	exp[0x10] = 14;		/* log max SRQ WQEs */
+	exp[0x11] = 14;		/* log max WQEs per QP: 4-bit QPC field, 2^14 as firmware */
 	exp[0x12] = 4;		/* log reserved QPs: 16 */
 	exp[0x13] = 18;		/* log max QPs */
 	exp[0x19] = 17;		/* log max CQEs */
@@ -983,6 +985,46 @@ test_qp_transitions(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * C-1 (mthca_hw.rst "QP transitions"): RST2INIT takes the whole context
+ * but local_qpn, which is "valid for QUERY and ERR2RST only" (PRM
+ * arbelprm_queue_pair_ee_context_entry_st): a mailbox with 0 there is
+ * taken, the QPN is the input modifier's. A later transition takes only
+ * what the IBA requires (UD RTR2RTS: the SQ PSN) and what optparam names:
+ * a mailbox of 0xff bytes changes nothing else. C-9: log_sq_size is 4
+ * bits, so a size byte 0x80 | stride (2^16 entries) decodes as one entry.
+ */
+static int
+test_qp_strict_transitions(void)
+{
+	uint64_t out = host_alloc(4096), mb;
+	uint8_t before[MT_QPC_SIZE], *q;
+
+	mb = qp_mbox(0x830, 1, 3, 0, 1, 2, 0x11111111);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, mb, 0x2a, 0, NULL), 0, "RST2INIT, local_qpn 0");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_QUERY_QP, 0, 0, 0x2a, out, NULL), 0, "QUERY_QP");
+	TEST_ASSERT_EQUAL(mt_get32(hp(out) + 8, 0x10) & 0xffffff, 0x2a, "local_qpn from in_mod");
+	memcpy(before, mt25208_qpc(dev, 0x2a), MT_QPC_SIZE);
+	mb = host_alloc(4096);
+	memset(hp(mb), 0xff, 0x200);
+	mt_put32(hp(mb), 0, 0);			/* no optional parameter */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT2RTR, 0, mb, 0x2a, 0, NULL), 0, "INIT2RTR, 0xff mailbox");
+	q = mt25208_qpc(dev, 0x2a);
+	TEST_ASSERT_EQUAL(mt_qpc_state(q), MT_QPS_RTR, "RTR");
+	TEST_ASSERT_BUFFERS_EQUAL(q + 4, before + 4, MT_QPC_SIZE - 4,
+				  "UD INIT2RTR takes nothing from the mailbox");
+	mt_put32(hp(mb) + 8, 0x78, 0xab000042);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RTR2RTS, 0, mb, 0x2a, 0, NULL), 0, "RTR2RTS, 0xff mailbox");
+	TEST_ASSERT_EQUAL(mt_get32(q, 0x78), 0x00000042, "next_send_psn taken, 24 bits");
+	mt_put32(q, 0x78, 0);
+	TEST_ASSERT_BUFFERS_EQUAL(q + 4, before + 4, MT_QPC_SIZE - 4, "nothing else taken");
+	TEST_ASSERT_EQUAL(mt_qpc_cqn_snd(q), 0x20, "send CQN of RST2INIT");
+	TEST_ASSERT_EQUAL(mt_qpc_sq_log_size(q), 4, "16 WQEs");
+	q[0x0a] = 0x80 | 2;
+	TEST_ASSERT_EQUAL(mt_qpc_sq_log_size(q), 0, "log 16 does not fit 4 bits: one entry");
+	return TEST_SUCCESS;
+}
+
 /* ------------------------------------------------------------------ */
 /* MAD_IFC, INIT_IB / CLOSE_IB / SET_IB                                  */
 
@@ -1020,6 +1062,19 @@ test_mad_ifc(void)
 	TEST_ASSERT_EQUAL(mt_get16(d, 30), 0x6282, "DeviceID");
 	TEST_ASSERT_EQUAL(mt_get32(d, 36) & 0xffffff, 0x0002c9, "VendorID");
 	/* PortInfo port 1 before INIT_IB: link disabled, logical Down (__mthca_modify_qp()). */
+	/*
+	 * C-12: a directed-route Get answered by MAD_IFC comes back without
+	 * the D bit (status bit 15): the driver sets it (Linux
+	 * mthca_process_mad). The request has hop count 0, hop pointer 0.
+	 */
+	in = smp_get(0x0011, 0);
+	hp(in)[1] = MAD_CLASS_SMI_DR;
+	mt_put16(hp(in), 32, 0xffff);
+	mt_put16(hp(in), 34, 0xffff);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_MAD_IFC, 3, in, 1, out, NULL), 0, "DR NodeInfo");
+	TEST_ASSERT_EQUAL(r[3], 0x81, "DR GetResp");
+	TEST_ASSERT_EQUAL(mt_get16(r, 4) & 0x8000, 0, "no D bit from firmware");
+	TEST_ASSERT_EQUAL(d[2], 1, "DR NodeType CA");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_MAD_IFC, 3, smp_get(0x0015, 1), 1, out, NULL), 0, "PortInfo");
 	TEST_ASSERT_EQUAL(d[32] & 0xf, FAB_PORT_DOWN, "PortState Down");
 	TEST_ASSERT_EQUAL(d[33] >> 4, FAB_PHYS_DISABLED, "PortPhysicalState Disabled");
@@ -1164,6 +1219,7 @@ static struct unit_test_suite mt25208_cmd_suite = {
 		TEST_CASE_ST(setup_up, teardown, test_mad_ifc),
 		TEST_CASE_ST(setup_up, teardown, test_init_close_ib),
 		TEST_CASE_ST(setup_up, teardown, test_mgm),
+		TEST_CASE_ST(setup_up, teardown, test_qp_strict_transitions),
 		TEST_CASE_ST(setup_up, teardown, test_reset_register),
 		TEST_CASE_ST(setup_up, teardown, test_catas_and_host_gone),
 		TEST_CASES_END(),

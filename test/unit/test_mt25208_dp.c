@@ -879,7 +879,7 @@ test_garbage_wqes(void)
 		hh_put32(prev, HH_WQE_EE_NDS, HH_NDS_DBD | size);
 		qp.sq_head++;
 		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, qp.sq_head & 0xffff);
-		hh_uar_write64(&A.h.d, A.h.d.uar, HH_UAR_SEND, (1u << 24) |
+		hh_uar_write64(&A.h.d, qp.uar, HH_UAR_SEND, (1u << 24) |
 			       (((qp.sq_head - 1) & 0xffff) << 8) | HH_OPCODE_SEND, (qp.qpn << 8) | size);
 		/* signaled: exactly one CQE comes for it (success or error) */
 		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE of garbage WQE %u", round);
@@ -1024,6 +1024,223 @@ test_qp_churn(void)
 	return TEST_SUCCESS;
 }
 
+/* ---- strict checks (doc/guides/nics/mthca_hw.rst, "What the model checks") ---- */
+
+static struct hh_qp strict_qp;
+
+/* QP @p qp back to a fresh RTS: 2RST, empty ring, records 0, chain relinked. */
+static int
+qp_fresh(struct hh_qp *qp)
+{
+	uint32_t i;
+
+	if (hh_qp_modify(&A.h.d, qp, HH_QPS_ERR, HH_QPS_RESET, 0) != 0)
+		return -1;
+	qp->sq_head = qp->rq_head = 0;
+	hh_put32(hh_dbr(&A.h.d, qp->sq_db), 0, 0);
+	hh_put32(hh_dbr(&A.h.d, qp->rq_db), 0, 0);
+	for (i = 0; i < qp->sq_max; i++)
+		hh_put32(qp->buf.va + qp->send_off + (i << qp->sq_shift), HH_WQE_NDA_OP,
+			 qp->send_off + (((i + 1) & (qp->sq_max - 1)) << qp->sq_shift));
+	return hh_qp_up(&A.h.d, qp, 0);
+}
+
+/* Where the last posted WQE, its predecessor and the QP's send slot are. */
+struct strict_ptrs {
+	uint8_t *wqe, *prev, *slot;
+};
+
+static struct strict_ptrs
+strict_ptrs(struct hh_qp *qp)
+{
+	uint32_t ind = (qp->sq_head - 1) & (qp->sq_max - 1);
+	struct strict_ptrs p = {
+		.wqe = qp->buf.va + qp->send_off + (ind << qp->sq_shift),
+		.prev = qp->buf.va + qp->send_off + (((ind - 1) & (qp->sq_max - 1)) << qp->sq_shift),
+		.slot = A.bar2 + (size_t)qp->uar * MT_UAR_PAGE_SIZE + MT_UAR_SEND_DB,
+	};
+	return p;
+}
+
+static void bug_db_qpn(struct strict_ptrs p) { p.slot[5] ^= 0x40; }	/* QPN + 0x4000 */
+static void bug_db_cnt(struct strict_ptrs p) { p.slot[0] = 0; }
+static void bug_db_counter(struct strict_ptrs p) { p.slot[2] += 5; }
+static void bug_db_nds(struct strict_ptrs p) { p.slot[7] += 1; }
+static void
+bug_db_uar(struct strict_ptrs p)
+{
+	uint8_t *other = A.bar2 + (size_t)A.h.ud.uar * MT_UAR_PAGE_SIZE + MT_UAR_SEND_DB;
+
+	memcpy(other, p.slot, 8);
+	memset(p.slot + 4, 0, 4);	/* nothing pending on the QP's own page */
+}
+static void bug_dbd(struct strict_ptrs p) { p.prev[HH_WQE_EE_NDS + 3] &= 0x7f; }
+static void bug_always1(struct strict_ptrs p) { p.wqe[HH_WQE_FLAGS + 3] &= 0xfe; }
+static void bug_av_pd(struct strict_ptrs p) { p.wqe[16 + HH_AV_PORT_PD + 3] ^= 1; }
+static void bug_av_port(struct strict_ptrs p) { p.wqe[16 + HH_AV_PORT_PD] = 2; }
+static void bug_av_rgid(struct strict_ptrs p) { p.wqe[16 + HH_AV_DGID + 15] = 0; }
+static void
+bug_av_gid_index(struct strict_ptrs p)
+{
+	p.wqe[16 + HH_AV_G_SLID] |= 0x80;
+	p.wqe[16 + HH_AV_GID_INDEX] = 32;	/* port 2's GID 0 on a port-1 QP */
+}
+
+/*
+ * One row per check: the bug applied to a correctly posted, signaled UD
+ * send before the model sees it, the check it breaks and the outcome: an
+ * error CQE with @c synd, or none (0) and the QP's state after.
+ */
+static const struct strict_row {
+	const char *name;
+	void (*bug)(struct strict_ptrs p);
+	enum mt25208_check chk;
+	uint8_t synd;
+	uint8_t state;
+} strict_rows[] = {
+	{ "doorbell QPN of no QP", bug_db_qpn, MT25208_CHK_DB_QP, 0, MT_QPS_RTS },
+	{ "doorbell on another QP's UAR", bug_db_uar, MT25208_CHK_DB_UAR, 0, MT_QPS_RTS },
+	{ "wqe_cnt 0", bug_db_cnt, MT25208_CHK_DB_WQE_CNT, 0, MT_QPS_RTS },
+	{ "wqe_counter ahead", bug_db_counter, MT25208_CHK_DB_WQE_COUNTER, 0, MT_QPS_ERR },
+	{ "doorbell nds", bug_db_nds, MT25208_CHK_DB_NDS_OP, 0x02, MT_QPS_ERR },
+	{ "DBD clear", bug_dbd, MT25208_CHK_WQE_DBD, 0x02, MT_QPS_ERR },
+	{ "ctrl always1 clear", bug_always1, MT25208_CHK_CTRL_ALWAYS1, 0x02, MT_QPS_ERR },
+	{ "AV PD", bug_av_pd, MT25208_CHK_AV_PD, 0x02, MT_QPS_ERR },
+	{ "AV port", bug_av_port, MT25208_CHK_AV_PORT, 0x02, MT_QPS_ERR },
+	{ "AV rgid not 2", bug_av_rgid, MT25208_CHK_AV_RGID, 0x02, MT_QPS_ERR },
+	{ "AV GID index of port 2", bug_av_gid_index, MT25208_CHK_AV_GID_INDEX, 0x02, MT_QPS_ERR },
+};
+
+static int
+test_strict_checks(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	struct hh_qp *qp = &strict_qp;
+	uint8_t cqe[32];
+	unsigned int i;
+
+	dst.dqpn = 0x123;	/* nobody: the wire drops it, the send completes */
+	TEST_ASSERT_SUCCESS(hh_qp_create(&A.h.d, qp, hh_host_qpn(&A.h, 18), HH_QPST_UD, 1,
+					 &A.h.scq, &A.h.rcq, 16), "QP");
+	qp->qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, qp, 0), "QP to RTS");
+	for (i = 0; i < sizeof(strict_rows) / sizeof(strict_rows[0]); i++) {
+		const struct strict_row *r = &strict_rows[i];
+		uint64_t before = A.dev->checks[r->chk];
+
+		/* the row without its bug: a plain completion */
+		TEST_ASSERT_SUCCESS(qp_fresh(qp), "%s: QP to RTS", r->name);
+		hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "%s: clean CQE", r->name);
+		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "%s: clean send", r->name);
+		/* with it */
+		hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+		r->bug(strict_ptrs(qp));
+		if (r->synd != 0) {
+			TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "%s: CQE", r->name);
+			TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xff, "%s: error CQE", r->name);
+			TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), r->synd, "%s: syndrome",
+					  r->name);
+			TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE),
+					  qp->send_off + (1u << qp->sq_shift), "%s: wqe", r->name);
+		} else {
+			TEST_ASSERT(!hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 100), "%s: no CQE",
+				    r->name);
+		}
+		TEST_ASSERT_EQUAL(A.dev->checks[r->chk], before + 1, "%s: counted once", r->name);
+		TEST_ASSERT_EQUAL(mt_qpc_state(mt25208_qpc(A.dev, qp->qpn)), r->state,
+				  "%s: QP state", r->name);
+	}
+	hh_host_service(&A.h);	/* drain the WQ catastrophic error EQE */
+	return TEST_SUCCESS;
+}
+
+/*
+ * Doorbell rules (mthca_hw.rst, "Doorbells"). Three sends posted with no
+ * poll of the model in between leave only the third doorbell in the slot:
+ * its wqe_counter (2) is ahead of what the model executed (0) and the SQ
+ * record confirms 3 WQEs, so all three complete. A doorbell whose second
+ * word has not landed (iPXE writes two 32-bit words) is not acted on
+ * until it does. A WQE posted behind a refused doorbell (wqe_cnt 0) runs
+ * when the next doorbell covers it.
+ */
+static int
+test_doorbell_rules(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	const struct mt25208_dp_stats *st = mt25208_dp_stats(A.dev);
+	struct hh_qp *qp = &strict_qp;
+	uint64_t coalesced = st->db_coalesced;
+	uint8_t cqe[32], lo[4];
+	struct strict_ptrs p;
+	unsigned int i;
+
+	dst.dqpn = 0x123;
+	TEST_ASSERT_SUCCESS(qp_fresh(qp), "QP to RTS");
+	for (i = 0; i < 3; i++)
+		hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+	for (i = 0; i < 3; i++) {
+		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE %u of 3", i);
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), qp->send_off + (i << qp->sq_shift),
+				  "in order");
+	}
+	TEST_ASSERT_EQUAL(st->db_coalesced, coalesced + 1, "one doorbell covered two");
+	/* torn: first word only */
+	hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+	p = strict_ptrs(qp);
+	memcpy(lo, p.slot + 4, 4);
+	memset(p.slot + 4, 0, 4);
+	for (i = 0; i < 50; i++)
+		run_all(NULL);
+	TEST_ASSERT(!hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 20), "no CQE on the first word");
+	memcpy(p.slot + 4, lo, 4);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE on the second word");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "torn doorbell: a plain send");
+	/* refused doorbell, then one that covers its WQE */
+	hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+	bug_db_cnt(strict_ptrs(qp));
+	TEST_ASSERT(!hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 50), "nothing for wqe_cnt 0");
+	hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "first of two");
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "second of two");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "both plain sends");
+	return TEST_SUCCESS;
+}
+
+/*
+ * RSC clear (QPC params2 bit 3, PRM rsc): only receive WQEs with the C
+ * bit complete; the data is scattered either way. The live context is
+ * edited here, as a driver's RST2INIT without RSC would have left it.
+ */
+static int
+test_rsc(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	uint8_t cqe[32], *qpc, *w;
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &qp, hh_host_qpn(&B.h, 19), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&B.h.d, &qp, 0), "QP to RTS");
+	qpc = mt25208_qpc(B.dev, qp.qpn);
+	mt_put32(qpc, MT_QPC_PARAMS2, mt_get32(qpc, MT_QPC_PARAMS2) & ~8u);
+	hh_post_recv(&B.h.d, &qp, 2);
+	w = qp.buf.va + (1u << qp.rq_shift);
+	hh_put32(w, HH_WQE_FLAGS, HH_WQE_F_CQ_UPDATE);	/* receive WQE 1 asks for a CQE */
+	dst.dqpn = qp.qpn;
+	memset(A.h.payload.va, 0x77, 32);
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 32, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send 1");
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 32, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send 2");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "a receive CQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 1u << qp.rq_shift, "only WQE 1's (C bit)");
+	TEST_ASSERT_EQUAL(qp.data.va[40], 0x77, "WQE 0 got its data all the same");
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 50), "no CQE for WQE 0");
+	return TEST_SUCCESS;
+}
+
 /*
  * CQ overrun (mthca_hw.rst "Completions and events"): a 4-entry CQ whose consumer never moves
  * takes 4 completions; the 5th is an overrun: counted, the CQ goes to
@@ -1142,6 +1359,9 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_garbage_packets),
 		TEST_CASE(test_qp_churn),
 		TEST_CASE(test_cq_overrun),
+		TEST_CASE(test_strict_checks),
+		TEST_CASE(test_doorbell_rules),
+		TEST_CASE(test_rsc),
 		TEST_CASE(test_errors),
 		TEST_CASES_END()
 	}

@@ -43,6 +43,7 @@ static const char *const ctl_help =
 	"fault <node> <port> drop=<ppm> corrupt=<ppm>  faults on the link out of the port\n"
 	"capture start [<node> <port>] <file>       pcap of a port, or of every link\n"
 	"capture stop [<node> <port>]               stop it\n"
+	"hca <node> errors                          MT25208 model: failed driver checks\n"
 	"source <file>                              run the commands in a file\n"
 	"quit                                       stop ibfabric\n";
 
@@ -318,6 +319,23 @@ ctl_show(struct fabric *f, int argc, char **argv, FILE *out)
 		       argv[1]);
 }
 
+/* "hca <node> errors": the MT25208 model's counters of failed driver checks. */
+static int
+ctl_hca(struct fabric *f, int argc, char **argv, FILE *out)
+{
+	struct fab_node *n;
+
+	if (argc != 3 || strcmp(argv[2], "errors") != 0)
+		return ctl_err(out, "usage: hca <node> errors");
+	n = ctl_node(f, argv[1], out);
+	if (n == NULL)
+		return -EINVAL;
+	if (n->hca == NULL || f->hca_errors == NULL)
+		return ctl_err(out, "node \"%s\": not an active HCA with a device model", n->name);
+	f->hca_errors(f, n, out);
+	return 0;
+}
+
 static int
 ctl_link(struct fabric *f, int argc, char **argv, FILE *out)
 {
@@ -449,6 +467,8 @@ ctl_exec(struct fabric *f, const char *line, FILE *out)
 		return ctl_show(f, argc, argv, out);
 	if (strcmp(argv[0], "link") == 0)
 		return ctl_link(f, argc, argv, out);
+	if (strcmp(argv[0], "hca") == 0)
+		return ctl_hca(f, argc, argv, out);
 	if (strcmp(argv[0], "fault") == 0)
 		return ctl_fault(f, argc, argv, out);
 	if (strcmp(argv[0], "capture") == 0)

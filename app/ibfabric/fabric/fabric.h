@@ -383,6 +383,12 @@ struct fabric {
 	 */
 	void (*hca_recv)(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 			 const struct fab_hdrs *h);
+	/*
+	 * The model's per-function counters of failed driver checks, for the
+	 * console ("hca <node> errors"): one line per check to @p out. Set
+	 * with hca_recv; NULL without a model.
+	 */
+	void (*hca_errors)(struct fabric *f, struct fab_node *n, FILE *out);
 };
 
 /* ------------------------------------------------------------------ */

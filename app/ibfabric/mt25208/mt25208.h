@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fabric.h"
 #include "mt25208_hw.h"
@@ -57,7 +58,13 @@
 #define MT25208_LOG_MAX_CMDS	3
 #define MT25208_LOG_RSVD_QP	4	/**< 16 reserved QPs -> sqp_start 16 */
 #define MT25208_LOG_MAX_QP	18
-#define MT25208_LOG_MAX_QP_SZ	16
+/*
+ * WQEs per queue: QPC log_sq_size/log_rq_size are 4-bit fields (PRM
+ * arbelprm_queue_pair_ee_context_entry_st), so silicon cannot take more
+ * than 2^15; Linux's mthca reports DEV_LIM's figure as max_qp_wr, 16384
+ * on this chip's firmware.
+ */
+#define MT25208_LOG_MAX_QP_SZ	14
 #define MT25208_LOG_RSVD_CQ	4
 #define MT25208_LOG_MAX_CQ	18
 #define MT25208_LOG_MAX_CQ_SZ	17
@@ -175,6 +182,29 @@ struct mt25208_stats {
 	uint64_t hosts;			/**< hosts attached since start */
 };
 
+/**
+ * Named checks of what a driver writes (mt25208_check.c; the table in
+ * doc/guides/nics/mthca_hw.rst, "What the model checks"): each counts per
+ * function and logs once per queue.
+ */
+enum mt25208_check {
+	MT25208_CHK_DB_QP,		/**< send doorbell names no QP in a send state */
+	MT25208_CHK_DB_UAR,		/**< rung on a UAR page not the QP's usr_page */
+	MT25208_CHK_DB_WQE_CNT,		/**< wqe_cnt 0 */
+	MT25208_CHK_DB_WQE_COUNTER,	/**< wqe_counter not what the HCA executed */
+	MT25208_CHK_DB_NDS_OP,		/**< nopcode/nds not the first WQE's */
+	MT25208_CHK_WQE_CHAIN,		/**< next segment does not name the next slot */
+	MT25208_CHK_WQE_DBD,		/**< next segment always-1 (DBD) bit clear */
+	MT25208_CHK_CTRL_ALWAYS1,	/**< send ctrl segment always-1 bit clear */
+	MT25208_CHK_AV_PD,		/**< UD AV PD is not the QP's */
+	MT25208_CHK_AV_PORT,		/**< UD AV port is not the QP's (INIT_HCA udp set) */
+	MT25208_CHK_AV_GID_INDEX,	/**< mgid_index outside the QP port's GIDs */
+	MT25208_CHK_AV_RGID,		/**< G clear and rgid[31:0] not 0x2 */
+	MT25208_CHK_MLX_RLID,		/**< MLX rlid is not the LRH DLID */
+	MT25208_CHK_MLX_ICRC,		/**< MLX icrc mode reserved or last dword wrong */
+	MT25208_CHK_COUNT
+};
+
 struct mt25208 {
 	struct fabric *fab;
 	struct fab_node *node;		/**< the active CA node; node->hca == this */
@@ -193,6 +223,7 @@ struct mt25208 {
 	/* MSI-X / INTx: eventfds handed out by pcisim (-1 = none) */
 	int vec_fd[MT25208_MAX_VECTORS];
 	int intx_fd;
+	bool intx_asserted;		/**< INTx line up until CLR_INT */
 
 	/* Firmware */
 	enum mt25208_fw_state fw_state;
@@ -220,6 +251,7 @@ struct mt25208 {
 	bool catas;
 
 	struct mt25208_stats stats;
+	uint64_t checks[MT25208_CHK_COUNT];	/**< failed checks, per enum mt25208_check */
 
 	/* Owners elsewhere */
 	void *pci;			/**< pcisim.c's function, or NULL (unit tests) */
@@ -256,6 +288,21 @@ void mt25208_host_gone(struct mt25208 *dev);
  * until reset. @p why and @p addr are logged.
  */
 void mt25208_catas(struct mt25208 *dev, uint8_t type, const char *why, uint64_t addr);
+
+/* ------------------------------------------------------------------ */
+/* mt25208_check.c: named driver checks                                 */
+
+/** Short name of @p chk ("db_wqe_cnt"), for logs and the console. */
+const char *mt25208_check_name(enum mt25208_check chk);
+/**
+ * Check @p chk failed on queue @p qn: count it; log it with its PRM field
+ * unless bit @p chk of @p *logged is set (then set it). @p logged may be
+ * NULL (log every time); @p detail may be NULL.
+ */
+void mt25208_check_fail(struct mt25208 *dev, enum mt25208_check chk, uint32_t qn,
+			uint32_t *logged, const char *detail);
+/** One line per check: "hca_error node=... check=... count=... field=...". */
+void mt25208_checks_show(const struct mt25208 *dev, FILE *out);
 
 /* ------------------------------------------------------------------ */
 /* mt25208_cmd.c: the register side                                     */
@@ -355,6 +402,18 @@ bool mt25208_qp_special(const struct mt25208 *dev, uint32_t qpn, uint8_t *port,
 			uint8_t *kind);
 /** QPN of special QP @p kind on @p port, or 0 when not configured. */
 uint32_t mt25208_sqp_qpn(const struct mt25208 *dev, uint8_t kind, uint8_t port);
+
+/* ------------------------------------------------------------------ */
+/* mt25208_dp.c, called by the command side                             */
+
+#define MT25208_DP_NO_QP	UINT32_MAX
+/**
+ * The firmware learnt of a queue on UAR page @p uar (a QP transition, or
+ * SW2HW_CQ with @p qpn MT25208_DP_NO_QP): the data path polls that page's
+ * doorbells from now on, and flushes QP @p qpn if it is in ERR. No-op
+ * without a data path (unit tests of the command side).
+ */
+void mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
 
 /* ------------------------------------------------------------------ */
 /* mt25208_mcg.c                                                        */

@@ -3,33 +3,45 @@
  */
 
 /*
- * MT25208 model: the data path (Linux mthca_qp.c, mthca_cq.c, rdma-core
- * providers/mthca; rules in doc/guides/nics/mthca_hw.rst, "Data path").
+ * MT25208 model: the data path (doc/guides/nics/mthca_hw.rst, "Data path"
+ * and "Doorbells").
  *
- * Send side. The host rings the send doorbell of a UAR page (mthca_arbel_post_send());
- * the model reads it as a hint only: the SQ doorbell record in host
- * memory carries the producer counter and is authoritative (mthca_hw.rst,
- * "Doorbells and doorbell records"), so a doorbell overwritten by a later one on a shared
- * UAR page (Linux's kernel QPs all share the driver UAR) loses nothing
- * once its QP is known. A QP becomes known at its first doorbell or its
- * first received packet; every known QP's SQ record is compared with the
- * model's own executed counter on each poll. WQE n's opcode and size come
- * from the next segment of WQE n - 1 (mthca_arbel_post_send()), where the driver publishes
- * them, DBD last.
+ * Send side. The UAR send doorbell is the trigger (PRM
+ * arbelprm_send_doorbell_st): it names the QP, the count of WQEs posted
+ * before it (wqe_counter), how many it adds (wqe_cnt, at least 1) and the
+ * first one's opcode and size. The model checks each field against the QP
+ * (the checks of mt25208_check.c), then executes up to wqe_counter +
+ * wqe_cnt. BAR2 is shared memory, so two stores to one slot between two
+ * polls leave only the second: a doorbell whose wqe_counter is ahead of
+ * what earlier doorbells asked for is taken as covering the overwritten
+ * ones when the SQ doorbell record confirms that many WQEs were posted,
+ * so a correct driver (one doorbell slot per queue) never stalls. The
+ * model clears the second word of a slot once it has acted on it: a slot
+ * is pending when its second word is non-zero, so a doorbell written as
+ * two 32-bit stores (iPXE arbel_ring_doorbell) is acted on when its
+ * second word lands. WQE n's opcode and size come from the next segment
+ * of WQE n - 1 (PRM arbelprm_wqe_segment_next_st), where both drivers
+ * write them.
  *
  * Receive side. BTH DestQP selects the QP (0/1: the port's special QPs,
  * 0xffffff with a multicast DLID: every QP of the MGM entry); the model
  * checks state, port, P_Key (IBA 10.9.3; violations counted, trap 257)
  * and Q_Key (IBA 10.2.4), takes the next receive WQE up to the RQ
- * record's counter (mthca_arbel_post_receive()) and scatters the 40-byte GRH area and the
- * payload (MTHCA_INVAL_LKEY).
+ * record's counter (the RQ has no doorbell on Arbel: Linux
+ * mthca_arbel_post_receive writes only the record) and scatters the
+ * 40-byte GRH area and the payload.
  *
- * Completions. CQEs are written with the owner byte last (next_cqe_sw()) after
- * an overrun check against the set_ci record (update_cons_index()); an armed
- * CQ fires one completion EQE on its comp_eqn and disarms
- * (mthca_arbel_arm_cq()). Every error takes the QP to ERR, and from then on
- * every outstanding WQE of both queues completes with WR_FLUSH_ERR, in order,
- * signaled or not (mthca_hw.rst, "Errors and faults").
+ * WQE addresses: QPC wqe_base is bits 63:32 of every WQE address of both
+ * queues; snd_wqe_base / rcv_wqe_base are the low 32 bits of each queue's
+ * first WQE, so SQ and RQ may live in separate buffers (iPXE).
+ *
+ * Completions. CQEs are written with the owner byte last after an overrun
+ * check against the set_ci record; an armed CQ fires one completion EQE
+ * on its comp_eqn and disarms. The UAR CQ doorbell arms (PRM
+ * arbelprm_cq_cmd_doorbell_st); the arm record is not read. RSC / SSC
+ * (QPC params2 / params1): set, every WQE completes; clear, only those
+ * with the C bit. Every error takes the QP to ERR, and from then on every
+ * outstanding WQE of both queues completes with WR_FLUSH_ERR, in order.
  *
  * Faults. A data buffer the MPT/MTT check refuses is a local protection
  * error CQE; one whose translated address lies outside every IOMMU window
@@ -39,12 +51,9 @@
  * those, the HCA's own structures, is a catastrophic error (uplink bus
  * error, the address in the buffer). Nothing here stops ibfabric.
  *
- * Polling cost. Only UAR pages seen in use (a doorbell, or the usr_page
- * of a QP that received) are polled on every call; the whole BAR2 is
- * scanned for new ones every DP_FULL_SCAN_NS, the latency a UAR page's
- * very first doorbell may see. Doorbell-record pages of a UAR are read
- * after its doorbells (at most every DP_RECORD_SCAN_EVERY calls) to find
- * queues whose doorbell a later one overwrote.
+ * Polling cost. The UAR pages polled are those of QPs and CQs the
+ * firmware was told about (QP transitions, SW2HW_CQ) and any page found
+ * with a doorbell by a scan of BAR2 every DP_FULL_SCAN_NS.
  */
 
 #include <errno.h>
@@ -62,7 +71,6 @@
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
 #define DP_MAX_UARS		(MT_BAR2_SIZE / MT_UAR_PAGE_SIZE)
 #define DP_FULL_SCAN_NS		10000000ull	/* BAR2 scan for new UAR pages: every 10 ms */
-#define DP_RECORD_SCAN_EVERY	32	/* at most one record scan of a UAR per 32 polls */
 #define DP_QP_BITMAP		(1u << 18)
 #define DP_SQ_BUDGET		64	/* WQEs of one QP per poll: fairness */
 #define DP_GRH_LEN		40
@@ -78,10 +86,10 @@
 
 struct dp_uar {
 	uint32_t index;
-	uint64_t last_send;
+	uint64_t acted;		/* the last send doorbell acted on, 0: none */
+	uint64_t suspect;	/* a doorbell whose check failed once (torn?) */
 	uint64_t last_cq;
-	bool scan_due;		/* a doorbell came: look at the records (lost ones) */
-	unsigned int scanned_at;	/* dp->polls of the last record scan */
+	uint32_t logged;	/* checks logged for doorbells naming no QP */
 };
 
 struct dp_cq {
@@ -110,6 +118,7 @@ struct mt25208_dp {
 	uint8_t port_state[MT25208_MAX_PORTS + 1];
 	unsigned int polls;
 	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
+	int chk;		/* enum mt25208_check the WQE executing broke, or -1 */
 	uint8_t buf[FAB_PKT_MAX];	/* gathered payload (UD) or packet bytes (MLX) */
 	uint8_t wqe[MT_WQE_MAX_SIZE];
 };
@@ -171,6 +180,31 @@ dev_port(struct mt25208 *dev, uint8_t num)
 	return &dev->node->ports[num];
 }
 
+/* PRM wqe_base_adr_h: bits 63:32 of every WQE address of the QP. */
+static inline uint64_t
+wqe_va(const void *qpc, uint32_t low32)
+{
+	return ((uint64_t)mt_qpc_wqe_base(qpc) << 32) | low32;
+}
+
+/* Low 32 bits of SQ WQE @p n: snd_wqe_base_adr_l + index * stride. */
+static inline uint32_t
+sq_wqe_low(const void *qpc, uint32_t n)
+{
+	uint32_t mask = (1u << mt_qpc_sq_log_size(qpc)) - 1;
+
+	return (mt_qpc_snd_wqe_base(qpc) & ~0x3fu) + ((n & mask) << mt_qpc_sq_log_stride(qpc));
+}
+
+/* Low 32 bits of RQ WQE @p n: rcv_wqe_base_adr_l + index * stride. */
+static inline uint32_t
+rq_wqe_low(const void *qpc, uint32_t n)
+{
+	uint32_t mask = (1u << mt_qpc_rq_log_size(qpc)) - 1;
+
+	return (mt_qpc_rcv_wqe_base(qpc) & ~0x3fu) + ((n & mask) << mt_qpc_rq_log_stride(qpc));
+}
+
 static void
 uar_add(struct mt25208_dp *dp, uint32_t u)
 {
@@ -178,9 +212,8 @@ uar_add(struct mt25208_dp *dp, uint32_t u)
 	    dp->nuars >= DP_MAX_UARS)
 		return;
 	dp->uar_known[u / 8] |= (uint8_t)(1u << (u % 8));
+	memset(&dp->uars[dp->nuars], 0, sizeof(dp->uars[0]));
 	dp->uars[dp->nuars].index = u;
-	dp->uars[dp->nuars].last_send = 0;
-	dp->uars[dp->nuars].last_cq = 0;
 	dp->nuars++;
 }
 
@@ -341,55 +374,18 @@ cq_arm(struct mt25208 *dev, uint32_t cqn, uint8_t cmd, uint8_t sn, uint32_t cons
 		cq_fire(dev, cqc, cqn);
 }
 
-/* An arm record (mthca_arbel_arm_cq()) whose doorbell another CQ's overwrote. */
-static void
-cq_arm_record(struct mt25208 *dev, uint32_t cqn, const void *r)
-{
-	struct mt25208_dp *dp = dp_of(dev);
-	struct dp_cq *c = &dp->cqs[cqn & (DP_MAX_CQS - 1)];
-	uint8_t cmd = mt_dbr_arm_cmd(r), sn = mt_dbr_arm_sn(r);
-
-	if (c->cqn != cqn) {
-		/* first look at this CQ: an arm not yet made has cmd 0 */
-		c->cqn = cqn;
-		c->last_sn = DP_NO_SN;
-	}
-	if (cmd != 0 && c->last_sn != sn)
-		cq_arm(dev, cqn, cmd, sn, mt_dbr_counter(r));
-}
-
-/*
- * Read every mapped doorbell-record page of UAR @p uar (mthca_alloc_db()): SQ records
- * name QPs with posted work whose doorbell may have been overwritten on
- * a shared UAR page; CQ arm records, arms likewise overwritten.
- */
-static void
-scan_records(struct mt25208 *dev, uint32_t uar)
-{
-	uint64_t uarc_sz = (uint64_t)MT_ICM_PAGE_SIZE << dev->cfg.log_uarc_pages;
-	uint32_t pages = 1u << dev->cfg.log_uarc_pages, pg, r;
-
-	if (uar >= (1u << dev->cfg.log_uar))
-		return;
-	for (pg = 0; pg < pages; pg++) {
-		const uint8_t *page = mt25208_icm_ptr(dev, dev->cfg.uarc_base + uar * uarc_sz +
-						     (uint64_t)pg * MT_ICM_PAGE_SIZE, MT_ICM_PAGE_SIZE);
-
-		if (page == NULL)
-			continue;
-		for (r = 0; r < MT_ICM_PAGE_SIZE / MT_DB_REC_SIZE; r++) {
-			const uint8_t *rec = page + r * MT_DB_REC_SIZE;
-			uint8_t type = mt_dbr_type(rec);
-
-			if (type == MT_DBR_SQ && mt_dbr_counter(rec) != 0)
-				track_qp(dev, mt_dbr_qn(rec), NULL);
-			else if (type == MT_DBR_CQ_ARM)
-				cq_arm_record(dev, mt_dbr_qn(rec), rec);
-		}
-	}
-}
-
 /* ---- QP errors and flushes ---------------------------------------------- */
+
+/* A check failed on QP @p qpn: counted per function, logged once per QP (EQPC). */
+static void
+qp_check_fail(struct mt25208 *dev, void *eqpc, uint32_t qpn, enum mt25208_check chk,
+	      const char *detail)
+{
+	uint32_t logged = mt_get32(eqpc, MT_EQPC_LOGGED);
+
+	mt25208_check_fail(dev, chk, qpn, &logged, detail);
+	mt_put32(eqpc, MT_EQPC_LOGGED, logged);
+}
 
 static void
 qp_to_error(struct mt25208 *dev, void *qpc, uint32_t qpn)
@@ -422,34 +418,31 @@ synd_of(int rc, uint8_t *vendor)
 	return MT_SYND_LOCAL_PROT;
 }
 
-/* mthca_hw.rst "Errors and faults": every outstanding WQE completes with WR_FLUSH_ERR. */
+/*
+ * Every outstanding WQE completes with WR_FLUSH_ERR (IBA 10.3.1 Error
+ * state): on the SQ, those the doorbells named; on the RQ, those its
+ * record counts.
+ */
 static void
 qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn)
 {
-	uint32_t uar = mt_qpc_usr_page(qpc), done, posted, mask;
+	uint32_t done, posted;
 	const void *rec;
 
-	rec = mt25208_db_rec(dev, uar, mt_qpc_snd_db_index(qpc));
-	if (rec != NULL && mt_qpc_sq_log_size(qpc) != 0) {
-		mask = (1u << mt_qpc_sq_log_size(qpc)) - 1;
-		done = mt_get32(eqpc, MT_EQPC_SQ_DONE);
-		posted = mt_dbr_counter(rec) & 0xffff;
-		while ((done & 0xffff) != posted) {
-			err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), mt_qpc_snd_wqe_base(qpc) +
-				((done & mask) << mt_qpc_sq_log_stride(qpc)), true,
-				MT_SYND_WR_FLUSH, 0);
-			done = (done + 1) & 0xffff;
-		}
-		mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
+	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
+	posted = mt_get32(eqpc, MT_EQPC_SQ_TARGET) & 0xffff;
+	while (done != posted) {
+		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), sq_wqe_low(qpc, done), true,
+			MT_SYND_WR_FLUSH, 0);
+		done = (done + 1) & 0xffff;
 	}
-	rec = mt25208_db_rec(dev, uar, mt_qpc_rcv_db_index(qpc));
-	if (rec != NULL && mt_qpc_rq_log_size(qpc) != 0 && !(mt_qpc_srqn(qpc) & (1u << 24))) {
-		mask = (1u << mt_qpc_rq_log_size(qpc)) - 1;
-		done = mt_get32(eqpc, MT_EQPC_RQ_DONE);
+	mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
+	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_rcv_db_index(qpc));
+	if (rec != NULL && !(mt_qpc_srqn(qpc) & (1u << 24))) {
+		done = mt_get32(eqpc, MT_EQPC_RQ_DONE) & 0xffff;
 		posted = mt_dbr_counter(rec) & 0xffff;
-		while ((done & 0xffff) != posted) {
-			err_cqe(dev, qpn, mt_qpc_cqn_rcv(qpc),
-				(done & mask) << mt_qpc_rq_log_stride(qpc), false,
+		while (done != posted) {
+			err_cqe(dev, qpn, mt_qpc_cqn_rcv(qpc), rq_wqe_low(qpc, done), false,
 				MT_SYND_WR_FLUSH, 0);
 			done = (done + 1) & 0xffff;
 		}
@@ -519,8 +512,29 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	uint32_t qkey, psn;
 	int len;
 
+	uint32_t gix;
+
 	if (op != MT_OP_SEND || size < MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE || port == NULL)
 		return -EINVAL;
+	/* PRM arbelprm_ud_address_vector_st, checked against the QP (Linux mthca_create_ah) */
+	if (mt_av_pd(av) != mt_qpc_pd(qpc)) {
+		dp->chk = MT25208_CHK_AV_PD;
+		return -EINVAL;
+	}
+	if ((dev->cfg.flags2 & MT_IHCA_FLAGS2_UDP) && mt_av_port(av) != mt_qpc_port(qpc)) {
+		dp->chk = MT25208_CHK_AV_PORT;
+		return -EINVAL;
+	}
+	/* mgid_index = (port - 1) * 2^log_max_gid + gid_index: HCA-wide */
+	gix = mt_av_mgid_index(av) - (uint32_t)(port->num - 1) * (1u << MT25208_LOG_GID);
+	if (mt_av_grh(av) && gix >= (1u << MT25208_LOG_GID)) {
+		dp->chk = MT25208_CHK_AV_GID_INDEX;
+		return -EINVAL;
+	}
+	if (!mt_av_grh(av) && mt_av_rgid_low(av) != MT_AV_RGID_NO_GRH) {
+		dp->chk = MT25208_CHK_AV_RGID;
+		return -EINVAL;
+	}
 	memset(&a, 0, sizeof(a));
 	a.sl = mt_av_sl(av);
 	a.vl = port->sl2vl[a.sl] & 0xf;
@@ -533,7 +547,7 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 		a.hop_limit = mt_av_hop_limit(av);
 		/* SGID = GID prefix : GUID at the AV's index, wire order (IBA 4.1.1) */
 		mt_put64(a.sgid, 0, port->gid_prefix);
-		mt_put64(a.sgid, 8, port->guids[mt_av_gid_index(av) & (FAB_GUID_CAP - 1)]);
+		mt_put64(a.sgid, 8, port->guids[gix % FAB_GUID_CAP]);
 		memcpy(a.dgid, av + MT_AV_DGID, 16);
 	}
 	a.pkey = port->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE];
@@ -572,16 +586,24 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	return 0;
 }
 
-/* MLX send (QP0/QP1): the driver built LRH..DETH; the HCA adds CRCs (build_mlx_header()). */
+/*
+ * MLX send (QP0/QP1): the driver built LRH..DETH and the ICRC dword; the
+ * HCA checks rlid against the LRH DLID and fills in the CRCs the
+ * segment's icrc/vcrc fields leave to it (PRM arbelprm_wqe_segment_ctrl_mlx_st).
+ * A supplied ICRC or VCRC goes on the wire as given: the receiver checks it.
+ */
 static int
 exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t size,
 	 uint8_t op)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	uint32_t flags = mt_wqe_flags(w);
+	uint8_t icrc = mt_mlx_icrc(flags);
+	uint16_t vcrc = mt_get16(w, MT_MLX_VCRC);
 	struct fab_port *port;
 	struct fab_pkt *p;
 	uint8_t sport, kind;
+	uint32_t last;
 	int len;
 
 	if (op != MT_OP_SEND && op != MT_OP_SEND_IMM)
@@ -597,6 +619,17 @@ exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_
 		return len;
 	if (len < DP_LRH_LEN + DP_BTH_LEN + DP_DETH_LEN + DP_ICRC_LEN)
 		return -EMSGSIZE;
+	if (mt_get16(w, MT_MLX_RLID) != mt_get16(dp->buf, 2)) {
+		dp->chk = MT25208_CHK_MLX_RLID;
+		return -EINVAL;
+	}
+	/* icrc 0: HCA computes, last dword 0; 3: as given, not 0; 1, 2 reserved */
+	last = mt_get32(dp->buf, (uint32_t)len - DP_ICRC_LEN);
+	if (icrc == 1 || icrc == 2 || (icrc == MT_MLX_ICRC_HCA && last != 0) ||
+	    (icrc == MT_MLX_ICRC_SW && last == 0)) {
+		dp->chk = MT25208_CHK_MLX_ICRC;
+		return -EINVAL;
+	}
 	p = fab_pkt_alloc(dev->fab);
 	if (p == NULL)
 		return 0;
@@ -604,47 +637,65 @@ exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_
 	p->len = (uint32_t)len + DP_VCRC_LEN;
 	if (flags & MT_MLX_VL15)
 		p->data[0] = (uint8_t)(0xf0 | (p->data[0] & 0x0f));
-	/* model's choice (mthca_hw.rst): SLR clear -> the HCA supplies port LID | path bits */
+	/* slr clear: the HCA supplies the port's LID | the path bits given */
 	if (!(flags & MT_MLX_SLR))
 		mt_put16(p->data, 6, port->lid | (mt_get16(p->data, 6) & lmc_mask(port)));
 	pkt_update_crcs(p);
+	if (icrc == MT_MLX_ICRC_SW || vcrc != 0) {
+		if (icrc == MT_MLX_ICRC_SW)
+			mt_put32(p->data, (uint32_t)len - DP_ICRC_LEN, last);
+		if (vcrc != 0)
+			memcpy(p->data + len, w + MT_MLX_VCRC, DP_VCRC_LEN);
+		p->crc_valid = false;	/* as given: every receiver checks it */
+	}
 	fab_node_output(dev->fab, port, p);
 	dp->st.sends++;
 	return 0;
 }
 
+/* Complete SQ WQE @p low with a local QP operation error: QP to ERR. */
+static void
+send_qp_op_error(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t low,
+		 enum mt25208_check chk, const char *detail)
+{
+	qp_check_fail(dev, eqpc, qpn, chk, detail);
+	err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), low, true, MT_SYND_LOCAL_QP_OP, 0);
+	qp_to_error(dev, qpc, qpn);
+}
+
 /* Execute SQ WQE number @p n of QP @p qpn; false: the QP went to ERR. */
 static bool
-exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
+exec_send(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t n)
 {
 	struct mt25208_dp *dp = dp_of(dev);
-	uint32_t mask = (1u << mt_qpc_sq_log_size(qpc)) - 1;
 	uint8_t stride = mt_qpc_sq_log_stride(qpc);
-	uint32_t base = mt_qpc_snd_wqe_base(qpc);
-	uint32_t off = base + ((n & mask) << stride);
-	uint32_t prev_off = base + (((n - 1) & mask) << stride);
-	uint64_t wbase = mt_qpc_wqe_base(qpc);
+	uint32_t low = sq_wqe_low(qpc, n), prev_low = sq_wqe_low(qpc, n - 1);
 	uint8_t prev[MT_WQE_NEXT_SIZE], cqe[MT_CQE_SIZE], vendor;
 	uint32_t size, pd = mt_qpc_pd(qpc);
 	uint8_t op, st = mt_qpc_st(qpc);
 	int rc;
 
-	/* mthca_arbel_post_send(): opcode and size of WQE n are in the next segment of WQE n - 1 */
-	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + prev_off, prev,
+	/* opcode and size of WQE n are in the next segment of WQE n - 1 */
+	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wqe_va(qpc, prev_low), prev,
 			       sizeof(prev), false);
 	size = rc == 0 ? (uint32_t)mt_wqe_next_size(prev) * 16 : 0;
 	op = rc == 0 ? mt_wqe_next_op(prev) : 0;
-	/* the predecessor's nda names this WQE; the drivers always write it so */
 	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride) ||
-			mt_wqe_next_off(prev) != off))
-		rc = -EINVAL;
+			mt_wqe_next_off(prev) != low)) {
+		send_qp_op_error(dev, qpc, eqpc, qpn, low, MT25208_CHK_WQE_CHAIN, NULL);
+		return false;
+	}
+	if (rc == 0 && !(mt_get32(prev, MT_WQE_EE_NDS) & MT_WQE_NDS_ALWAYS1)) {
+		send_qp_op_error(dev, qpc, eqpc, qpn, low, MT25208_CHK_WQE_DBD, NULL);
+		return false;
+	}
 	if (rc == 0)
-		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wbase + off, dp->wqe, size,
-				       false);
+		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wqe_va(qpc, low), dp->wqe,
+				       size, false);
 	if (rc == -EFAULT) {
 		/* a WQE fetch the IOMMU refuses: a bus error, fatal to the HCA */
 		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "send WQE fetch: DMA fault",
-			      wbase + off);
+			      wqe_va(qpc, low));
 		return false;
 	}
 	if (rc != 0) {
@@ -652,14 +703,17 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 
 		memset(data, 0, sizeof(data));
 		mt_put32(data, 0, qpn);
-		/* the WQE refused by its MR, or malformed: a work-queue catastrophic error */
+		/* the WQE refused by its MR: a work-queue catastrophic error */
 		mt25208_event(dev, MT_EV_WQ_CATAS, 0, data);
-		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), off, true,
-			rc == -EINVAL ? MT_SYND_LOCAL_QP_OP : synd_of(rc, &vendor),
-			rc == -EFAULT ? MT_VENDOR_ERR_DMA_FAULT : 0);
+		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), low, true, synd_of(rc, &vendor), 0);
 		qp_to_error(dev, qpc, qpn);
 		return false;
 	}
+	if (st != MT_QP_ST_MLX && !(mt_wqe_flags(dp->wqe) & MT_WQE_F_ALWAYS1)) {
+		send_qp_op_error(dev, qpc, eqpc, qpn, low, MT25208_CHK_CTRL_ALWAYS1, NULL);
+		return false;
+	}
+	dp->chk = -1;
 	if (st == MT_QP_ST_UD)
 		rc = exec_ud(dev, qpc, qpn, dp->wqe, size, op);
 	else if (st == MT_QP_ST_MLX)
@@ -672,14 +726,17 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 
 		if (rc == -EINVAL || rc == -EMSGSIZE)
 			vendor = 0;
-		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), off, true, synd, vendor);
+		if (dp->chk >= 0)
+			qp_check_fail(dev, eqpc, qpn, (enum mt25208_check)dp->chk, NULL);
+		err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), low, true, synd, vendor);
 		qp_to_error(dev, qpc, qpn);
 		return false;
 	}
+	/* SSC: every send completes; else only WQEs with the C bit */
 	if ((mt_wqe_flags(dp->wqe) & MT_WQE_F_CQ_UPDATE) || mt_qpc_ssc(qpc)) {
 		memset(cqe, 0, sizeof(cqe));
 		mt_cqe_set_qpn(cqe, qpn);
-		mt_cqe_set_wqe(cqe, off);
+		mt_cqe_set_wqe(cqe, low);
 		mt_cqe_set_opcode(cqe, op, true);
 		cqe_post(dev, mt_qpc_cqn_snd(qpc), cqe, false, false);
 	}
@@ -687,39 +744,35 @@ exec_send(struct mt25208 *dev, void *qpc, uint32_t qpn, uint32_t n)
 }
 
 /*
- * Run or flush the work of one known QP. Returns true if it did anything;
- * *gone when the QP is in RESET or its context unmapped (destroyed): it is
- * tracked again at its next doorbell.
+ * Run or flush the work the doorbells gave one QP. Returns true if it did
+ * anything; *gone when nothing is left to do (or the QP is in RESET or
+ * its context unmapped): it is tracked again at its next doorbell.
  */
 static bool
 qp_service(struct mt25208 *dev, uint32_t qpn, bool *gone)
 {
 	void *qpc = mt25208_qpc(dev, qpn);
 	void *eqpc = mt25208_eqpc(dev, qpn);
-	const void *rec;
-	uint32_t done, posted, budget = DP_SQ_BUDGET;
+	uint32_t done, target, budget = DP_SQ_BUDGET;
 	uint8_t state;
 	bool busy = false;
 
-	*gone = qpc == NULL || eqpc == NULL || mt_qpc_state(qpc) == MT_QPS_RESET;
-	if (*gone)
+	*gone = true;
+	if (qpc == NULL || eqpc == NULL)
 		return false;
 	state = mt_qpc_state(qpc);
 	if (state == MT_QPS_ERR) {
 		qp_flush(dev, qpc, eqpc, qpn);
 		return false;
 	}
-	if (state != MT_QPS_RTS || mt_qpc_sq_log_size(qpc) == 0)
-		return false;
-	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_snd_db_index(qpc));
-	if (rec == NULL)
-		return false;
-	posted = mt_dbr_counter(rec) & 0xffff;
+	if (state != MT_QPS_RTS)
+		return false;	/* SQD, SQE: work waits for the next doorbell after RTS */
+	target = mt_get32(eqpc, MT_EQPC_SQ_TARGET) & 0xffff;
 	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
-	/* mthca_arbel_post_send(): the record is written after the WQEs, with a barrier */
+	/* the doorbell came after the WQEs (the driver's barrier) */
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	while (done != posted && budget-- > 0) {
-		bool ok = exec_send(dev, qpc, qpn, done);
+	while (done != target && budget-- > 0) {
+		bool ok = exec_send(dev, qpc, eqpc, qpn, done);
 
 		done = (done + 1) & 0xffff;
 		mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
@@ -727,19 +780,186 @@ qp_service(struct mt25208 *dev, uint32_t qpn, bool *gone)
 		if (!ok) {
 			if (mt_qpc_state(qpc) == MT_QPS_ERR)
 				qp_flush(dev, qpc, eqpc, qpn);
-			break;
+			return true;
 		}
 	}
+	*gone = done == target;
 	return busy;
 }
 
-/* ---- doorbell polling ----------------------------------------------------- */
+/* ---- doorbells -------------------------------------------------------------- */
+
+/* The doorbell raised a WQ catastrophic error on QP @p qpn (IBA 11.6.3.1). */
+static void
+qp_wq_catas(struct mt25208 *dev, void *qpc, uint32_t qpn)
+{
+	uint8_t data[MT_EQE_DATA_SIZE];
+
+	memset(data, 0, sizeof(data));
+	mt_put32(data, 0, qpn);
+	mt25208_event(dev, MT_EV_WQ_CATAS, 0, data);
+	qp_to_error(dev, qpc, qpn);
+}
+
+/*
+ * A send doorbell @p hi:@p lo arrived on UAR page @p u (PRM
+ * arbelprm_send_doorbell_st). Returns false when its nopcode/nds disagree
+ * with the first WQE and @p final is false: the caller looks again at the
+ * next poll, in case only the first word of a torn doorbell had landed.
+ * @p repeat: the slot holds the doorbell acted on last; if the QP has done
+ * nothing since, this is the second word of a torn doorbell landing after
+ * the model took the first with the previous second word (equal to it).
+ */
+static bool
+send_doorbell(struct mt25208 *dev, struct dp_uar *u, uint32_t hi, uint32_t lo, bool final,
+	      bool repeat)
+{
+	uint32_t qpn = mt_send_db_qpn(lo), counter = mt_send_db_counter(hi);
+	uint32_t cnt = mt_send_db_cnt(hi), target, done, nent, ahead, posted;
+	uint8_t prev[MT_WQE_NEXT_SIZE], state;
+	void *qpc = NULL, *eqpc = NULL;
+	const void *rec;
+	char why[96];
+
+	if ((qpn & ((1u << dev->cfg.log_qp) - 1)) >= (1u << MT25208_LOG_RSVD_QP)) {
+		qpc = mt25208_qpc(dev, qpn);
+		eqpc = mt25208_eqpc(dev, qpn);
+	}
+	/* the context's local_qpn holds the whole QPN: upper bits do not alias */
+	state = qpc != NULL && mt_qpc_local_qpn(qpc) == qpn ? mt_qpc_state(qpc) : MT_QPS_RESET;
+	if (eqpc == NULL || (state != MT_QPS_RTS && state != MT_QPS_SQD && state != MT_QPS_ERR)) {
+		snprintf(why, sizeof(why), "UAR %u, QP state %u", u->index, state);
+		mt25208_check_fail(dev, MT25208_CHK_DB_QP, qpn, &u->logged, why);
+		return true;
+	}
+	if (repeat && ((counter + cnt) & 0xffff) == (mt_get32(eqpc, MT_EQPC_SQ_TARGET) & 0xffff))
+		return true;
+	if (mt_qpc_usr_page(qpc) != u->index) {
+		snprintf(why, sizeof(why), "rung on UAR %u, usr_page %u", u->index,
+			 mt_qpc_usr_page(qpc));
+		qp_check_fail(dev, eqpc, qpn, MT25208_CHK_DB_UAR, why);
+		return true;
+	}
+	if (cnt == 0) {
+		qp_check_fail(dev, eqpc, qpn, MT25208_CHK_DB_WQE_CNT, NULL);
+		return true;
+	}
+	nent = 1u << mt_qpc_sq_log_size(qpc);
+	target = mt_get32(eqpc, MT_EQPC_SQ_TARGET) & 0xffff;
+	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
+	ahead = (counter - target) & 0xffff;
+	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_snd_db_index(qpc));
+	posted = rec != NULL ? mt_dbr_counter(rec) & 0xffff : target;
+	/*
+	 * wqe_counter must be the count of WQEs the doorbells before it
+	 * named. Ahead of it: earlier doorbells on this slot were overwritten
+	 * between two polls; taken when the SQ record confirms the WQEs
+	 * (doc/guides/nics/mthca_hw.rst, "Doorbells"). The queue never holds
+	 * more than nent outstanding WQEs.
+	 */
+	if ((ahead != 0 && ((posted - target) & 0xffff) < ahead + cnt) ||
+	    ((counter + cnt - done) & 0xffff) > nent) {
+		snprintf(why, sizeof(why), "wqe_counter %u wqe_cnt %u, expected wqe_counter %u",
+			 counter, cnt, target);
+		qp_check_fail(dev, eqpc, qpn, MT25208_CHK_DB_WQE_COUNTER, why);
+		if (state != MT_QPS_ERR)
+			qp_wq_catas(dev, qpc, qpn);
+		track_qp(dev, qpn, qpc);	/* flush what was posted */
+		return true;
+	}
+	/* the first WQE's opcode and size, as its predecessor's next segment has them */
+	if (state != MT_QPS_ERR &&
+	    mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), mt_qpc_pd(qpc),
+			      wqe_va(qpc, sq_wqe_low(qpc, counter - 1)), prev, sizeof(prev),
+			      false) == 0 &&
+	    (mt_wqe_next_op(prev) != mt_send_db_op(hi) ||
+	     mt_wqe_next_size(prev) != mt_send_db_nds(lo))) {
+		if (!final)
+			return false;
+		snprintf(why, sizeof(why), "doorbell nopcode 0x%x nds %u, WQE %u: 0x%x %u",
+			 mt_send_db_op(hi), mt_send_db_nds(lo), counter, mt_wqe_next_op(prev),
+			 mt_wqe_next_size(prev));
+		mt_put32(eqpc, MT_EQPC_SQ_TARGET, (counter + cnt) & 0xffff);
+		/* WQEs before this doorbell's execute first; its own do not */
+		while (done != counter && mt_qpc_state(qpc) == MT_QPS_RTS) {
+			exec_send(dev, qpc, eqpc, qpn, done);
+			done = (done + 1) & 0xffff;
+			mt_put32(eqpc, MT_EQPC_SQ_DONE, done);
+		}
+		if (mt_qpc_state(qpc) == MT_QPS_RTS) {
+			send_qp_op_error(dev, qpc, eqpc, qpn, sq_wqe_low(qpc, counter),
+					 MT25208_CHK_DB_NDS_OP, why);
+			mt_put32(eqpc, MT_EQPC_SQ_DONE, (counter + 1) & 0xffff);
+		}
+		track_qp(dev, qpn, qpc);
+		return true;
+	}
+	if (ahead != 0)
+		dp_of(dev)->st.db_coalesced++;
+	mt_put32(eqpc, MT_EQPC_SQ_TARGET, (counter + cnt) & 0xffff);
+	track_qp(dev, qpn, qpc);
+	return true;
+}
+
+/*
+ * The send doorbell slot of UAR page @p u. Pending while its second word
+ * is non-zero (a valid doorbell's nds is at least 1); the model clears
+ * that word once it has acted, so a doorbell stored as two 32-bit words
+ * is taken when its second word lands (PRM: the HCA latches the first).
+ */
+static bool
+poll_send_db(struct mt25208 *dev, struct dp_uar *u, uint8_t *slot)
+{
+	uint64_t v = load64(slot), cleared;
+	uint32_t hi = mt_db_hi(v), lo = mt_db_lo(v);
+
+	if (lo == 0)
+		return false;
+	if (!send_doorbell(dev, u, hi, lo, u->suspect == v, u->acted == v)) {
+		u->suspect = v;
+		return true;
+	}
+	u->acted = v;
+	dp_of(dev)->st.doorbells++;
+	u->suspect = 0;
+	cleared = v;
+	memset((uint8_t *)&cleared + 4, 0, 4);
+	/* a store racing with this leaves the slot as the host wrote it: next poll */
+	__atomic_compare_exchange_n((uint64_t *)slot, &v, cleared, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	return true;
+}
+
+/* The CQ doorbell slot of UAR page @p u: the write arms (PRM arbelprm_cq_cmd_doorbell_st). */
+static bool
+poll_cq_db(struct mt25208 *dev, struct dp_uar *u, const uint8_t *slot)
+{
+	uint64_t v = load64(slot);
+	uint32_t hi = mt_db_hi(v), cqn = mt_cq_db_cqn(hi);
+	void *cqc;
+
+	if (v == u->last_cq)
+		return false;
+	u->last_cq = v;
+	dp_of(dev)->st.doorbells++;
+	cqc = mt25208_cq_get(dev, cqn);
+	if (cqc != NULL && mt_cqc_uar(cqc) != u->index) {
+		char why[64];
+
+		snprintf(why, sizeof(why), "CQ doorbell on UAR %u, CQ's UAR %u", u->index,
+			 mt_cqc_uar(cqc));
+		mt25208_check_fail(dev, MT25208_CHK_DB_UAR, cqn, &u->logged, why);
+		return true;
+	}
+	cq_arm(dev, cqn, mt_cq_db_cmd(hi), mt_cq_db_sn(hi), mt_db_lo(v));
+	return true;
+}
 
 static void
 full_scan(struct mt25208 *dev)
 {
 	struct mt25208_dp *dp = dp_of(dev);
-	size_t n = dev->bar2_len / MT_UAR_PAGE_SIZE, u, i;
+	size_t n = dev->bar2_len / MT_UAR_PAGE_SIZE, u;
 
 	if (n > DP_MAX_UARS)
 		n = DP_MAX_UARS;
@@ -748,11 +968,6 @@ full_scan(struct mt25208 *dev)
 
 		if (load64(pg + MT_UAR_SEND_DB) != 0 || load64(pg + MT_UAR_CQ_DB) != 0)
 			uar_add(dp, (uint32_t)u);
-	}
-	for (i = 0; i < dp->nuars; i++) {
-		scan_records(dev, dp->uars[i].index);
-		dp->uars[i].scanned_at = dp->polls;
-		dp->uars[i].scan_due = false;
 	}
 }
 
@@ -765,34 +980,26 @@ poll_uars(struct mt25208 *dev)
 
 	for (i = 0; i < dp->nuars; i++) {
 		struct dp_uar *u = &dp->uars[i];
-		const uint8_t *pg = dev->bar2 + (size_t)u->index * MT_UAR_PAGE_SIZE;
-		uint64_t v = load64(pg + MT_UAR_SEND_DB);
+		uint8_t *pg = dev->bar2 + (size_t)u->index * MT_UAR_PAGE_SIZE;
 
-		if (v != u->last_send) {
-			u->last_send = v;
-			u->scan_due = true;
-			dp->st.doorbells++;
-			track_qp(dev, mt_send_db_qpn(mt_db_lo(v)), NULL);
-			busy = true;
-		}
-		v = load64(pg + MT_UAR_CQ_DB);
-		if (v != u->last_cq) {
-			uint32_t hi = mt_db_hi(v);
-
-			u->last_cq = v;
-			dp->st.doorbells++;
-			cq_arm(dev, mt_cq_db_cqn(hi), mt_cq_db_cmd(hi), mt_cq_db_sn(hi), mt_db_lo(v));
-			u->scan_due = true;
-			busy = true;
-		}
-		/* a doorbell may have overwritten another queue's: records tell */
-		if (u->scan_due && dp->polls - u->scanned_at >= DP_RECORD_SCAN_EVERY) {
-			scan_records(dev, u->index);
-			u->scanned_at = dp->polls;
-			u->scan_due = false;
-		}
+		busy |= poll_send_db(dev, u, pg + MT_UAR_SEND_DB);
+		busy |= poll_cq_db(dev, u, pg + MT_UAR_CQ_DB);
 	}
 	return busy;
+}
+
+void
+mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	void *qpc;
+
+	if (dp == NULL)
+		return;
+	uar_add(dp, uar);
+	qpc = qpn != MT25208_DP_NO_QP ? mt25208_qpc(dev, qpn) : NULL;
+	if (qpc != NULL && mt_qpc_state(qpc) == MT_QPS_ERR)
+		track_qp(dev, qpn, qpc);	/* 2ERR: flush */
 }
 
 /* MTHCA_EVENT_TYPE_*, mthca_eq_int(): PORT_CHANGE on entering and on leaving Active. */
@@ -932,7 +1139,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	struct mt25208_dp *dp = dp_of(dev);
 	void *qpc = mt25208_qpc(dev, qpn);
 	void *eqpc = mt25208_eqpc(dev, qpn);
-	uint32_t done, posted, mask, stride, off, pd;
+	uint32_t done, posted, stride, off, pd;
 	uint8_t cqe[MT_CQE_SIZE], vendor, state, st;
 	const void *rec;
 	int pkix, rc;
@@ -949,7 +1156,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		dp->st.drop_qp_state++;
 		return;
 	}
-	track_qp(dev, qpn, qpc);
+	uar_add(dp, mt_qpc_usr_page(qpc));
 	/* IBA 10.9.3: QP0 is exempt from the P_Key check; others need a match */
 	pkix = pkey_index_of(in, h->pkey);
 	if (!qp0 && (pkix < 0 || (st == MT_QP_ST_UD &&
@@ -971,7 +1178,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		return;
 	}
 	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_rcv_db_index(qpc));
-	if (rec == NULL || mt_qpc_rq_log_size(qpc) == 0) {
+	if (rec == NULL) {
 		dp->st.drop_no_wqe++;
 		return;
 	}
@@ -982,14 +1189,13 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		return;
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	mask = (1u << mt_qpc_rq_log_size(qpc)) - 1;
 	stride = 1u << mt_qpc_rq_log_stride(qpc);
 	if (stride > MT_WQE_MAX_SIZE)
 		stride = MT_WQE_MAX_SIZE;
-	off = (done & mask) << mt_qpc_rq_log_stride(qpc);
+	off = rq_wqe_low(qpc, done);
 	pd = mt_qpc_pd(qpc);
 	mt_put32(eqpc, MT_EQPC_RQ_DONE, (done + 1) & 0xffff);
-	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, mt_qpc_wqe_base(qpc) + off, dp->wqe,
+	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wqe_va(qpc, off), dp->wqe,
 			       stride, false);
 	if (rc == 0)
 		rc = scatter(dev, pd, dp->wqe, stride, p, h);
@@ -1017,7 +1223,9 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	mt_cqe_set_wqe(cqe, off);
 	mt_cqe_set_opcode(cqe, h->opcode, false);
 	dp->st.recvs++;
-	cqe_post(dev, mt_qpc_cqn_rcv(qpc), cqe, h->solicited != 0, false);
+	/* RSC: every receive completes; else only WQEs with the C bit (PRM rsc) */
+	if (mt_qpc_rsc(qpc) || (mt_wqe_flags(dp->wqe) & MT_WQE_F_CQ_UPDATE))
+		cqe_post(dev, mt_qpc_cqn_rcv(qpc), cqe, h->solicited != 0, false);
 }
 
 static bool
@@ -1130,6 +1338,14 @@ dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const stru
 		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "receive: bus error on host memory", 0);
 }
 
+/* fabric.hca_errors: the console's "hca <node> errors". */
+static void
+dp_fab_errors(struct fabric *f, struct fab_node *n, FILE *out)
+{
+	(void)f;
+	mt25208_checks_show(n->hca, out);
+}
+
 /* ---- life cycle ---------------------------------------------------------------- */
 
 static void
@@ -1156,6 +1372,7 @@ mt25208_dp_init(struct mt25208 *dev)
 	dev->dp_reset = dp_reset;
 	dev->node->hca = dev;
 	dev->fab->hca_recv = dp_fab_recv;
+	dev->fab->hca_errors = dp_fab_errors;
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,11 +33,13 @@ eq_irq(struct mt25208 *dev, struct mt25208_eq *eq)
 	uint64_t one = 1;
 	int fd;
 
-	if (eq->intr & 0x80)
+	if (eq->intr & 0x80) {
 		fd = (eq->intr & 0x7f) < MT25208_MAX_VECTORS ?
 		     dev->vec_fd[eq->intr & 0x7f] : -1;
-	else
+	} else {
 		fd = dev->intx_fd;
+		dev->intx_asserted = true;	/* level: until CLR_INT */
+	}
 	if (!eq->always_armed)
 		eq->armed = false;
 	dev->stats.irqs++;
@@ -53,6 +56,36 @@ eq_set_ci(struct mt25208 *dev, unsigned int eqn)
 	return mt_get32(&v, 0);
 }
 
+/*
+ * INTx is level-triggered (C-11): once asserted, the line stays up until
+ * the driver writes its pin's bit to CLR_INT (Linux mthca_arbel_interrupt
+ * writes swab32(1 << inta_pin) at clr_int + 4 for pins below 32; PRM
+ * arbelprm_clr_int_st). The eventfd stands for the line: while it stays
+ * up, a host that consumed the eventfd without clearing gets it again.
+ */
+static bool
+intx_poll(struct mt25208 *dev)
+{
+	uint32_t *r = (uint32_t *)(void *)(dev->bar0 + MT_BAR0_CLR_INT +
+					   (MT25208_INTA_PIN < 32 ? 4 : 0));
+	uint32_t bit = 1u << (MT25208_INTA_PIN & 31), v;
+	struct pollfd pfd;
+	uint64_t one = 1;
+
+	if (__atomic_load_n(r, __ATOMIC_RELAXED) != 0) {
+		v = __atomic_exchange_n(r, 0, __ATOMIC_ACQ_REL);
+		if (mt_get32(&v, 0) & bit)
+			dev->intx_asserted = false;
+	}
+	if (!dev->intx_asserted || dev->intx_fd < 0)
+		return false;
+	pfd.fd = dev->intx_fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, 0) == 0 && write(dev->intx_fd, &one, sizeof(one)) == sizeof(one))
+		dev->stats.irqs++;
+	return false;
+}
+
 bool
 mt25208_eq_poll_regs(struct mt25208 *dev)
 {
@@ -60,6 +93,7 @@ mt25208_eq_poll_regs(struct mt25208 *dev)
 	uint32_t v, mask;
 	unsigned int n;
 
+	intx_poll(dev);
 	/* Load first: an exchange on every poll would dirty the host's cache line. */
 	if (__atomic_load_n(r, __ATOMIC_RELAXED) == 0)
 		return false;
@@ -352,6 +386,7 @@ mt25208_cmd_sw2hw_cq(struct mt25208 *dev, struct mt25208_cmd *c)
 	}
 	memcpy(ctx, mb, MT_CQC_SIZE);
 	cq_set_hw(dev, ix, true);
+	mt25208_dp_watch(dev, mt_cqc_uar(mb), MT25208_DP_NO_QP);
 	return MT_STAT_OK;
 }
 

@@ -37,14 +37,16 @@ mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c)
 	/* bit 0 clear: no command posting through UAR doorbells (mthca_cmd_post_dbell()). */
 	mt_put32(mb, MT_QFW_CMD_DBELL, 0);
 	/*
-	 * Linux masks these with (BAR0 length - 1) (mthca_QUERY_FW()): report full
-	 * bus-style addresses whose low 20 bits are our register offsets.
+	 * Addresses on the HCA's side of the bus: the register offset in
+	 * the low 20 bits, high bits set. A driver masks them with BAR0
+	 * length - 1 (Linux mthca_map_eq_regs: "we can't trust the values
+	 * firmware gives us"); one that does not misses the registers.
 	 */
-	mt_put64(mb, MT_QFW_CLR_INT_BASE, MT_BAR0_CLR_INT);
-	mt_put64(mb, MT_QFW_CATAS_BASE, MT_BAR0_CATAS);
+	mt_put64(mb, MT_QFW_CLR_INT_BASE, MT_QFW_ADDR_HIGH | MT_BAR0_CLR_INT);
+	mt_put64(mb, MT_QFW_CATAS_BASE, MT_QFW_ADDR_HIGH | MT_BAR0_CATAS);
 	mt_put32(mb, MT_QFW_CATAS_SIZE, MT_CATAS_WORDS);
-	mt_put64(mb, MT_QFW_EQ_ARM_BASE, MT_BAR0_EQ_ARM);
-	mt_put64(mb, MT_QFW_EQ_SET_CI_BASE, MT_BAR0_EQ_SET_CI);
+	mt_put64(mb, MT_QFW_EQ_ARM_BASE, MT_QFW_ADDR_HIGH | MT_BAR0_EQ_ARM);
+	mt_put64(mb, MT_QFW_EQ_SET_CI_BASE, MT_QFW_ADDR_HIGH | MT_BAR0_EQ_SET_CI);
 	return MT_STAT_OK;
 }
 

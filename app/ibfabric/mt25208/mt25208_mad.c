@@ -82,6 +82,15 @@ mt25208_cmd_mad_ifc(struct mt25208 *dev, struct mt25208_cmd *c)
 	}
 	switch (res) {
 	case FAB_MAD_REPLY:
+		/*
+		 * The firmware's reply leaves the directed-route D bit to the
+		 * driver (Linux mthca_process_mad: "set return bit in status
+		 * of directed route responses"); the SMA shared with switches
+		 * and passive CAs sets it, as they answer on the wire.
+		 */
+		if (cls == MAD_CLASS_SMI_DR)
+			mt_put16(mad, MAD_STATUS, mt_get16(mad, MAD_STATUS) &
+				 (uint16_t)~MAD_STATUS_DR_D);
 		memcpy(out, mad, sizeof(mad));
 		return MT_STAT_OK;
 	case FAB_MAD_CONSUMED:

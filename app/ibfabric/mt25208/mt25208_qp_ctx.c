@@ -3,17 +3,22 @@
  */
 
 /*
- * MT25208 model: QP contexts (mthca_qp.c): the state-transition commands,
- * QUERY_QP and CONF_SPECIAL_QP.
+ * MT25208 model: QP contexts: the state-transition commands, QUERY_QP and
+ * CONF_SPECIAL_QP (doc/guides/nics/mthca_hw.rst, "QP transitions").
  *
  * The QPC is the 256-byte context in ICM at QPC base + index * 256; the
  * modify mailbox carries the optional-parameter mask at 0 and the QPC at
- * 8 (struct mthca_qp_context). RST2INIT takes the whole context. Later transitions
- * take the fields that have no optpar bit fresh from the mailbox and keep
- * the optpar-governed ones unless their bit is set (MTHCA_QP_OPTPAR_*: "a UD
- * Q_Key set at RST2INIT must survive an INIT2RTR whose mailbox has Q_Key
- * = 0 and bit 5 clear"). The EQPC (firmware-private, 32 bytes per QP) is
- * zeroed whenever a QP leaves RESET, for the data path's counters.
+ * 8 (PRM arbelprm_qp_ee_state_transitions_st). RST2INIT takes the whole
+ * context. A later transition takes only the fields the IBA requires for
+ * it (IBA 11.2.5.2, the "required" column of the QP state transition
+ * table, per service type) and those its optparam mask names; every other
+ * mailbox field is ignored, as iPXE's near-empty INIT2RTR/RTR2RTS
+ * mailboxes rely on (iPXE arbel_modify_qp). local_qpn and state are
+ * "valid for QUERY and ERR2RST only" (PRM
+ * arbelprm_queue_pair_ee_context_entry_st): the QPN comes from the input
+ * modifier, the state from the command. The EQPC (firmware-private, 32
+ * bytes per QP) is zeroed whenever a QP leaves RESET, for the data path's
+ * counters.
  */
 
 #include <inttypes.h>
@@ -59,6 +64,44 @@ static const struct qp_opt_field qp_opt_fields[] = {
 	{ MT_QP_OPT_RAE, MT_QPC_PARAMS2, 0x00002000 },
 	{ MT_QP_OPT_RNR_TIMEOUT, MT_QPC_RNR_NEXTRECVPSN, 0x1f000000 },
 	{ MT_QP_OPT_Q_KEY, MT_QPC_QKEY, 0xffffffff },
+};
+
+/*
+ * A field a later transition always takes (IBA 11.2.5.2 required
+ * attributes): the transition, the service types (bit per MT_QP_ST_*),
+ * the QPC word and mask.
+ */
+struct qp_req_field {
+	uint16_t op;
+	uint8_t sts;
+	uint16_t off;
+	uint32_t mask;
+};
+
+#define ST_RC	(1u << MT_QP_ST_RC)
+#define ST_UC	(1u << MT_QP_ST_UC)
+#define ST_ALL	0xffu
+
+static const struct qp_req_field qp_req_fields[] = {
+	/* INIT2RTR, connected: path MTU, destination QPN, RQ PSN, the AV */
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_MTU_MSGMAX, 0xff000000 },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_REMOTE_QPN, 0x00ffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_RNR_NEXTRECVPSN, 0x00ffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x04, 0x00ffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x08, 0x00ffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x0c, 0xffffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x10, 0xffffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x14, 0xffffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x18, 0xffffffff },
+	{ MT_OP_INIT2RTR, ST_RC | ST_UC, MT_QPC_PRI_PATH + 0x1c, 0xffffffff },
+	/* INIT2RTR, RC: responder resources, minimum RNR NAK timer */
+	{ MT_OP_INIT2RTR, ST_RC, MT_QPC_PARAMS2, 0x00e00000 },
+	{ MT_OP_INIT2RTR, ST_RC, MT_QPC_RNR_NEXTRECVPSN, 0x1f000000 },
+	/* RTR2RTS: SQ PSN for every type; RC adds timeout, retries, initiator depth */
+	{ MT_OP_RTR2RTS, ST_ALL, MT_QPC_NEXT_SEND_PSN, 0x00ffffff },
+	{ MT_OP_RTR2RTS, ST_RC, MT_QPC_PRI_PATH + 0x08, 0xff000000 },
+	{ MT_OP_RTR2RTS, ST_RC, MT_QPC_PRI_PATH + 0x04, 0xff000000 },
+	{ MT_OP_RTR2RTS, ST_RC, MT_QPC_PARAMS1, 0x00e70000 },
 };
 
 /* mthca_MODIFY_QP(): the state a transition starts from (bit per state) and ends in. */
@@ -159,26 +202,36 @@ qp_check_new(struct mt25208 *dev, uint32_t qpn, const uint8_t *qpc)
 	return MT_STAT_OK;
 }
 
-/* Merge a later transition's mailbox QPC @p in into the live @p qpc. */
 static void
-qp_merge(uint8_t *qpc, const uint8_t *in, uint32_t optmask, bool mlx)
+qp_take(uint8_t *qpc, const uint8_t *in, uint16_t off, uint32_t mask)
 {
-	uint8_t old[MT_QPC_SIZE];
+	mt_put32(qpc, off, (mt_get32(qpc, off) & ~mask) | (mt_get32(in, off) & mask));
+}
+
+/*
+ * Apply a later transition's mailbox QPC @p in to the live @p qpc: the
+ * fields the transition requires for the QP's service type, then those
+ * @p optmask names. A special QP keeps its port (CONF_SPECIAL_QP fixed it).
+ */
+static void
+qp_merge(uint8_t *qpc, const uint8_t *in, uint16_t op, uint32_t optmask)
+{
+	uint8_t st = mt_qpc_st(qpc);
 	unsigned int i;
 
-	memcpy(old, qpc, sizeof(old));
-	memcpy(qpc, in, MT_QPC_SIZE);
+	for (i = 0; i < sizeof(qp_req_fields) / sizeof(qp_req_fields[0]); i++) {
+		const struct qp_req_field *f = &qp_req_fields[i];
+
+		if (f->op == op && st < 8 && (f->sts & (1u << st)))
+			qp_take(qpc, in, f->off, f->mask);
+	}
 	for (i = 0; i < sizeof(qp_opt_fields) / sizeof(qp_opt_fields[0]); i++) {
 		const struct qp_opt_field *f = &qp_opt_fields[i];
-		uint32_t v;
 
-		/* MLX QPs always carry their fixed port (struct mthca_qp_path). */
-		if (f->opt == MT_QP_OPT_PORT_NUM && mlx)
+		if (f->opt == MT_QP_OPT_PORT_NUM && st == MT_QP_ST_MLX)
 			continue;
 		if (optmask & f->opt)
-			continue;
-		v = (mt_get32(qpc, f->off) & ~f->mask) | (mt_get32(old, f->off) & f->mask);
-		mt_put32(qpc, f->off, v);
+			qp_take(qpc, in, f->off, f->mask);
 	}
 }
 
@@ -232,36 +285,29 @@ mt25208_cmd_modify_qp(struct mt25208 *dev, struct mt25208_cmd *c)
 		return MT_STAT_OK;
 	}
 	if (c->opcode == MT_OP_2ERR) {
-		/* The data path flushes outstanding WQEs when it sees ERR. */
+		/* The data path flushes outstanding WQEs. */
 		mt_qpc_set_state(qpc, MT_QPS_ERR);
+		mt25208_dp_watch(dev, mt_qpc_usr_page(qpc), qpn);
 		return MT_STAT_OK;
 	}
 
 	in = mt25208_mbox_in(dev, c, MT_QP_MBOX_SIZE);
 	if (in == NULL)
 		return MT_STAT_INTERNAL_ERR;
-	if (mt_qpc_local_qpn(in + MT_QP_MBOX_QPC) != qpn) {
-		FAB_ERR("%s: modify QP 0x%x: context local QPN is 0x%x", dev->node->name,
-			qpn, mt_qpc_local_qpn(in + MT_QP_MBOX_QPC));
-		return MT_STAT_BAD_PARAM;
-	}
 	if (c->opcode == MT_OP_RST2INIT) {
 		st = qp_check_new(dev, qpn, in + MT_QP_MBOX_QPC);
 		if (st != MT_STAT_OK)
 			return st;
 		memcpy(qpc, in + MT_QP_MBOX_QPC, MT_QPC_SIZE);
+		/* PRM local_qpn_een: the record's position; the mailbox's value is ignored */
+		mt_put32(qpc, MT_QPC_LOCAL_QPN, (mt_get32(qpc, MT_QPC_LOCAL_QPN) & 0xff000000u) |
+			 qpn);
 		memset(eqpc, 0, MT25208_EQPC_SZ);
 	} else {
-		if (mt_qpc_st(in + MT_QP_MBOX_QPC) != mt_qpc_st(qpc)) {
-			FAB_ERR("%s: modify QP 0x%x: service type changed from %u to %u",
-				dev->node->name, qpn, mt_qpc_st(qpc),
-				mt_qpc_st(in + MT_QP_MBOX_QPC));
-			return MT_STAT_BAD_PARAM;
-		}
-		qp_merge(qpc, in + MT_QP_MBOX_QPC, mt_get32(in, MT_QP_MBOX_OPTMASK),
-			 mt_qpc_st(qpc) == MT_QP_ST_MLX);
+		qp_merge(qpc, in + MT_QP_MBOX_QPC, c->opcode, mt_get32(in, MT_QP_MBOX_OPTMASK));
 	}
 	mt_qpc_set_state(qpc, t->to);
+	mt25208_dp_watch(dev, mt_qpc_usr_page(qpc), qpn);
 
 	/* The model drains at once: RTS->SQD with the event bit reports it now. */
 	if (c->opcode == MT_OP_RTS2SQD && (c->in_mod & MT_QP_INMOD_SQD_EVENT)) {

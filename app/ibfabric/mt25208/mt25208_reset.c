@@ -68,6 +68,7 @@ void
 mt25208_reset(struct mt25208 *dev)
 {
 	memset(dev->bar0, 0, MT_BAR0_SIZE);
+	dev->intx_asserted = false;
 	if (dev->bar2 != NULL)
 		memset(dev->bar2, 0, dev->bar2_len);
 	power_on_state(dev);

@@ -408,12 +408,14 @@ scenario_commands(const char *dir)
 		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, cq.cqn, false, true);
 		CHECK_EQ(st, HH_ST_OK, "QUERY_CQ");
 		o = d->mbox_out.va;
-		CHECK_EQ(hh_get32(o, HH_CQC_LOGSIZE_UAR), (6u << 24) | d->uar, "QUERY_CQ log size, UAR");
+		CHECK_EQ(hh_get32(o, HH_CQC_LOGSIZE_UAR), (6u << 24) | cq.uar, "QUERY_CQ log size, UAR");
 		CHECK_EQ(hh_get32(o, HH_CQC_COMP_EQN), d->eq[HH_EQ_COMP].eqn, "QUERY_CQ completion EQN");
 		CHECK_EQ(hh_get32(o, HH_CQC_LKEY), cq.mr.lkey, "QUERY_CQ L_Key");
 		CHECK_EQ(hh_get32(o, HH_CQC_CQN) & 0xffffff, cq.cqn, "QUERY_CQ CQN");
-		CHECK_EQ(hh_get32(o, HH_CQC_CI_DB), cq.set_ci_db, "QUERY_CQ set_ci record index");
-		CHECK_EQ(hh_get32(o, HH_CQC_STATE_DB), cq.arm_db, "QUERY_CQ arm record index");
+		CHECK_EQ(hh_get32(o, HH_CQC_CI_DB), cq.set_ci_db & 0xffff,
+			 "QUERY_CQ set_ci record index");
+		CHECK_EQ(hh_get32(o, HH_CQC_STATE_DB), cq.arm_db & 0xffff,
+			 "QUERY_CQ arm record index");
 		st = hh_cmd_box(d, HH_OP_QUERY_CQ, 0, d->rsvd_cqs + 8, false, true);
 		CHECK_EQ(st, HH_ST_BAD_RES_STATE, "QUERY_CQ of a CQ not in hardware ownership");
 		{

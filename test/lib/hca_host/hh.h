@@ -33,6 +33,9 @@
 #include "hh_hw.h"
 
 #define HH_NUM_EQ	3
+#define HH_MAX_UARPG	64	/* UAR pages for queues */
+#define HH_UARPG_FIRST	16	/* queue UARs start at driver UAR + this */
+#define HH_UARPG_CQ	(1u << 31)	/* key of a CQ's page: CQN | this */
 #define HH_RECV_SLOT	4096	/* receive buffer per RQ entry: GRH + 2 KiB MTU fits */
 #define HH_MLX_SLOT	512	/* MLX send slot: headers at +0, MAD at +128 */
 #define HH_EQ_COMP	0
@@ -126,10 +129,11 @@ struct hh_eq {
 
 struct hh_cq {
 	uint32_t cqn;
+	uint32_t uar;		/**< its own UAR page (one doorbell slot per queue) */
 	uint32_t nent;
 	uint32_t cons;
 	uint32_t arm_sn;
-	uint32_t set_ci_db;	/**< record index */
+	uint32_t set_ci_db;	/**< record handle (hh_dbr): UAR page << 16 | index */
 	uint32_t arm_db;
 	struct hh_buf buf;
 	struct hh_mr mr;
@@ -150,7 +154,8 @@ struct hh_qp {
 	uint32_t wqe_base;	/**< QPC wqe_base: bits 63:32 of both */
 	uint32_t wqe_lkey;	/**< QPC wqe_lkey */
 	uint32_t sq_head, rq_head;
-	uint32_t sq_db, rq_db;	/**< record indices */
+	uint32_t uar;		/**< its own UAR page: usr_page, doorbells, records */
+	uint32_t sq_db, rq_db;	/**< record handles (hh_dbr) */
 	struct hh_cq *scq, *rcq;
 	struct hh_buf buf;	/**< Linux: RQ then SQ; iPXE: the SQ */
 	struct hh_buf rbuf;	/**< iPXE: the RQ */
@@ -235,6 +240,19 @@ struct hh_dev {
 	uint32_t uar;		/**< driver UAR index */
 	struct hh_buf dbr;	/**< doorbell-record page 0 of the driver UAR */
 	uint32_t next_dbr;
+	/*
+	 * One UAR page per queue (doc/guides/nics/mthca_hw.rst, "Doorbells":
+	 * one doorbell slot per queue), each with its first UARC page of
+	 * records; page 0 is the driver UAR's. Keyed by queue so a queue
+	 * created again on the same number reuses its page.
+	 */
+	struct hh_uarpg {
+		uint32_t key;
+		uint32_t uar;
+		struct hh_buf dbr;
+		uint32_t next_dbr;
+	} uarpg[HH_MAX_UARPG];
+	unsigned int nuarpg;
 	uint32_t pd;
 	struct hh_mr ntmr;	/**< physical, no translation (iPXE: its one global MPT) */
 	uint32_t next_mpt;
@@ -279,7 +297,8 @@ int hh_setup_eqs(struct hh_dev *d);
 int hh_teardown(struct hh_dev *d);
 int hh_mr_phys(struct hh_dev *d, struct hh_mr *mr);
 int hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t access);
-uint32_t hh_dbr_alloc(struct hh_dev *d, uint32_t qn, enum hh_dbr_type type);
+int hh_uar_get(struct hh_dev *d, uint32_t key, uint32_t *pg);
+uint32_t hh_dbr_alloc(struct hh_dev *d, uint32_t pg, uint32_t qn, enum hh_dbr_type type);
 uint8_t *hh_dbr(struct hh_dev *d, uint32_t idx);
 int hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent);
 int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,

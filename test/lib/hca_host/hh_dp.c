@@ -103,7 +103,7 @@ send_doorbell(struct hh_dev *d, struct hh_qp *qp, uint32_t start, uint32_t cnt, 
 	if (d->bugs & HH_BUG_NO_SEND_DB)
 		return;
 	wmb();
-	hh_uar_write64(d, d->uar, HH_UAR_SEND, ((cnt & 0xff) << 24) | ((start & 0xffff) << 8) | op,
+	hh_uar_write64(d, qp->uar, HH_UAR_SEND, ((cnt & 0xff) << 24) | ((start & 0xffff) << 8) | op,
 		       (qpn << 8) | size);
 }
 
@@ -297,7 +297,7 @@ hh_cq_arm(struct hh_dev *d, struct hh_cq *cq, bool solicited)
 	hh_put32(r, 0, cq->cons);
 	hh_put32(r, 4, (cq->cqn << 8) | ((uint32_t)HH_DBR_CQ_ARM << 5) | (sn << 3) | cmd);
 	wmb();
-	hh_uar_write64(d, d->uar, HH_UAR_CQ, (sn << 28) | (cmd << 24) | cq->cqn, cq->cons);
+	hh_uar_write64(d, cq->uar, HH_UAR_CQ, (sn << 28) | (cmd << 24) | cq->cqn, cq->cons);
 }
 
 /* ---- the QP0/QP1 agent ---------------------------------------------------- */

@@ -360,6 +360,7 @@ hh_bringup(struct hh_dev *d)
 		return ret;
 	d->next_dbr = 0;
 	/* iPXE uses one PD for everything, ARBEL_GLOBAL_PD */
+	d->nuarpg = 0;
 	d->pd = d->style == HH_STYLE_IPXE ? HH_IPXE_GLOBAL_PD : d->rsvd_pds;
 	d->next_mpt = d->rsvd_mrws;
 	d->next_mtt_seg = d->rsvd_mtt_segs;
@@ -430,21 +431,90 @@ hh_mr_mtt(struct hh_dev *d, struct hh_mr *mr, const struct hh_buf *b, uint32_t a
 
 /* ---- doorbell records (mthca_alloc_db()) -------------------------------------------- */
 
-uint32_t
-hh_dbr_alloc(struct hh_dev *d, uint32_t qn, enum hh_dbr_type type)
+/*
+ * The UAR page of queue @p key (a QPN, or CQN | HH_UARPG_CQ) in *pg: a
+ * page of its own, so that no other queue's doorbell can overwrite its
+ * doorbell between two polls of the model (mthca_hw.rst, "Doorbells").
+ * Its first UARC page is mapped for the records. Page 0 is the driver
+ * UAR. 0 or a negative errno.
+ */
+int
+hh_uar_get(struct hh_dev *d, uint32_t key, uint32_t *pg)
 {
-	uint32_t idx = d->next_dbr++;
+	struct hh_uarpg *u;
+	unsigned int i;
+	int ret;
+
+	for (i = 1; i < d->nuarpg; i++)
+		if (d->uarpg[i].key == key) {
+			d->uarpg[i].next_dbr = 0;
+			*pg = i;
+			return 0;
+		}
+	if (d->nuarpg == 0) {
+		d->uarpg[0] = (struct hh_uarpg){ .key = UINT32_MAX, .uar = d->uar, .dbr = d->dbr };
+		d->nuarpg = 1;
+	}
+	if (d->nuarpg >= HH_MAX_UARPG || d->uar + HH_UARPG_FIRST + d->nuarpg >= d->num_uars) {
+		HH_ERR("no UAR page left for queue 0x%x", key);
+		return -ENOSPC;
+	}
+	u = &d->uarpg[d->nuarpg];
+	u->key = key;
+	u->uar = d->uar + HH_UARPG_FIRST + d->nuarpg;
+	u->next_dbr = 0;
+	ret = hh_dma_alloc(d, 4096, 4096, &u->dbr);
+	if (ret != 0)
+		return ret;
+	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)u->uar * HH_UARC_SIZE,
+			u->dbr.iova, 4096);
+	if (ret != 0)
+		return ret;
+	*pg = d->nuarpg++;
+	return 0;
+}
+
+/*
+ * The UAR page of a new queue: Linux style, a page of its own
+ * (hh_uar_get); iPXE style, the one driver UAR, as arbel.c has only one
+ * (page 0). Its UAR index in *uar.
+ */
+static int
+queue_uar(struct hh_dev *d, uint32_t key, uint32_t *pg, uint32_t *uar)
+{
+	int ret;
+
+	if (d->style == HH_STYLE_IPXE) {
+		*pg = 0;
+		*uar = d->uar;
+		return 0;
+	}
+	ret = hh_uar_get(d, key, pg);
+	if (ret == 0)
+		*uar = d->uarpg[*pg].uar;
+	return ret;
+}
+
+/* A record in UAR page @p pg; the handle is pg << 16 | index (index: QPC/CQC field). */
+uint32_t
+hh_dbr_alloc(struct hh_dev *d, uint32_t pg, uint32_t qn, enum hh_dbr_type type)
+{
+	struct hh_uarpg *u = &d->uarpg[pg];
+	uint32_t idx = pg == 0 ? d->next_dbr++ : u->next_dbr++;
+	uint8_t *r = (pg == 0 ? d->dbr.va : u->dbr.va) + idx * HH_DBR_SIZE;
 
 	/* mthca_alloc_db(): identity word (qn << 8) | (type << 5), counter 0 */
-	hh_put32(d->dbr.va, idx * HH_DBR_SIZE, 0);
-	hh_put32(d->dbr.va, idx * HH_DBR_SIZE + 4, (qn << 8) | ((uint32_t)type << 5));
-	return idx;
+	hh_put32(r, 0, 0);
+	hh_put32(r, 4, (qn << 8) | ((uint32_t)type << 5));
+	return (pg << 16) | idx;
 }
 
 uint8_t *
-hh_dbr(struct hh_dev *d, uint32_t idx)
+hh_dbr(struct hh_dev *d, uint32_t h)
 {
-	return d->dbr.va + idx * HH_DBR_SIZE;
+	uint8_t *page = (h >> 16) == 0 ? d->dbr.va : d->uarpg[h >> 16].dbr.va;
+
+	return page + (h & 0xffff) * HH_DBR_SIZE;
 }
 
 /*
@@ -584,7 +654,7 @@ int
 hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 {
 	uint8_t *m = d->mbox_in.va;
-	uint32_t i;
+	uint32_t i, pg;
 	int ret;
 
 	memset(cq, 0, sizeof(*cq));
@@ -599,19 +669,22 @@ hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 	ret = queue_mr(d, &cq->mr, &cq->buf);
 	if (ret != 0)
 		return ret;
-	cq->set_ci_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_SET_CI);
-	cq->arm_db = hh_dbr_alloc(d, cqn, HH_DBR_CQ_ARM);
+	ret = queue_uar(d, cqn | HH_UARPG_CQ, &pg, &cq->uar);
+	if (ret != 0)
+		return ret;
+	cq->set_ci_db = hh_dbr_alloc(d, pg, cqn, HH_DBR_CQ_SET_CI);
+	cq->arm_db = hh_dbr_alloc(d, pg, cqn, HH_DBR_CQ_ARM);
 	memset(m, 0, HH_CQC_SIZE);
 	hh_put32(m, HH_CQC_FLAGS, HH_CQC_FLAGS_INIT);
 	hh_put64(m, HH_CQC_START, queue_start(d, &cq->buf));
-	hh_put32(m, HH_CQC_LOGSIZE_UAR, (ilog2(nent) << 24) | d->uar);
+	hh_put32(m, HH_CQC_LOGSIZE_UAR, (ilog2(nent) << 24) | cq->uar);
 	hh_put32(m, HH_CQC_ERR_EQN, d->eq[HH_EQ_ASYNC].eqn);
 	hh_put32(m, HH_CQC_COMP_EQN, d->eq[HH_EQ_COMP].eqn);
 	hh_put32(m, HH_CQC_PD, d->pd);
 	hh_put32(m, HH_CQC_LKEY, cq->mr.lkey);
 	hh_put32(m, HH_CQC_CQN, cqn);
-	hh_put32(m, HH_CQC_CI_DB, cq->set_ci_db);
-	hh_put32(m, HH_CQC_STATE_DB, cq->arm_db);
+	hh_put32(m, HH_CQC_CI_DB, cq->set_ci_db & 0xffff);
+	hh_put32(m, HH_CQC_STATE_DB, cq->arm_db & 0xffff);
 	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, cqn, 0, HH_OP_SW2HW_CQ), "SW2HW_CQ");
 	return 0;
 }
@@ -707,6 +780,7 @@ int
 hh_qp_create_sized(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
 		   struct hh_cq *scq, struct hh_cq *rcq, uint32_t sq_depth, uint32_t rq_depth)
 {
+	uint32_t pg;
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
@@ -731,8 +805,11 @@ hh_qp_create_sized(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st,
 		if (ret != 0)
 			return ret;
 	}
-	qp->sq_db = hh_dbr_alloc(d, qpn, HH_DBR_SQ);
-	qp->rq_db = hh_dbr_alloc(d, qpn, HH_DBR_RQ);
+	ret = queue_uar(d, qpn, &pg, &qp->uar);
+	if (ret != 0)
+		return ret;
+	qp->sq_db = hh_dbr_alloc(d, pg, qpn, HH_DBR_SQ);
+	qp->rq_db = hh_dbr_alloc(d, pg, qpn, HH_DBR_RQ);
 	return 0;
 }
 
@@ -789,7 +866,7 @@ qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_stat
 	hh_put8(m, HH_QPM_MTU_MSGMAX, HH_QP_MTU_MSGMAX_UD);
 	hh_put8(m, HH_QPM_RQ_SIZE_STRIDE, (ilog2(qp->rq_max) << 3) | (qp->rq_shift - 4));
 	hh_put8(m, HH_QPM_SQ_SIZE_STRIDE, (ilog2(qp->sq_max) << 3) | (qp->sq_shift - 4));
-	hh_put32(m, HH_QPM_USR_PAGE, d->uar);
+	hh_put32(m, HH_QPM_USR_PAGE, qp->uar);
 	hh_put32(m, HH_QPM_LOCAL_QPN, qp->qpn);
 	if (qp->st == HH_QPST_MLX)
 		hh_put32(m, HH_QPM_PRI_PATH, (uint32_t)qp->port << 24);	/* always */
@@ -809,13 +886,13 @@ qp_mailbox_linux(struct hh_dev *d, struct hh_qp *qp, uint8_t *m, enum hh_qp_stat
 		hh_put32(m, HH_QPM_NEXT_SEND_PSN, 0);
 	hh_put32(m, HH_QPM_CQN_SND, qp->scq->cqn);
 	hh_put32(m, HH_QPM_SND_WQE_BASE, qp->sq_addr);
-	hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db);
+	hh_put32(m, HH_QPM_SND_DB_INDEX, qp->sq_db & 0xffff);
 	hh_put32(m, HH_QPM_PARAMS2, qp_params2(d));
 	hh_put32(m, HH_QPM_RA_BUFF_INDX,
 		 (uint32_t)(d->rdb_base + ((uint64_t)(qp->qpn & (d->num_qps - 1)) * 32 << 2)));
 	hh_put32(m, HH_QPM_CQN_RCV, qp->rcq->cqn);
 	hh_put32(m, HH_QPM_RCV_WQE_BASE, qp->rq_addr);
-	hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db);
+	hh_put32(m, HH_QPM_RCV_DB_INDEX, qp->rq_db & 0xffff);
 }
 
 /*
