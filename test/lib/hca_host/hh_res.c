@@ -466,7 +466,7 @@ hh_uar_get(struct hh_dev *d, uint32_t key, uint32_t *pg)
 	ret = hh_dma_alloc(d, 4096, 4096, &u->dbr);
 	if (ret != 0)
 		return ret;
-	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)u->uar * HH_UARC_SIZE,
+	ret = map_pages(d, HH_OP_MAP_ICM, d->uarc_base + (uint64_t)u->uar * d->uarc_size,
 			u->dbr.iova, 4096);
 	if (ret != 0)
 		return ret;
