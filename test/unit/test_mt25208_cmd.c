@@ -941,14 +941,17 @@ test_qp_transitions(void)
 			      0x28, 0, NULL), MT_STAT_BAD_PARAM, "P_Key index 64 of a 64-entry table");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, qp_mbox(0x830, 1, 3, 0x28, 1, 2, 0x11111111),
 			      0x28, 0, NULL), 0, "RST2INIT");
-	/* the service type is set at RST2INIT: UD cannot become RC */
-	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT2RTR, 0, qp_mbox(0, 2, 0, 0x28, 0, 0, 0), 0x28, 0, NULL),
-			  MT_STAT_BAD_PARAM, "INIT2RTR changing UD to RC");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RTR2RTS, 0, qp_mbox(0, 3, 3, 0x28, 1, 0, 0), 0x28, 0, NULL),
 			  MT_STAT_BAD_QP_STATE, "RTR2RTS from INIT");
-	/* INIT->RTR with optmask 0 and Q_Key 0 in the mailbox: Q_Key, P_Key index, port stay. */
-	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT2RTR, 0, qp_mbox(0, 2, 3, 0x28, 0, 0, 0), 0x28, 0, NULL),
-			  0, "INIT2RTR");
+	/*
+	 * INIT->RTR with optmask 0 and Q_Key 0 in the mailbox: Q_Key, P_Key
+	 * index, port stay. The service type is set at RST2INIT: a later
+	 * mailbox's (here 0, RC, as in iPXE's near-empty INIT2RTR) is not
+	 * read (mthca_hw.rst, "QP transitions"); the QP stays UD.
+	 */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_INIT2RTR, 0, qp_mbox(0, 2, 0, 0x28, 0, 0, 0), 0x28, 0, NULL),
+			  0, "INIT2RTR, mailbox service type RC");
+	TEST_ASSERT_EQUAL(mt_qpc_st(mt25208_qpc(dev, 0x28)), MT_QP_ST_UD, "still UD");
 	mb = qp_mbox(0, 3, 3, 0x28, 0, 0, 0);
 	mt_put32(hp(mb) + 8, 0x78, 0x123456);	/* next send PSN */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_RTR2RTS, 0, mb, 0x28, 0, NULL), 0, "RTR2RTS");
