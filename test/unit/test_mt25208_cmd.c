@@ -1024,7 +1024,17 @@ test_qp_strict_transitions(void)
 	TEST_ASSERT_EQUAL(mt_qpc_cqn_snd(q), 0x20, "send CQN of RST2INIT");
 	TEST_ASSERT_EQUAL(mt_qpc_sq_log_size(q), 4, "16 WQEs");
 	q[0x0a] = 0x80 | 2;
-	TEST_ASSERT_EQUAL(mt_qpc_sq_log_size(q), 0, "log 16 does not fit 4 bits: one entry");
+	TEST_ASSERT_EQUAL(mt_qpc_sq_log_size(q), 0, "log 16 does not fit 4 bits");
+	/* RST2INIT of a 2^16-entry SQ (reserved bit 23 set), or 2^15 > DEV_LIM's 2^14: 0x03 */
+	mb = qp_mbox(0x830, 1, 3, 0x2c, 1, 0, 0x11111111);
+	hp(mb)[8 + 0x0a] = (16 << 3) | 2;
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, mb, 0x2c, 0, NULL), MT_STAT_BAD_PARAM,
+			  "2^16 SQ WQEs");
+	hp(mb)[8 + 0x0a] = (15 << 3) | 2;
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, mb, 0x2c, 0, NULL), MT_STAT_BAD_PARAM,
+			  "2^15 SQ WQEs, DEV_LIM says 2^14");
+	hp(mb)[8 + 0x0a] = (0 << 3) | 2;
+	TEST_ASSERT_EQUAL(cmd(MT_OP_RST2INIT, 0, mb, 0x2c, 0, NULL), 0, "a one-entry SQ is legal");
 	return TEST_SUCCESS;
 }
 

@@ -199,6 +199,20 @@ qp_check_new(struct mt25208 *dev, uint32_t qpn, const uint8_t *qpc)
 			mt_qpc_pkey_index(qpc), 1u << MT25208_LOG_PKEY);
 		return MT_STAT_BAD_PARAM;
 	}
+	/*
+	 * log_sq_size [14:11] and log_rq_size [22:19] are 4 bits: a driver
+	 * asking for 2^16 sets the reserved bit above them. The firmware
+	 * refuses that, and a size beyond what QUERY_DEV_LIM advertised.
+	 */
+	if ((qpc[MT_QPC_SQ_SIZE_STRIDE] | qpc[MT_QPC_RQ_SIZE_STRIDE]) & 0x80 ||
+	    mt_qpc_sq_log_size(qpc) > MT25208_LOG_MAX_QP_SZ ||
+	    mt_qpc_rq_log_size(qpc) > MT25208_LOG_MAX_QP_SZ) {
+		FAB_ERR("%s: RST2INIT: QP 0x%x queue size bytes 0x%02x 0x%02x: log sizes are 4 bits,"
+			" at most %u (QUERY_DEV_LIM)", dev->node->name, qpn,
+			qpc[MT_QPC_SQ_SIZE_STRIDE], qpc[MT_QPC_RQ_SIZE_STRIDE],
+			MT25208_LOG_MAX_QP_SZ);
+		return MT_STAT_BAD_PARAM;
+	}
 	return MT_STAT_OK;
 }
 

@@ -1113,7 +1113,7 @@ scenario_ud(const char *da, const char *db)
 		REQUIRE(wait_cqe(&B, &B.rcq, cqe, 3000), "B receive CQE (GRH)");
 		CHECK_EQ(hh_get8(cqe, HH_CQE_G_PATH) & 0x80, 0x80, "receive CQE GRH bit");
 		CHECK_EQ(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + 300, "GRH datagram byte_cnt");
-		rx = B.ud.data.va + (size_t)(hh_get32(cqe, HH_CQE_WQE) >> B.ud.rq_shift) *
+		rx = B.ud.data.va + (size_t)hh_rq_index(&B.ud, hh_get32(cqe, HH_CQE_WQE)) *
 		     HH_RECV_SLOT;
 		CHECK_EQ(rx[0] >> 4, 6, "GRH IPVer 6 in the first 40 bytes");
 		CHECK(memcmp(rx + 24, g.dgid, 16) == 0, "GRH DGID = B's GID");
