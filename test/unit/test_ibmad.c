@@ -113,8 +113,9 @@ t_process_mad(struct rte_ib_device *dev, uint8_t port,
 		t->port[port - 1].sm_lid = (uint16_t)(m[64 + 18] << 8 | m[64 + 19]);
 		t->port[port - 1].sm_sl = m[64 + 36] & 0xf;
 	}
-	if (m[1] == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
-		o[4] |= 0x80;
+	/* A forgetful driver: no D bit on a directed-route reply; the core
+	 * must set it (IBA 14.2.1.2).
+	 */
 	return RTE_IB_MAD_RESULT_REPLY;
 }
 
