@@ -414,6 +414,74 @@ test_port_info_set_invalid(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Extended speeds (IBA 14.2.5.6): LinkSpeedExtActive 7:4 and Supported
+ * 3:0 of byte 62, Enabled 4:0 of byte 63; the XDR fields in byte 56
+ * (Active2 6:5, Supported2 4:3, Enabled2 2:0: libibmad BITSOFFS(449,2),
+ * (451,2), (453,3)). Link training picks the highest common one.
+ * FDR10 is MlnxExtPortInfo (0xff90) LinkSpeedActive, byte 15 bit 0.
+ */
+static int
+test_port_info_ext_speeds(void)
+{
+	uint8_t mad[FAB_MAD_SIZE];
+
+	/* CA port EDR|FDR, switch port NDR..FDR: they train at EDR (bit 2). */
+	ca_ports[1].link_speed_ext_supported = ca_ports[1].link_speed_ext_enabled = 3;
+	sw_ports[1].link_speed_ext_supported = sw_ports[1].link_speed_ext_enabled = 15;
+	ca_ports[1].link_speed_ext2_supported = ca_ports[1].link_speed_ext2_enabled = 1;
+	sw_ports[1].link_speed_ext2_supported = sw_ports[1].link_speed_ext2_enabled = 1;
+	port_state_admin(&fab, &ca_ports[1], false);
+	port_state_admin(&fab, &ca_ports[1], true);
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_ext_active, 2, "EDR active");
+	TEST_ASSERT_EQUAL(sw_ports[1].link_speed_ext_active, 2, "EDR active, peer");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_ext2_active, 1, "XDR active");
+
+	smp_make(mad, MAD_CLASS_SMI, MAD_METHOD_GET, SMP_ATTR_PORT_INFO, 1);
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), 0, "Get");
+	TEST_ASSERT_EQUAL(mad[64 + 62], 0x23, "byte 62: Active EDR 2 << 4 | Supported 3");
+	TEST_ASSERT_EQUAL(mad[64 + 63], 0x03, "byte 63: Enabled 3");
+	/* byte 56: Active2 1 << 5 | Supported2 1 << 3 | Enabled2 1 = 0x29 */
+	TEST_ASSERT_EQUAL(mad[64 + 56], 0x29, "byte 56: the XDR fields");
+
+	/* Set LinkSpeedExtEnabled: 31 = all supported, 30 = none, 4 invalid. */
+	mad[MAD_METHOD] = MAD_METHOD_SET;
+	mad[64 + PI_B32] &= 0xf0;	/* PortState: no change */
+	mad[64 + PI_B33] &= 0x0f;	/* PortPhysicalState: no change */
+	mad[64 + 63] = 30;
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), 0, "Set 30");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_ext_enabled, 0, "30 disables");
+	mad[MAD_METHOD] = MAD_METHOD_SET;
+	mad[64 + PI_B32] &= 0xf0;	/* PortState: no change */
+	mad[64 + PI_B33] &= 0x0f;	/* PortPhysicalState: no change */
+	mad[64 + 63] = 31;
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), 0, "Set 31");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_ext_enabled, 3, "31 = supported");
+	mad[MAD_METHOD] = MAD_METHOD_SET;
+	mad[64 + PI_B32] &= 0xf0;	/* PortState: no change */
+	mad[64 + PI_B33] &= 0x0f;	/* PortPhysicalState: no change */
+	mad[64 + 63] = 4;		/* HDR: not supported by this port */
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), MAD_STATUS_INVALID_FIELD,
+			  "unsupported extended speed");
+	TEST_ASSERT_EQUAL(ca_ports[1].link_speed_ext_enabled, 3, "unchanged");
+
+	/* MlnxExtPortInfo: unsupported without FDR10, else FDR10 active. */
+	smp_make(mad, MAD_CLASS_SMI, MAD_METHOD_GET, SMP_ATTR_MLNX_EXT_PORT_INFO, 1);
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), MAD_STATUS_UNSUP_METHOD_ATTR,
+			  "no FDR10 port: not answered");
+	ca_ports[1].link_speed_ext_enabled = 0;
+	ca_ports[1].link_speed_ext2_enabled = 0;
+	ca_ports[1].mlnx_speed_supported = ca_ports[1].mlnx_speed_enabled = 1;
+	sw_ports[1].mlnx_speed_supported = sw_ports[1].mlnx_speed_enabled = 1;
+	port_state_admin(&fab, &ca_ports[1], false);
+	port_state_admin(&fab, &ca_ports[1], true);
+	smp_make(mad, MAD_CLASS_SMI, MAD_METHOD_GET, SMP_ATTR_MLNX_EXT_PORT_INFO, 1);
+	TEST_ASSERT_EQUAL(smp_do(&ca, &ca_ports[1], mad), 0, "Get 0xff90");
+	TEST_ASSERT_EQUAL(mad[64 + 7], 1, "LinkSpeedSupported FDR10");
+	TEST_ASSERT_EQUAL(mad[64 + 15], 1, "LinkSpeedActive FDR10");
+	return TEST_SUCCESS;
+}
+
 static int
 test_port_info_switch(void)
 {
@@ -730,6 +798,7 @@ static struct unit_test_suite sma_suite = {
 		TEST_CASE_ST(fixture_setup, NULL, test_port_info_defaults),
 		TEST_CASE_ST(fixture_setup, NULL, test_port_info_set),
 		TEST_CASE_ST(fixture_setup, NULL, test_port_info_set_invalid),
+		TEST_CASE_ST(fixture_setup, NULL, test_port_info_ext_speeds),
 		TEST_CASE_ST(fixture_setup, NULL, test_port_info_switch),
 		TEST_CASE_ST(fixture_setup, NULL, test_port_info_phys_disable),
 		TEST_CASE_ST(fixture_setup, NULL, test_switch_info),

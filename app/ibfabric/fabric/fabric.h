@@ -142,6 +142,22 @@ struct fab_port {
 	uint8_t link_speed_supported;
 	uint8_t link_speed_enabled;
 	uint8_t link_speed_active;
+	/*
+	 * Extended speeds (IBA 14.2.5.6, valid while CapabilityMask has
+	 * IsExtendedSpeedsSupported): bit 1 FDR, 2 EDR, 4 HDR, 8 NDR.
+	 * ext2 (CapabilityMask2 IsExtendedSpeeds2Supported): bit 1 XDR.
+	 * mlnx: Mellanox MlnxExtPortInfo LinkSpeed, bit 1 FDR10 (attribute
+	 * 0xff90, as rdma-core's libibnetdisc reads it on QDR links).
+	 */
+	uint8_t link_speed_ext_supported;
+	uint8_t link_speed_ext_enabled;
+	uint8_t link_speed_ext_active;
+	uint8_t link_speed_ext2_supported;
+	uint8_t link_speed_ext2_enabled;
+	uint8_t link_speed_ext2_active;
+	uint8_t mlnx_speed_supported;
+	uint8_t mlnx_speed_enabled;
+	uint8_t mlnx_speed_active;
 	uint8_t state;			/**< enum fab_port_state */
 	uint8_t phys_state;		/**< enum fab_phys_state */
 	uint8_t link_down_default;	/**< LinkDownDefaultState: 1 sleep, 2 polling */
@@ -369,6 +385,8 @@ struct fabric {
 	/* Counters of bad input (never fatal) */
 	uint64_t bad_ctl_msgs;
 	uint64_t bad_mads;
+	/** Lines of the net file(s) warned about and skipped (topo_parse.c). */
+	unsigned int topo_warnings;
 
 	int verbose;
 
@@ -671,6 +689,8 @@ extern int fab_log_level;	/**< 0 errors, 1 info, 2 debug */
 void fab_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define FAB_ERR(...)	fab_log(0, __VA_ARGS__)
 #define FAB_INFO(...)	fab_log(1, __VA_ARGS__)
+/** A recovered anomaly: "ibfabric: warning: ...", unless -q. */
+void fab_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define FAB_DBG(...)	do { if (fab_log_level >= 2) fab_log(2, __VA_ARGS__); } while (0)
 
 #endif /* _IBFABRIC_FABRIC_H_ */

@@ -35,3 +35,17 @@ fab_log(int level, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 }
+
+void
+fab_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fab_log_level < 1)
+		return;
+	fputs("ibfabric: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

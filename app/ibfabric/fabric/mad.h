@@ -269,8 +269,16 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define PI_B52			52	/**< RespTimeValue 4:0 */
 #define PI_B53			53	/**< LocalPhyErrors 7:4, OverrunErrors 3:0 */
 #define PI_MAX_CREDIT_HINT	54	/**< 16 */
+/** bit 7 reserved, LinkSpeedExtActive2 6:5, Supported2 4:3, Enabled2 2:0 (XDR) */
+#define PI_B56			56
 #define PI_LINK_RTT		57	/**< LinkRoundTripLatency, 24 */
 #define PI_CAP_MASK2		60	/**< 16 */
+#define PI_B62			62	/**< LinkSpeedExtActive 7:4, LinkSpeedExtSupported 3:0 */
+#define PI_B63			63	/**< reserved 7:5, LinkSpeedExtEnabled 4:0 */
+
+/* LinkSpeedExtEnabled values with a meaning of their own (14.2.5.6) */
+#define PI_SPEED_EXT_DISABLE		30	/**< no extended speed */
+#define PI_SPEED_EXT_SET_SUPPORTED	31	/**< enable all supported */
 
 /* PortInfo CapabilityMask bits, 14.2.5.6 table 152 */
 #define PI_CAP_IS_SM			(1u << 1)
@@ -285,6 +293,8 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define PI_CAP_IS_SM_DISABLED		(1u << 10)
 #define PI_CAP_IS_SYS_IMAGE_GUID_SUP	(1u << 11)
 #define PI_CAP_IS_PKEY_SW_EXT_PORT_TRAP_SUP (1u << 12)
+#define PI_CAP_IS_EXT_SPEEDS_SUP	(1u << 14)	/**< LinkSpeedExt* valid */
+#define PI_CAP_HAS_CAP_MASK2		(1u << 15)	/**< CapabilityMask2 valid */
 #define PI_CAP_IS_COMM_MGT_SUP		(1u << 16)
 #define PI_CAP_IS_SNMP_TUNNEL_SUP	(1u << 17)
 #define PI_CAP_IS_REINIT_SUP		(1u << 18)
@@ -295,6 +305,21 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define PI_CAP_IS_BOOT_MGT_SUP		(1u << 23)
 #define PI_CAP_IS_LINK_RTT_SUP		(1u << 24)
 #define PI_CAP_IS_CLIENT_REREG_SUP	(1u << 25)
+
+/* PortInfo CapabilityMask2 bits (IBA 1.4+; libibmad iba_types.h) */
+#define PI_CAP2_IS_EXT_SPEEDS_2_SUP	(1u << 11)	/**< LinkSpeedExt*2 (XDR) valid */
+
+/*
+ * MlnxExtPortInfo, Mellanox vendor SMP attribute 0xff90 (rdma-core
+ * libibmad fields.c, IB_MLNX_EXT_PORT_*): how a ConnectX-3 or SwitchX
+ * port reports FDR10, which PortInfo cannot express.
+ */
+#define SMP_ATTR_MLNX_EXT_PORT_INFO	0xff90
+#define MEPI_STATE_CHANGE_ENABLE	3	/**< 8 */
+#define MEPI_LINK_SPEED_SUPPORTED	7	/**< 8, bit 0 FDR10 */
+#define MEPI_LINK_SPEED_ENABLED		11	/**< 8 */
+#define MEPI_LINK_SPEED_ACTIVE		15	/**< 8 */
+#define MEPI_SPEED_FDR10		1
 
 /* P_KeyTable, 14.2.5.7: 32 P_Keys per block */
 #define PKEY_PER_BLOCK		32

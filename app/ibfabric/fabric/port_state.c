@@ -98,6 +98,24 @@ ps_best_speed(uint8_t common)
 	return 1;
 }
 
+/* The highest bit of @p common, 0 if none: extended speeds rank by bit. */
+static uint8_t
+ps_best_bit(uint8_t common)
+{
+	uint8_t b = 0x80;
+
+	while (b != 0 && (common & b) == 0)
+		b >>= 1;
+	return b;
+}
+
+/*
+ * Link training picks the fastest rate both ends enable: an XDR
+ * (LinkSpeedExt2) match beats an extended speed (NDR > HDR > EDR > FDR),
+ * which beats FDR10 (MlnxExtPortInfo), which runs at QDR signalling
+ * (LinkSpeedActive 10.0 Gb/s) as on ConnectX-3/SwitchX. Without a
+ * match in the extended sets, LinkSpeedActive alone gives the rate.
+ */
 static void
 ps_train(struct fab_port *p)
 {
@@ -107,6 +125,13 @@ ps_train(struct fab_port *p)
 					     q->link_width_enabled);
 	p->link_speed_active = ps_best_speed(p->link_speed_enabled &
 					     q->link_speed_enabled);
+	p->link_speed_ext2_active = ps_best_bit(p->link_speed_ext2_enabled &
+						q->link_speed_ext2_enabled);
+	p->link_speed_ext_active = ps_best_bit(p->link_speed_ext_enabled &
+					       q->link_speed_ext_enabled);
+	p->mlnx_speed_active = p->link_speed_ext_active == 0 &&
+			       p->link_speed_ext2_active == 0 ?
+			       ps_best_bit(p->mlnx_speed_enabled & q->mlnx_speed_enabled) : 0;
 }
 
 /*

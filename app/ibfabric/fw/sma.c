@@ -297,12 +297,27 @@ sma_port_info_encode(const struct sma_req *r, const struct fab_port *p,
 	mad_setbits(d, PI_B53, 0, 4, p->overrun_errors);
 	mad_set16(d, PI_MAX_CREDIT_HINT, p->max_credit_hint);
 	mad_set24(d, PI_LINK_RTT, p->link_round_trip_latency & 0xffffff);
+	/*
+	 * Extended speeds: the fields are there on every port; a reader
+	 * trusts them only when CapabilityMask (of port 0, for a switch)
+	 * says IsExtendedSpeedsSupported, and the XDR ones when
+	 * CapabilityMask2 says IsExtendedSpeeds2Supported (rdma-core
+	 * libibnetdisc ibnd_get_agg_linkspeedext_field()).
+	 */
+	mad_setbits(d, PI_B56, 5, 2, p->link_speed_ext2_active);
+	mad_setbits(d, PI_B56, 3, 2, p->link_speed_ext2_supported);
+	mad_setbits(d, PI_B56, 0, 3, p->link_speed_ext2_enabled);
+	mad_setbits(d, PI_B62, 4, 4, p->link_speed_ext_active);
+	mad_setbits(d, PI_B62, 0, 4, p->link_speed_ext_supported);
+	mad_setbits(d, PI_B63, 0, 5, p->link_speed_ext_enabled);
 }
 
 /* Decoded writable PortInfo fields of a Set, checked before any is applied. */
 struct sma_pi_set {
 	uint8_t width;
 	uint8_t speed;
+	uint8_t speed_ext;		/* LinkSpeedExtEnabled; 0 = no change */
+	bool speed_ext_set;
 	uint8_t state;
 	uint8_t phys;
 	uint8_t link_down_default;
@@ -330,6 +345,8 @@ sma_port_info_check(const struct fab_port *p, const uint8_t *d,
 	s->link_down_default = mad_getbits(d, PI_B33, 0, 4);
 	s->mtu = mad_getbits(d, PI_B36, 4, 4);
 	s->op_vls = mad_getbits(d, PI_B43, 4, 4);
+	s->speed_ext = mad_getbits(d, PI_B63, 0, 5);
+	s->speed_ext_set = false;
 
 	/* A port LID is unicast: 0 (unassigned) .. 0xbfff (IBA 4.1.3). */
 	if (!sma_is_switch_ext(p) && s->lid >= FAB_LID_MCAST_FIRST)
@@ -357,6 +374,20 @@ sma_port_info_check(const struct fab_port *p, const uint8_t *d,
 		s->speed = p->link_speed_supported;
 	else if (s->speed & ~p->link_speed_supported)
 		return false;
+	/*
+	 * LinkSpeedExtEnabled (14.2.5.6): 0 no change, 30 disable, 31 all
+	 * supported, else a subset of LinkSpeedExtSupported. Only a port
+	 * that has extended speeds takes it; others ignore the field.
+	 */
+	if (p->link_speed_ext_supported != 0 && s->speed_ext != 0) {
+		if (s->speed_ext == PI_SPEED_EXT_SET_SUPPORTED)
+			s->speed_ext = p->link_speed_ext_supported;
+		else if (s->speed_ext == PI_SPEED_EXT_DISABLE)
+			s->speed_ext = 0;
+		else if (s->speed_ext & ~p->link_speed_ext_supported)
+			return false;
+		s->speed_ext_set = true;
+	}
 	/* PortPhysicalState Set: 0 no change, 2 Polling, 3 Disabled only. */
 	if (s->phys != FAB_PHYS_NOP && s->phys != FAB_PHYS_POLLING &&
 	    s->phys != FAB_PHYS_DISABLED)
@@ -393,6 +424,8 @@ sma_port_info_apply(struct fab_port *p, const uint8_t *d,
 		p->link_width_enabled = s->width;
 	if (s->speed != 0)
 		p->link_speed_enabled = s->speed;
+	if (s->speed_ext_set)
+		p->link_speed_ext_enabled = s->speed_ext;
 	if (s->link_down_default != 0)
 		p->link_down_default = s->link_down_default;
 	if (s->mtu != 0)
@@ -450,6 +483,44 @@ sma_port_info(struct sma_req *r)
 			port_state_admin(r->f, p, false);
 	}
 	sma_port_info_encode(r, p, r->data);
+	return MAD_STATUS_OK;
+}
+
+/*
+ * MlnxExtPortInfo (vendor attribute 0xff90, modifier = port): FDR10 of
+ * ConnectX-3/SwitchX ports, read by libibnetdisc when a link is up at
+ * QDR without an extended speed. Only nodes that have an FDR10 port
+ * answer it, as only those parts implement it. Set changes nothing the
+ * model keeps except LinkSpeedEnabled, checked against Supported.
+ */
+static uint16_t
+sma_mlnx_ext_port_info(struct sma_req *r)
+{
+	struct fab_port *p;
+	unsigned int i;
+	uint8_t en;
+	bool any = false;
+
+	for (i = 0; i <= r->node->nports; i++)
+		any |= r->node->ports[i].mlnx_speed_supported != 0;
+	if (!any)
+		return MAD_STATUS_UNSUP_METHOD_ATTR;
+	if (r->mod == 0 && r->node->type != FAB_NODE_SWITCH)
+		p = r->in;
+	else
+		p = sma_port(r->node, r->mod);
+	if (p == NULL)
+		return MAD_STATUS_INVALID_FIELD;
+	if (r->method == MAD_METHOD_SET) {
+		en = mad_get8(r->data, MEPI_LINK_SPEED_ENABLED);
+		if (en & ~p->mlnx_speed_supported)
+			return MAD_STATUS_INVALID_FIELD;
+		p->mlnx_speed_enabled = en;
+	}
+	memset(r->data, 0, MAD_SMP_DATA_SIZE);
+	mad_set8(r->data, MEPI_LINK_SPEED_SUPPORTED, p->mlnx_speed_supported);
+	mad_set8(r->data, MEPI_LINK_SPEED_ENABLED, p->mlnx_speed_enabled);
+	mad_set8(r->data, MEPI_LINK_SPEED_ACTIVE, p->mlnx_speed_active);
 	return MAD_STATUS_OK;
 }
 
@@ -602,6 +673,7 @@ static const struct sma_attr sma_attrs[] = {
 	{ SMP_ATTR_VLARB_TABLE, false, true, sma_vlarb },
 	{ SMP_ATTR_LFT, true, true, sma_lft },
 	{ SMP_ATTR_MFT, true, true, sma_mft },
+	{ SMP_ATTR_MLNX_EXT_PORT_INFO, false, true, sma_mlnx_ext_port_info },
 };
 
 static const struct sma_attr *

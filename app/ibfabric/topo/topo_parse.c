@@ -30,6 +30,7 @@
 
 #include "fab_file.h"
 #include "fabric.h"
+#include "mad.h"
 #include "topo.h"
 
 #define TP_NONE		UINT32_MAX
@@ -44,6 +45,13 @@
 #define TP_SPEED_SDR		1
 #define TP_SPEED_SDR_DDR	3
 #define TP_SPEED_SDR_DDR_QDR	7
+/* LinkSpeedExtEnabled bits: FDR 1, EDR 2, HDR 4, NDR 8; XDR is Ext2 bit 1 */
+#define TP_EXT_FDR		1
+#define TP_EXT_FDR_EDR		3
+#define TP_EXT_UP_TO_HDR	7
+#define TP_EXT_UP_TO_NDR	15
+#define TP_EXT2_XDR		1
+#define TP_MLNX_FDR10		1	/* MlnxExtPortInfo LinkSpeedEnabled */
 
 /* One port line: local port -> peer, resolved after the whole file is read. */
 struct tp_decl {
@@ -53,6 +61,25 @@ struct tp_decl {
 	uint32_t line;
 	uint16_t file;
 	uint8_t port;
+};
+
+/*
+ * One line of an "ibnetdiscover -p" ports report (infiniband-diags
+ * ibnetdiscover.c dump_ports_report()):
+ *   SW     6 22 0x005442ba00003080 4x SDR - CA     4  1 0x0008f10403961355 ( 'd' - 'rd' )
+ * or, for a port without a cable, the local part and 'd' alone.
+ */
+struct tp_pline {
+	uint64_t guid, pguid;		/* switch: NodeGUID; CA/router: PortGUID */
+	uint32_t desc, pdesc;		/* offsets in tp.names, UINT32_MAX if none */
+	uint32_t line;
+	uint16_t file;
+	uint16_t lid, plid;
+	uint8_t type, ptype;		/* enum fab_node_type; ptype 0: no cable */
+	uint8_t port, pport;
+	struct tp_rate_small {
+		uint8_t width, speed, ext, ext2, mlnx;
+	} rate;
 };
 
 /* Per node created by this parse. */
@@ -81,6 +108,8 @@ struct tp_pending {
 	uint64_t sysguid;
 	uint8_t width;			/* "width=": later nodes' LinkWidthEnabled, 0 = default */
 	uint8_t speed;			/* "speed=": later nodes' LinkSpeedEnabled, 0 = default */
+	bool extspeed_set;		/* "extspeed=": later nodes' LinkSpeedExtEnabled */
+	uint8_t extspeed;
 };
 
 struct tp {
@@ -113,6 +142,9 @@ struct tp {
 	unsigned int tnodes_cap;
 	unsigned int first_node;
 	struct fab_do_cmd **do_tail;
+	struct tp_pline *plines;	/* "ibnetdiscover -p" lines, cabled at the end */
+	uint32_t nplines;
+	uint32_t plines_cap;
 };
 
 /* ------------------------------------------------------------------ */
@@ -345,28 +377,49 @@ width_from_text(unsigned int w)
 }
 
 /*
- * "QDR" -> LinkSpeedEnabled. The extended speeds (FDR and up) need
- * LinkSpeedExtEnabled, which this model does not have: they enable the
- * highest non-extended set, as ibsim does for LinkSpeedEnabled.
+ * A link rate as ibnetdiscover prints it ("4xEDR"), turned into the
+ * enabled sets ibsim derives from it (sim_net.c): every speed up to the
+ * named one, since a port that runs EDR also trains at FDR and below.
+ * FDR10 is QDR signalling plus Mellanox's MlnxExtPortInfo bit; XDR is
+ * LinkSpeedExt2 on top of every extended speed.
  */
-static uint8_t
-speed_from_text(const char *s, size_t len)
+struct tp_rate {
+	uint8_t width;			/* LinkWidthEnabled, 0 = not given */
+	uint8_t speed;			/* LinkSpeedEnabled, 0 = not given */
+	uint8_t ext;			/* LinkSpeedExtEnabled */
+	uint8_t ext2;			/* LinkSpeedExtEnabled2 */
+	uint8_t mlnx;			/* MlnxExtPortInfo LinkSpeedEnabled */
+};
+
+static bool
+speed_from_text(const char *s, size_t len, struct tp_rate *r)
 {
 	static const struct {
 		const char *name;
-		uint8_t val;
+		uint8_t speed, ext, ext2, mlnx;
 	} tab[] = {
-		{ "SDR", TP_SPEED_SDR }, { "DDR", TP_SPEED_SDR_DDR },
-		{ "QDR", TP_SPEED_SDR_DDR_QDR }, { "FDR10", TP_SPEED_SDR_DDR_QDR },
-		{ "FDR", TP_SPEED_SDR_DDR_QDR }, { "EDR", TP_SPEED_SDR_DDR_QDR },
-		{ "HDR", TP_SPEED_SDR_DDR_QDR }, { "NDR", TP_SPEED_SDR_DDR_QDR },
+		{ "SDR", TP_SPEED_SDR, 0, 0, 0 },
+		{ "DDR", TP_SPEED_SDR_DDR, 0, 0, 0 },
+		{ "QDR", TP_SPEED_SDR_DDR_QDR, 0, 0, 0 },
+		{ "FDR10", TP_SPEED_SDR_DDR_QDR, 0, 0, TP_MLNX_FDR10 },
+		{ "FDR", TP_SPEED_SDR_DDR_QDR, TP_EXT_FDR, 0, 0 },
+		{ "EDR", TP_SPEED_SDR_DDR_QDR, TP_EXT_FDR_EDR, 0, 0 },
+		{ "HDR", TP_SPEED_SDR_DDR_QDR, TP_EXT_UP_TO_HDR, 0, 0 },
+		{ "NDR", TP_SPEED_SDR_DDR_QDR, TP_EXT_UP_TO_NDR, 0, 0 },
+		{ "XDR", TP_SPEED_SDR_DDR_QDR, TP_EXT_UP_TO_NDR, TP_EXT2_XDR, 0 },
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
-		if (strlen(tab[i].name) == len && strncmp(tab[i].name, s, len) == 0)
-			return tab[i].val;
-	return 0;
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		if (strlen(tab[i].name) != len || strncmp(tab[i].name, s, len) != 0)
+			continue;
+		r->speed = tab[i].speed;
+		r->ext = tab[i].ext;
+		r->ext2 = tab[i].ext2;
+		r->mlnx = tab[i].mlnx;
+		return true;
+	}
+	return false;
 }
 
 /* Enabled implies supported: keep PortInfo consistent (IBA 14.2.5.6). */
@@ -389,12 +442,58 @@ port_set_speed(struct fab_port *p, uint8_t s)
 }
 
 /*
+ * The port whose CapabilityMask announces the extended speeds of @p p:
+ * itself, or port 0 for a switch's external port (readers take a
+ * switch's CapabilityMask from port 0, as rdma-core's libibnetdisc does).
+ */
+static struct fab_port *
+cap_port(struct fab_port *p)
+{
+	return p->node->type == FAB_NODE_SWITCH ? &p->node->ports[0] : p;
+}
+
+static void
+port_set_ext(struct fab_port *p, uint8_t ext)
+{
+	p->link_speed_ext_enabled = ext;
+	p->link_speed_ext_supported |= ext;
+	if (ext != 0) {
+		p->cap_mask |= PI_CAP_IS_EXT_SPEEDS_SUP;
+		cap_port(p)->cap_mask |= PI_CAP_IS_EXT_SPEEDS_SUP;
+	}
+}
+
+static void
+port_set_rate(struct fab_port *p, const struct tp_rate *r)
+{
+	struct fab_port *c = cap_port(p);
+
+	port_set_width(p, r->width);
+	if (r->speed == 0)
+		return;
+	port_set_speed(p, r->speed);
+	port_set_ext(p, r->ext);
+	p->link_speed_ext2_enabled = r->ext2;
+	p->link_speed_ext2_supported |= r->ext2;
+	if (r->ext2 != 0) {
+		p->cap_mask |= PI_CAP_HAS_CAP_MASK2;
+		p->cap_mask2 |= PI_CAP2_IS_EXT_SPEEDS_2_SUP;
+		c->cap_mask |= PI_CAP_HAS_CAP_MASK2;
+		c->cap_mask2 |= PI_CAP2_IS_EXT_SPEEDS_2_SUP;
+	}
+	p->mlnx_speed_enabled = r->mlnx;
+	p->mlnx_speed_supported |= r->mlnx;
+	if (r->mlnx != 0)
+		c->mlnx_speed_supported |= r->mlnx;
+}
+
+/*
  * The connection trailer of an ibnetdiscover port line: after the last
  * quote, "lid <n> <width>x<speed>" gives the link's active width and
  * speed, which ibsim takes as the local port's enabled values.
  */
 static void
-comment_link_rate(const char *c, uint8_t *w, uint8_t *s)
+comment_link_rate(const char *c, struct tp_rate *r)
 {
 	const char *q, *p, *e;
 	uint64_t v;
@@ -409,11 +508,12 @@ comment_link_rate(const char *c, uint8_t *w, uint8_t *s)
 	p = skip_ws(p);
 	if (get_uint(&p, 10, 12, &v) != 0 || *p != 'x')
 		return;
-	*w = width_from_text((unsigned int)v);
+	r->width = width_from_text((unsigned int)v);
 	p++;
 	for (e = p; isalnum((unsigned char)*e); e++)
 		;
-	*s = speed_from_text(p, (size_t)(e - p));
+	if (!speed_from_text(p, (size_t)(e - p), r))
+		r->width = 0;	/* "4x?" and the like: no rate at all */
 }
 
 /* ------------------------------------------------------------------ */
@@ -557,6 +657,27 @@ type_slot(enum fab_node_type t)
 	return (unsigned int)t & 3;
 }
 
+/* Type prefix of a node id as ibnetdiscover writes it ("S-<guid>"). */
+static char
+type_prefix(enum fab_node_type type)
+{
+	return type == FAB_NODE_SWITCH ? 'S' : type == FAB_NODE_ROUTER ? 'R' : 'H';
+}
+
+/* "S-0002c90200402ec8": the GUID of an ibnetdiscover node id of @p type. */
+static bool
+guid_from_id(enum fab_node_type type, const char *id, uint64_t *guid)
+{
+	const char *p = id + 2;
+	uint64_t v;
+
+	if (strlen(id) != 18 || id[0] != type_prefix(type) || id[1] != '-' ||
+	    get_uint(&p, 16, UINT64_MAX, &v) != 0 || *p != '\0' || v == 0)
+		return false;
+	*guid = v;
+	return true;
+}
+
 /* Apply the header's and the pending statements' attributes to @p n. */
 static void
 node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
@@ -576,6 +697,13 @@ node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
 		guid = pd->guid_next[t];
 		fabric_set_node_guid(n, guid);
 		pd->guid_next[t] = guid + (h->type == FAB_NODE_SWITCH ? 1 : h->nports + 1u);
+	} else if (guid_from_id(h->type, h->name, &guid)) {
+		/*
+		 * No GUID statement yet: a node id in ibnetdiscover's own form,
+		 * "S-<NodeGUID>" (ibnetdiscover.c node_name()), says the GUID,
+		 * as in an excerpt of a dump that lost its "switchguid=" lines.
+		 */
+		fabric_set_node_guid(n, guid);
 	}
 	if (h->type == FAB_NODE_SWITCH && pd->sw_port_guid_set) {
 		for (i = 0; i <= n->nports; i++) {
@@ -596,6 +724,8 @@ node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
 	for (i = h->type == FAB_NODE_SWITCH ? 0 : 1; i <= n->nports; i++) {
 		port_set_width(&n->ports[i], pd->width);
 		port_set_speed(&n->ports[i], pd->speed);
+		if (pd->extspeed_set)
+			port_set_ext(&n->ports[i], pd->extspeed);
 	}
 	if (n->sw != NULL && h->esp0 >= 0)
 		n->sw->enhanced_port0 = (uint8_t)h->esp0;
@@ -703,7 +833,8 @@ get_paren_guid(struct tp *tp, const char **s, uint64_t *v)
 }
 
 static int
-port_option(struct tp *tp, struct fab_port *p, const char *tok, bool *w_set, bool *s_set)
+port_option(struct tp *tp, struct fab_port *p, const char *tok, bool *w_set, bool *s_set,
+	    bool *e_set)
 {
 	const char *v = tok + 2;
 	uint64_t x;
@@ -729,9 +860,11 @@ port_option(struct tp *tp, struct fab_port *p, const char *tok, bool *w_set, boo
 		*s_set = true;
 		break;
 	default:
-		/* LinkSpeedExtEnabled: checked as ibsim does, not modelled. */
-		if (x > 7)
-			return tp_error(tp, "%s: extended link speed must be 0..7", t);
+		/* LinkSpeedExtEnabled: FDR 1, EDR 2, HDR 4, NDR 8 (ibsim: 0..15). */
+		if (x > 15)
+			return tp_error(tp, "%s: extended link speed must be 0..15", t);
+		port_set_ext(p, (uint8_t)x);
+		*e_set = true;
 		break;
 	}
 	return 0;
@@ -779,8 +912,8 @@ parse_port_line(struct tp *tp, const char *s)
 	struct fab_port *p;
 	char peer[FAB_NAME_MAX];
 	uint64_t v, guid;
-	uint8_t cw = 0, cs = 0;
-	bool w_set = false, s_set = false;
+	struct tp_rate cr;
+	bool w_set = false, s_set = false, e_set = false;
 	unsigned int port;
 	uint32_t rport = 1;
 	int rc;
@@ -826,7 +959,7 @@ parse_port_line(struct tp *tp, const char *s)
 	if (get_paren_guid(tp, &s, &guid) < 0)
 		return -1;
 	for (s = skip_ws(s); *s != '\0' && *s != '#'; s = skip_ws(s)) {
-		if (port_option(tp, p, s, &w_set, &s_set) != 0)
+		if (port_option(tp, p, s, &w_set, &s_set, &e_set) != 0)
 			return -1;
 		while (*s != '\0' && *s != ' ' && *s != '\t' && *s != '#')
 			s++;
@@ -848,12 +981,15 @@ parse_port_line(struct tp *tp, const char *s)
 				}
 			}
 		}
-		/* Explicit w=/s= win over the comment's rate. */
-		comment_link_rate(s + 1, &cw, &cs);
-		if (!w_set)
-			port_set_width(p, cw);
-		if (!s_set)
-			port_set_speed(p, cs);
+		/* Explicit w=/s=/e= win over the comment's rate. */
+		memset(&cr, 0, sizeof(cr));
+		comment_link_rate(s + 1, &cr);
+		if (w_set)
+			cr.width = 0;
+		if (s_set || e_set)
+			port_set_width(p, cr.width);
+		else
+			port_set_rate(p, &cr);
 	}
 	return tp_add_decl(tp, n, port, peer, rport);
 }
@@ -954,6 +1090,7 @@ parse_do(struct tp *tp, const char *s)
 }
 
 static int parse_buffer(struct tp *tp, const char *buf, size_t len);
+static int parse_report_line(struct tp *tp, const char *s);
 
 static int
 read_whole_file(const char *path, char **out, size_t *outlen, struct stat *st, char *why,
@@ -1124,6 +1261,156 @@ kw_is(const char *s, size_t n, const char *kw)
 	return strlen(kw) == n && strncmp(s, kw, n) == 0;
 }
 
+/*
+ * A line the diags print on stderr, kept in a dump saved with both
+ * output streams (ibnetdiscover >file 2>&1): libibnetdisc's
+ * "src/query_smp.c:199; umad (...) bad status 110; ..." (IBND_ERROR:
+ * "%s:%u; " with __FILE__, __LINE__), libibmad's "ibwarn: [pid] func: ..."
+ * (IBWARN) and "[pid] func: ..." (IBVERBOSE), infiniband-diags'
+ * "<tool>: iberror: ..." / "ibpanic: ...", and ibnetdiscover -s's
+ * progress lines "DR path ... -> new Switch {guid} ..." (libibnetdisc
+ * dump_endnode()). ibsim skips every line it
+ * does not know; these are skipped with a warning, anything else
+ * unknown stays an error.
+ */
+static bool
+is_diag_line(const char *s)
+{
+	const char *p = s;
+
+	if (strncmp(s, "ibwarn: [", 9) == 0 || strncmp(s, "ibpanic: ", 9) == 0)
+		return true;
+	/* ibnetdiscover -s progress: "DR path slid 0; dlid 0; 0,1 -> new Switch {...} ..." */
+	if (strncmp(s, "DR path ", 8) == 0 && strstr(s, " -> ") != NULL)
+		return true;
+	if (*p == '[') {
+		/* "[1234] func: " (a port line is "[N]" then '"', '(' or "[ext") */
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+		if (p == s + 1 || p[0] != ']' || p[1] != ' ')
+			return false;
+		for (p += 2; isalnum((unsigned char)*p) || *p == '_'; p++)
+			;
+		return p[0] == ':' && p[1] == ' ';
+	}
+	/* "<file>.c:<line>; " */
+	for (; *p != '\0' && *p != ' ' && *p != '\t' && *p != ':'; p++)
+		;
+	if (p - s > 2 && p[-2] == '.' && p[-1] == 'c' && p[0] == ':' &&
+	    isdigit((unsigned char)p[1])) {
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+		return *p == ';';
+	}
+	/* "<tool>: iberror: " */
+	return *p == ':' && strncmp(skip_ws(p + 1), "iberror: ", 9) == 0;
+}
+
+static void
+tp_warn(struct tp *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+tp_warn(struct tp *tp, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tp->f->topo_warnings++;
+	fab_warn("%s:%u: %s", tp->files[tp->file], (unsigned int)tp->line, msg);
+}
+
+/*
+ * A node-list line: "ibnetdiscover -l/-S/-H/-R" prints
+ *   Switch	 : 0x<guid> ports N devid 0x<d> vendid 0x<v> "desc"
+ * and the ibswitches/ibhosts scripts
+ *   Switch  : 0x<guid> ports N "desc" base port 0 lid N lmc N
+ * (infiniband-diags ibnetdiscover.c list_node(), scripts/ibswitches.in).
+ * It names a node and its GUID but no cable: the node is created
+ * uncabled, named "S-<guid>" as in a full dump, so that a full dump and
+ * a list may sit in one file (a name already defined is left as it is).
+ */
+static int
+parse_list_line(struct tp *tp, const char *s, enum fab_node_type type)
+{
+	struct tp_header h;
+	struct fab_node *n;
+	uint64_t guid, v, devid = 0, vendid = 0;
+	bool has_devid = false, has_vendid = false;
+
+	memset(&h, 0, sizeof(h));
+	h.type = type;
+	h.esp0 = -1;
+	tp->cur = NULL;
+	s = skip_ws(s + 1);
+	if (strncmp(s, "0x", 2) != 0 || get_uint(&s, 16, UINT64_MAX, &guid) != 0 || guid == 0)
+		return tp_error(tp, "node list line: expected \": 0x<GUID>\"");
+	s = skip_ws(s);
+	if (strncmp(s, "ports ", 6) != 0)
+		return tp_error(tp, "node list line: expected \"ports N\" after the GUID");
+	s = skip_ws(s + 6);
+	if (get_uint(&s, 10, 0xffffffff, &v) != 0 || v == 0 || v > FAB_MAX_PORTS)
+		return tp_error(tp, "node list line: ports must be 1..%d", FAB_MAX_PORTS);
+	h.nports = (unsigned int)v;
+	for (s = skip_ws(s); *s != '"'; s = skip_ws(s)) {
+		if (strncmp(s, "devid ", 6) == 0) {
+			s = skip_ws(s + 6);
+			has_devid = get_uint(&s, 0, 0xffff, &devid) == 0;
+		} else if (strncmp(s, "vendid ", 7) == 0) {
+			s = skip_ws(s + 7);
+			has_vendid = get_uint(&s, 0, 0xffffff, &vendid) == 0;
+		} else {
+			return tp_error(tp, "node list line: expected the quoted NodeDescription");
+		}
+		if (!has_devid && !has_vendid)
+			return tp_error(tp, "node list line: bad devid/vendid value");
+	}
+	if (get_quoted(tp, &s, h.desc, FAB_DESC_MAX, "NodeDescription") != 0)
+		return -1;
+	/* ibswitches' trailer: "base|enhanced port 0 lid N lmc N" */
+	for (s = skip_ws(s); *s != '\0'; s = skip_ws(s)) {
+		if (word_is(s, "enhanced") || word_is(s, "base")) {
+			h.esp0 = s[0] == 'e';
+		} else if (word_is(s, "lid") || word_is(s, "lmc")) {
+			bool is_lid = s[1] == 'i';
+
+			s = skip_ws(s + 3);
+			if (get_uint(&s, 0, is_lid ? 0xbfff : 7, &v) == 0) {
+				if (is_lid) {
+					h.lid = (uint16_t)v;
+					h.lid_set = true;
+				} else {
+					h.lmc = (uint8_t)v;
+					h.lmc_set = true;
+				}
+			}
+			continue;
+		}
+		while (*s != '\0' && *s != ' ' && *s != '\t')
+			s++;
+	}
+	snprintf(h.name, sizeof(h.name), "%c-%016llx", type_prefix(type),
+		 (unsigned long long)guid);
+	if (fabric_find_node(tp->f, h.name) != NULL)
+		return 0;
+	n = fabric_add_node(tp->f, type, h.name, h.nports);
+	if (n == NULL)
+		return tp_nomem(tp);
+	if (tp_new_node_slot(tp, n) != 0)
+		return -1;
+	node_apply(tp, n, &h);
+	fabric_set_node_guid(n, guid);
+	if (has_devid)
+		n->device_id = (uint16_t)devid;
+	if (has_vendid)
+		n->vendor_id = (uint32_t)vendid;
+	if (tp->f->sm_port == NULL)
+		tp->f->sm_port = &n->ports[type == FAB_NODE_SWITCH ? 0 : 1];
+	return 0;
+}
+
 static int
 parse_statement(struct tp *tp, const char *s)
 {
@@ -1131,6 +1418,18 @@ parse_statement(struct tp *tp, const char *s)
 	const char *a = s + n;
 	uint64_t v;
 	char tok[48];
+
+	/* ibnetdiscover -l and the ibswitches/ibhosts scripts: "Switch : 0x..." */
+	if ((kw_is(s, n, "Switch") || kw_is(s, n, "Ca") || kw_is(s, n, "Router")) &&
+	    *skip_ws(a) == ':')
+		return parse_list_line(tp, skip_ws(a),
+				       s[0] == 'S' ? FAB_NODE_SWITCH :
+				       s[0] == 'C' ? FAB_NODE_CA : FAB_NODE_ROUTER);
+
+	/* "ibnetdiscover -p": "SW   <lid> <port> 0x<guid> ..." */
+	if ((kw_is(s, n, "SW") || kw_is(s, n, "CA") || kw_is(s, n, "RT")) &&
+	    isdigit((unsigned char)*skip_ws(a)))
+		return parse_report_line(tp, s);
 
 	/* Node headers (ibsim: "Switch", "Hca"/"Ca", "Rt"). */
 	if (kw_is(s, n, "Switch"))
@@ -1186,8 +1485,14 @@ parse_statement(struct tp *tp, const char *s)
 		tp->pend.speed = (uint8_t)v;
 		return 0;
 	}
-	if (kw_is(s, n, "extspeed"))
-		return parse_number_stmt(tp, a, "extspeed", 0, 7, &v);
+	if (kw_is(s, n, "extspeed")) {
+		/* LinkSpeedExtEnabled bits FDR..NDR (ibsim accepts 0..15). */
+		if (parse_number_stmt(tp, a, "extspeed", 0, 15, &v) != 0)
+			return -1;
+		tp->pend.extspeed = (uint8_t)v;
+		tp->pend.extspeed_set = true;
+		return 0;
+	}
 	if (kw_is(s, n, "pdebug"))
 		return 0;	/* ibsim's parser debug switch: nothing to do here */
 	if (kw_is(s, n, "include"))
@@ -1196,9 +1501,16 @@ parse_statement(struct tp *tp, const char *s)
 		return parse_do(tp, a);
 	if (kw_is(s, n, "module"))
 		return tp_error(tp, "module= (ibsim name prefixes and port aliases) is not supported");
-	/* ibnetdiscover -g chassis lines carry nothing ibsim uses. */
+	/*
+	 * ibnetdiscover -g (grouping) headings carry nothing ibsim uses:
+	 * "Chassis N (guid 0x...)", "Hostname: ...", "Non-Chassis Nodes"
+	 * (ibnetdiscover.c out_chassis() and its callers).
+	 */
 	if (kw_is(s, n, "Chassis") || kw_is(s, n, "Hostname"))
 		return 0;
+	if (strncmp(s, "Non-Chassis Nodes", 17) == 0 && is_end(s + 17))
+		return 0;
+
 	token_copy(s, tok, sizeof(tok));
 	return tp_error(tp, "unknown statement \"%s\"", tok);
 }
@@ -1213,6 +1525,15 @@ parse_line(struct tp *tp, const char *s)
 	}
 	if (*s == '#')
 		return 0;		/* comments do not end a record */
+	/* Messages of the diags do not end a record: stderr interleaves. */
+	if (is_diag_line(s)) {
+		char tok[48];
+
+		token_copy(s, tok, sizeof(tok));
+		tp_warn(tp, "skipped a message of the diags (\"%s ...\"), not topology",
+			tok);
+		return 0;
+	}
 	if (*s == '[')
 		return parse_port_line(tp, s);
 	if (*s == '@')
@@ -1246,6 +1567,293 @@ parse_buffer(struct tp *tp, const char *buf, size_t len)
 	}
 	tp->cur = NULL;
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* "ibnetdiscover -p" ports reports */
+
+static int
+report_type(const char *s, uint8_t *type)
+{
+	if (strncmp(s, "SW", 2) == 0)
+		*type = FAB_NODE_SWITCH;
+	else if (strncmp(s, "CA", 2) == 0)
+		*type = FAB_NODE_CA;
+	else if (strncmp(s, "RT", 2) == 0)
+		*type = FAB_NODE_ROUTER;
+	else
+		return -1;
+	return s[2] == ' ' || s[2] == '\t' ? 0 : -1;
+}
+
+/* "<T> <lid> <port> 0x<guid>": one end of a report line. */
+static int
+report_end(const char **s, uint8_t *type, uint16_t *lid, uint8_t *port, uint64_t *guid)
+{
+	const char *p = *s;
+	uint64_t v;
+
+	if (report_type(p, type) != 0)
+		return -1;
+	p = skip_ws(p + 2);
+	if (get_uint(&p, 10, 0xffff, &v) != 0)
+		return -1;
+	*lid = (uint16_t)v;
+	p = skip_ws(p);
+	if (get_uint(&p, 10, FAB_MAX_PORTS, &v) != 0 || v == 0)
+		return -1;
+	*port = (uint8_t)v;
+	p = skip_ws(p);
+	if (strncmp(p, "0x", 2) != 0 || get_uint(&p, 16, UINT64_MAX, guid) != 0 || *guid == 0)
+		return -1;
+	*s = skip_ws(p);
+	return 0;
+}
+
+/* 'text' of a report line into tp.names; returns its offset or UINT32_MAX. */
+static uint32_t
+report_desc(struct tp *tp, const char **s)
+{
+	const char *p = *s, *e;
+	size_t len;
+	uint32_t off;
+
+	if (*p != '\'')
+		return UINT32_MAX;
+	e = strchr(p + 1, '\'');
+	if (e == NULL)
+		return UINT32_MAX;
+	len = (size_t)(e - p - 1);
+	if (len > FAB_DESC_MAX)
+		len = FAB_DESC_MAX;
+	if (grow((void **)&tp->names, &tp->names_cap, tp->names_len + len + 1, 1) != 0 ||
+	    tp->names_len + len + 1 > UINT32_MAX)
+		return UINT32_MAX;
+	off = (uint32_t)tp->names_len;
+	memcpy(tp->names + off, p + 1, len);
+	tp->names[off + len] = '\0';
+	tp->names_len += len + 1;
+	*s = skip_ws(e + 1);
+	return off;
+}
+
+static int
+parse_report_line(struct tp *tp, const char *s)
+{
+	struct tp_pline *pl;
+	struct tp_rate r;
+	const char *e;
+	char tok[48];
+
+	tp->cur = NULL;
+	if (grow_u32((void **)&tp->plines, &tp->plines_cap, (size_t)tp->nplines + 1,
+		     sizeof(tp->plines[0])) != 0)
+		return tp_nomem(tp);
+	pl = &tp->plines[tp->nplines];
+	memset(pl, 0, sizeof(*pl));
+	pl->desc = pl->pdesc = UINT32_MAX;
+	pl->line = tp->line;
+	pl->file = tp->file;
+	if (report_end(&s, &pl->type, &pl->lid, &pl->port, &pl->guid) != 0)
+		return tp_error(tp, "ports report line: expected \"SW|CA|RT <lid> <port> 0x<GUID>\"");
+	/* "<w>x <SPEED>", or "?" parts for a port that is down */
+	memset(&r, 0, sizeof(r));
+	if (isdigit((unsigned char)*s)) {
+		uint64_t w;
+
+		if (get_uint(&s, 10, 12, &w) == 0 && *s == 'x') {
+			r.width = width_from_text((unsigned int)w);
+			s = skip_ws(s + 1);
+			for (e = s; isalnum((unsigned char)*e); e++)
+				;
+			if (!speed_from_text(s, (size_t)(e - s), &r))
+				r.width = 0;
+			s = e;
+		}
+	}
+	while (*s != '\0' && *s != '-' && *s != '\'')
+		s++;		/* unknown rate words ("?", "undefined") */
+	pl->rate.width = r.width;
+	pl->rate.speed = r.speed;
+	pl->rate.ext = r.ext;
+	pl->rate.ext2 = r.ext2;
+	pl->rate.mlnx = r.mlnx;
+	if (*s == '-') {
+		s = skip_ws(s + 1);
+		if (report_end(&s, &pl->ptype, &pl->plid, &pl->pport, &pl->pguid) != 0)
+			return tp_error(tp, "ports report line: bad peer after '-'");
+		if (*s != '(')
+			return tp_error(tp, "ports report line: expected \"( 'desc' - 'desc' )\"");
+		s = skip_ws(s + 1);
+		pl->desc = report_desc(tp, &s);
+		if (*s == '-')
+			s = skip_ws(s + 1);
+		pl->pdesc = report_desc(tp, &s);
+	} else {
+		pl->desc = report_desc(tp, &s);
+	}
+	if (!is_end(s) && *s != ')') {
+		token_copy(s, tok, sizeof(tok));
+		return tp_error(tp, "ports report line: unexpected \"%s\"", tok);
+	}
+	tp->nplines++;
+	return 0;
+}
+
+/* A node a ports report names: its id, as ibnetdiscover would ("S-<guid>"). */
+struct report_node {
+	uint64_t guid;
+	uint8_t type;
+	uint8_t nports;			/* highest port seen */
+	uint16_t lid;
+	uint32_t desc;
+	uint32_t first;			/* order of first appearance */
+};
+
+static int
+report_node_cmp(const void *a, const void *b)
+{
+	const struct report_node *x = a, *y = b;
+
+	if (x->type != y->type)
+		return x->type < y->type ? -1 : 1;
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+static struct report_node *
+report_node_find(struct report_node *v, size_t n, uint8_t type, uint64_t guid)
+{
+	struct report_node key = { .guid = guid, .type = type, .first = 0 };
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (v[mid].type < key.type || (v[mid].type == key.type && v[mid].guid < guid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].type == type && v[lo].guid == guid ? &v[lo] : NULL;
+}
+
+static int
+report_node_make(struct tp *tp, const struct report_node *rn, uint64_t port_guid,
+		 unsigned int port)
+{
+	struct tp_header h;
+	struct fab_node *n;
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	h.type = (enum fab_node_type)rn->type;
+	h.nports = rn->nports;
+	h.esp0 = -1;
+	snprintf(h.name, sizeof(h.name), "%c-%016llx", type_prefix(h.type),
+		 (unsigned long long)rn->guid);
+	n = fabric_find_node(tp->f, h.name);
+	if (n != NULL) {
+		if (n->nports < rn->nports)
+			return tp_error(tp, "ports report: \"%s\" has port %u, more than its NumPorts %u",
+					h.name, rn->nports, n->nports);
+		return 0;
+	}
+	if (rn->desc != UINT32_MAX)
+		snprintf(h.desc, sizeof(h.desc), "%s", tp->names + rn->desc);
+	if (rn->type == FAB_NODE_SWITCH && rn->lid != 0) {
+		h.lid = rn->lid;
+		h.lid_set = true;
+	}
+	n = fabric_add_node(tp->f, h.type, h.name, h.nports);
+	if (n == NULL)
+		return tp_nomem(tp);
+	if (tp_new_node_slot(tp, n) != 0)
+		return -1;
+	node_apply(tp, n, &h);
+	fabric_set_node_guid(n, rn->guid);
+	/*
+	 * A report gives a CA or router port's GUID, not its NodeGUID: the
+	 * node is named and numbered by that port GUID, the other ports
+	 * (not in the report) get none.
+	 */
+	if (rn->type != FAB_NODE_SWITCH) {
+		for (i = 1; i <= n->nports; i++)
+			n->ports[i].guid = n->ports[i].guids[0] = 0;
+		n->ports[port].guid = n->ports[port].guids[0] = port_guid;
+		n->ports[port].lid = rn->lid;
+	}
+	if (tp->f->sm_port == NULL)
+		tp->f->sm_port = &n->ports[rn->type == FAB_NODE_SWITCH ? 0 : port];
+	return 0;
+}
+
+/*
+ * After the whole file is read: make the nodes every report line names
+ * (NumPorts: the highest port seen; a CA or router is one node per port
+ * GUID), then declare each cabled line's local end like a port line of
+ * a full dump, so resolve_links() checks and cables both ends.
+ */
+static int
+report_nodes(struct tp *tp)
+{
+	struct report_node *v, *rn;
+	const struct tp_pline *pl;
+	struct tp_rate r;
+	struct fab_node *n;
+	char name[FAB_NAME_MAX];
+	size_t nv = 0, i, j;
+	uint32_t k;
+	int rc = 0;
+
+	v = calloc((size_t)tp->nplines * 2, sizeof(*v));
+	if (v == NULL)
+		return tp_nomem(tp);
+	for (k = 0; k < tp->nplines; k++) {
+		pl = &tp->plines[k];
+		v[nv++] = (struct report_node){ pl->guid, pl->type, pl->port, pl->lid, pl->desc,
+						 2 * k };
+		if (pl->ptype != 0)
+			v[nv++] = (struct report_node){ pl->pguid, pl->ptype, pl->pport, pl->plid,
+							 pl->pdesc, 2 * k + 1 };
+	}
+	qsort(v, nv, sizeof(*v), report_node_cmp);
+	for (i = 0, j = 0; i < nv; i++) {
+		if (j != 0 && v[j - 1].type == v[i].type && v[j - 1].guid == v[i].guid) {
+			if (v[i].nports > v[j - 1].nports)
+				v[j - 1].nports = v[i].nports;
+			continue;	/* the first appearance names it */
+		}
+		v[j++] = v[i];
+	}
+	nv = j;
+	for (k = 0; k < tp->nplines && rc == 0; k++) {
+		pl = &tp->plines[k];
+		tp->line = pl->line;
+		tp->file = pl->file;
+		rn = report_node_find(v, nv, pl->type, pl->guid);
+		rc = report_node_make(tp, rn, pl->guid, pl->port);
+		if (rc == 0 && pl->ptype != 0) {
+			rn = report_node_find(v, nv, pl->ptype, pl->pguid);
+			rc = report_node_make(tp, rn, pl->pguid, pl->pport);
+		}
+		if (rc != 0)
+			break;
+		snprintf(name, sizeof(name), "%c-%016llx", type_prefix(pl->type),
+			 (unsigned long long)pl->guid);
+		n = fabric_find_node(tp->f, name);
+		r = (struct tp_rate){ pl->rate.width, pl->rate.speed, pl->rate.ext,
+				      pl->rate.ext2, pl->rate.mlnx };
+		port_set_rate(&n->ports[pl->port], &r);
+		if (pl->ptype == 0)
+			continue;
+		snprintf(name, sizeof(name), "%c-%016llx", type_prefix(pl->ptype),
+			 (unsigned long long)pl->pguid);
+		rc = tp_add_decl(tp, n, pl->port, name, pl->pport);
+	}
+	free(v);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1400,6 +2008,7 @@ tp_release(struct tp *tp)
 	free(tp->names);
 	free(tp->pdecl);
 	free(tp->tnodes);
+	free(tp->plines);
 }
 
 static void
@@ -1420,6 +2029,8 @@ tp_init(struct tp *tp, struct fabric *f, char *err, size_t errlen)
 static int
 tp_finish(struct tp *tp, int rc)
 {
+	if (rc == 0 && tp->nplines != 0)
+		rc = report_nodes(tp);
 	if (rc == 0)
 		rc = resolve_links(tp);
 	if (rc == 0)
