@@ -212,8 +212,20 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	memcpy(s->mad, p->mad, RTE_MIN(p->len, (uint32_t)RTE_IB_MAD_SIZE));
 	hdr = (struct rte_ib_mad_hdr *)s->mad;
 	if (!ibmad_mad_is_response(s->mad)) {
-		/* Requests carry the agent's TID (Linux: hi_tid << 32). */
-		s->tid = (uint64_t)agent->hi_tid << 32 | agent->next_tid++;
+		/*
+		 * Requests carry the agent's high part (Linux ib_umad_write():
+		 * hi_tid << 32) and keep the caller's low 32 bits, which
+		 * callers such as libibmad match responses by; a caller that
+		 * leaves them 0 gets a fresh low part.
+		 */
+		uint32_t low = (uint32_t)rte_be_to_cpu_64(hdr->tid);
+
+		if (low == 0) {
+			low = agent->next_tid++;
+			if (low == 0)   /* wrapped: 0 means "choose one" */
+				low = agent->next_tid++;
+		}
+		s->tid = (uint64_t)agent->hi_tid << 32 | low;
 		hdr->tid = rte_cpu_to_be_64(s->tid);
 	} else {
 		s->tid = rte_be_to_cpu_64(hdr->tid);

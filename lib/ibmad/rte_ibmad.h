@@ -233,8 +233,10 @@ uint32_t rte_ibmad_agent_hi_tid(const struct rte_ibmad_agent *agent);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Send a MAD. For a request (no R bit, not TrapRepress) the MAD core
- * writes the TransactionID: the agent's high part and a fresh low part;
- * a response keeps the TID of the request it answers. Directed-route
+ * writes the agent's high part into TransactionID bits 63:32 and keeps
+ * the caller's low 32 bits (Linux ib_umad_write()), or chooses a fresh
+ * low part when the caller left them 0; a response keeps the TID of the
+ * request it answers. Directed-route
  * SMPs go through the SMI rules first; one addressed to this node's own
  * SMA is answered by the device without touching the wire. The result
  * callback runs later, never inside this call. Control side.

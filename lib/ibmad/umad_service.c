@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * The user-MAD service (rte_ibmad_umad.h): IB ports found through an
+ * rte_ib client, their device files (umad_fs.c) and attributes
+ * (umad_sysfs.c), and the backend that turns an open file's agents into
+ * rte_ibmad agents, as Linux's user_mad.c turns them into ib_mad agents.
+ *
+ * Locks, outermost first: svc.lock (the port table), a port's mu (its
+ * agent list; held around rte_ibmad calls so that a device removal and a
+ * client's send or unregister do not cross), then the MAD core's lock,
+ * then a file's locks (taken in the agent callbacks). Nothing here is
+ * taken inside a MAD core callback except the file's.
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "ibmad_private.h"
+#include "rte_ibmad.h"
+#include "rte_ibmad_umad.h"
+#include "umad_fs.h"
+#include "umad_sysfs.h"
+
+/* Seconds between two refreshes of every port's attributes. */
+#define UMAD_REFRESH_S 1
+
+struct umad_port;
+
+/* One umad agent of an open file: an rte_ibmad agent. */
+struct umad_agent {
+	TAILQ_ENTRY(umad_agent) next;
+	struct umad_port *port;
+	struct umad_file *file;
+	unsigned int id;               /* slot in the file */
+	struct rte_ibmad_agent *a;     /* NULL once the device is gone */
+};
+
+/* What a send remembers for its completion (Linux ib_umad_packet). */
+struct umad_send_ctx {
+	struct umad_agent *agent;
+	struct ib_user_mad_hdr hdr;
+	uint8_t mad_hdr[UMAD_MGMT_MAD_HDR];
+};
+
+struct umad_port {
+	pthread_mutex_t mu;
+	struct rte_ib_device *dev;
+	uint8_t port_num;
+	unsigned int id;
+	bool live;
+	TAILQ_HEAD(, umad_agent) agents;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	bool running;
+	char dev_dir[PATH_MAX - 16];
+	char sys_dir[PATH_MAX - 16];
+	unsigned int rx_queue;
+	struct umad_fs *fs;
+	struct umad_port *ports[UMAD_FS_MAX_PORTS];
+	unsigned int next_id;
+	pthread_t refresher;
+	bool stopping;
+	pthread_cond_t stop_cond;
+	uint64_t sends, send_errors, timeouts;
+} svc = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.stop_cond = PTHREAD_COND_INITIALIZER,
+};
+
+static void
+stat_add(uint64_t *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+/* The umad header of a received MAD (Linux recv_handler()). */
+static void
+recv_hdr(const struct rte_ib_mad_wc *wc, struct ib_user_mad_hdr *hdr)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->qpn = rte_cpu_to_be_32(wc->src_qpn);
+	hdr->lid = rte_cpu_to_be_16(wc->slid);
+	hdr->sl = wc->sl;
+	hdr->path_bits = wc->path_bits;
+	hdr->pkey_index = wc->pkey_index;
+	if (wc->flags & RTE_IB_MAD_WC_GRH) {
+		const uint8_t *g = (const uint8_t *)&wc->grh;
+		uint32_t w0;
+
+		/* GRH: IPVer/TClass/FlowLabel, then HopLmt at 7, SGID at 8. */
+		memcpy(&w0, g, sizeof(w0));
+		w0 = rte_be_to_cpu_32(w0);
+		hdr->grh_present = 1;
+		hdr->traffic_class = (uint8_t)(w0 >> 20);
+		hdr->flow_label = rte_cpu_to_be_32(w0 & 0xfffff);
+		hdr->hop_limit = g[7];
+		memcpy(hdr->gid, g + 8, sizeof(hdr->gid));
+	}
+}
+
+static void
+agent_recv(struct rte_ibmad_agent *a, const struct rte_ibmad_recv *recv,
+	   void *arg)
+{
+	struct umad_agent *ag = arg;
+	struct ib_user_mad_hdr hdr;
+
+	RTE_SET_USED(a);
+	recv_hdr(recv->wc, &hdr);
+	umad_file_deliver(ag->file, ag->id, &hdr, recv->mad, recv->len);
+}
+
+static void
+agent_sent(struct rte_ibmad_agent *a, const struct rte_ibmad_send_result *res,
+	   void *arg)
+{
+	struct umad_send_ctx *ctx = res->context;
+	struct umad_agent *ag = arg;
+	struct ib_user_mad_hdr hdr;
+	rte_be64_t tid;
+
+	RTE_SET_USED(a);
+	if (ctx == NULL)
+		return;
+	if (res->status == 0 && res->response != NULL) {
+		/* The response goes to the agent's queue like any MAD. */
+		recv_hdr(res->response->wc, &hdr);
+		umad_file_deliver(ag->file, ag->id, &hdr, res->response->mad,
+				  res->response->len);
+	} else if (res->status == -ETIMEDOUT) {
+		/*
+		 * Linux send_handler(): the user's header with ETIMEDOUT and
+		 * the request's common MAD header, TID as sent.
+		 */
+		stat_add(&svc.timeouts);
+		hdr = ctx->hdr;
+		hdr.status = ETIMEDOUT;
+		tid = rte_cpu_to_be_64(res->tid);
+		memcpy(ctx->mad_hdr + 8, &tid, sizeof(tid));
+		umad_file_deliver(ag->file, ag->id, &hdr, ctx->mad_hdr,
+				  sizeof(ctx->mad_hdr));
+	}
+	free(ctx);
+}
+
+static int
+be_agent_register(void *port, struct umad_file *f, unsigned int id,
+		  const struct umad_reg *reg, void **handle)
+{
+	struct umad_port *p = port;
+	struct rte_ibmad_agent_conf conf;
+	struct umad_agent *ag;
+	int rc = 0;
+
+	ag = calloc(1, sizeof(*ag));
+	if (ag == NULL)
+		return -ENOMEM;
+	ag->port = p;
+	ag->file = f;
+	ag->id = id;
+	memset(&conf, 0, sizeof(conf));
+	conf.port = p->port_num;
+	conf.qpn = (uint8_t)reg->qpn;
+	conf.mgmt_class = reg->mgmt_class;
+	conf.class_version = reg->class_version;
+	memcpy(conf.method_mask, reg->method_mask, sizeof(conf.method_mask));
+	/* The kernel does RMPP unless the user asked to (IB_USER_MAD_USER_RMPP). */
+	conf.rmpp_version = !(reg->flags & IB_USER_MAD_USER_RMPP) ?
+		reg->rmpp_version : 0;
+	conf.recv_cb = agent_recv;
+	conf.send_cb = agent_sent;
+	conf.arg = ag;
+	pthread_mutex_lock(&p->mu);
+	if (!p->live) {
+		rc = -EPIPE;      /* Linux: the device is gone */
+	} else {
+		conf.dev = p->dev;
+		ag->a = rte_ibmad_agent_register(&conf);
+		if (ag->a == NULL)
+			rc = -rte_errno;
+		else
+			TAILQ_INSERT_TAIL(&p->agents, ag, next);
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (rc < 0) {
+		free(ag);
+		return rc;
+	}
+	*handle = ag;
+	return 0;
+}
+
+static void
+be_agent_unregister(void *port, void *handle)
+{
+	struct umad_port *p = port;
+	struct umad_agent *ag = handle;
+
+	pthread_mutex_lock(&p->mu);
+	TAILQ_REMOVE(&p->agents, ag, next);
+	if (ag->a != NULL)
+		rte_ibmad_agent_unregister(ag->a);
+	pthread_mutex_unlock(&p->mu);
+	free(ag);
+}
+
+static int
+be_send(void *port, void *handle, const struct ib_user_mad_hdr *hdr,
+	const void *mad, size_t len)
+{
+	struct umad_port *p = port;
+	struct umad_agent *ag = handle;
+	struct rte_ibmad_send_params sp;
+	struct umad_send_ctx *ctx;
+	int rc = 0;
+
+	ctx = malloc(sizeof(*ctx));
+	if (ctx == NULL)
+		return -ENOMEM;
+	ctx->agent = ag;
+	ctx->hdr = *hdr;
+	memcpy(ctx->mad_hdr, mad, sizeof(ctx->mad_hdr));
+
+	memset(&sp, 0, sizeof(sp));
+	sp.mad = mad;
+	sp.len = (uint32_t)len;
+	sp.ah_attr.dlid = rte_be_to_cpu_16(hdr->lid);
+	sp.ah_attr.sl = hdr->sl;
+	sp.ah_attr.src_path_bits = hdr->path_bits;
+	sp.ah_attr.port_num = p->port_num;
+	if (hdr->grh_present) {
+		sp.ah_attr.ah_flags = RTE_IB_AH_GRH;
+		memcpy(sp.ah_attr.grh.dgid.raw, hdr->gid, sizeof(hdr->gid));
+		sp.ah_attr.grh.flow_label = rte_be_to_cpu_32(hdr->flow_label);
+		sp.ah_attr.grh.sgid_index = hdr->gid_index;
+		sp.ah_attr.grh.hop_limit = hdr->hop_limit;
+		sp.ah_attr.grh.traffic_class = hdr->traffic_class;
+	}
+	sp.remote_qpn = rte_be_to_cpu_32(hdr->qpn);
+	sp.remote_qkey = rte_be_to_cpu_32(hdr->qkey);
+	sp.pkey_index = hdr->pkey_index;
+	sp.timeout_ms = RTE_MIN(hdr->timeout_ms, (uint32_t)RTE_IBMAD_MAX_TIMEOUT_MS);
+	sp.retries = (uint8_t)RTE_MIN(hdr->retries, (uint32_t)RTE_IBMAD_MAX_RETRIES);
+	sp.context = ctx;
+
+	pthread_mutex_lock(&p->mu);
+	if (ag->a == NULL)
+		rc = -EPIPE;
+	else if (rte_ibmad_send(ag->a, &sp, NULL) < 0)
+		rc = -rte_errno;
+	pthread_mutex_unlock(&p->mu);
+	if (rc < 0) {
+		free(ctx);
+		stat_add(&svc.send_errors);
+		return rc;
+	}
+	stat_add(&svc.sends);
+	return 0;
+}
+
+static const struct umad_backend_ops backend_ops = {
+	.agent_register = be_agent_register,
+	.agent_unregister = be_agent_unregister,
+	.send = be_send,
+};
+
+static int
+port_set_issm(void *port, bool on)
+{
+	struct umad_port *p = port;
+	int rc = -EPIPE;
+
+	pthread_mutex_lock(&p->mu);
+	if (p->live)
+		rc = rte_ib_modify_port(p->dev, p->port_num,
+					on ? RTE_IB_PORT_CAP_SM : 0,
+					on ? 0 : RTE_IB_PORT_CAP_SM) < 0 ?
+			-rte_errno : 0;
+	pthread_mutex_unlock(&p->mu);
+	if (rc < 0)
+		IBMAD_LOG(WARNING, "%s port %u: cannot %s IsSM: %s",
+			  p->dev->name, p->port_num, on ? "set" : "clear",
+			  strerror(-rc));
+	return rc;
+}
+
+static void
+port_event(const struct rte_ib_event *ev, void *arg)
+{
+	RTE_SET_USED(arg);
+	if (ev->port != 0)
+		umad_sysfs_update_port(svc.sys_dir, ev->dev, ev->port);
+}
+
+static int
+client_add(struct rte_ib_device *dev)
+{
+	struct umad_fs_port fp;
+	struct umad_port *p;
+	unsigned int base, i;
+	int rc;
+
+	pthread_mutex_lock(&svc.lock);
+	if (!svc.running || svc.next_id + dev->phys_port_cnt > UMAD_FS_MAX_PORTS) {
+		pthread_mutex_unlock(&svc.lock);
+		return svc.running ? -ENOSPC : 0;
+	}
+	base = svc.next_id;
+	svc.next_id += dev->phys_port_cnt;
+	for (i = 0; i < dev->phys_port_cnt; i++) {
+		p = calloc(1, sizeof(*p));
+		if (p == NULL)
+			break;
+		pthread_mutex_init(&p->mu, NULL);
+		TAILQ_INIT(&p->agents);
+		p->dev = dev;
+		p->port_num = (uint8_t)(i + 1);
+		p->id = base + i;
+		p->live = true;
+		svc.ports[base + i] = p;
+	}
+	pthread_mutex_unlock(&svc.lock);
+
+	rc = umad_sysfs_add_device(svc.sys_dir, dev, base);
+	if (rc < 0)
+		IBMAD_LOG(ERR, "%s: attributes under %s: %s", dev->name,
+			  svc.sys_dir, strerror(-rc));
+	rte_ib_register_event_handler(dev, port_event, NULL);
+	for (i = 0; i < dev->phys_port_cnt; i++) {
+		p = svc.ports[base + i];
+		if (p == NULL)
+			continue;
+		memset(&fp, 0, sizeof(fp));
+		fp.ops = &backend_ops;
+		fp.port = p;
+		fp.set_issm = port_set_issm;
+		fp.rx_max = svc.rx_queue;
+		umad_fs_add_port(svc.fs, p->id, &fp);
+		IBMAD_LOG(INFO, "%s port %u: umad%u, issm%u", dev->name,
+			  p->port_num, p->id, p->id);
+	}
+	return rc;
+}
+
+static void
+client_remove(struct rte_ib_device *dev)
+{
+	struct umad_agent *ag;
+	struct umad_port *p;
+	unsigned int i, base = UINT_MAX;
+
+	rte_ib_unregister_event_handler(dev, port_event, NULL);
+	for (i = 0; i < UMAD_FS_MAX_PORTS; i++) {
+		p = svc.ports[i];
+		if (p == NULL || p->dev != dev || !p->live)
+			continue;
+		if (base == UINT_MAX)
+			base = i;
+		umad_fs_remove_port(svc.fs, i);
+		pthread_mutex_lock(&p->mu);
+		p->live = false;
+		/* Open files keep their slots; their agents die now. */
+		TAILQ_FOREACH(ag, &p->agents, next) {
+			rte_ibmad_agent_unregister(ag->a);
+			ag->a = NULL;
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+	if (base != UINT_MAX)
+		umad_sysfs_remove_device(svc.sys_dir, dev, base);
+}
+
+static const struct rte_ib_client umad_client = {
+	.name = "umad",
+	.add = client_add,
+	.remove = client_remove,
+};
+
+/* Ports change without events too (INIT -> ARMED): refresh now and then. */
+static void *
+refresher(void *arg)
+{
+	struct timespec until;
+	unsigned int i;
+
+	RTE_SET_USED(arg);
+	pthread_mutex_lock(&svc.lock);
+	while (!svc.stopping) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += UMAD_REFRESH_S;
+		pthread_cond_timedwait(&svc.stop_cond, &svc.lock, &until);
+		if (svc.stopping)
+			break;
+		for (i = 0; i < svc.next_id; i++) {
+			struct umad_port *p = svc.ports[i];
+
+			if (p != NULL && p->live)
+				umad_sysfs_update_port(svc.sys_dir, p->dev,
+						       p->port_num);
+		}
+	}
+	pthread_mutex_unlock(&svc.lock);
+	return NULL;
+}
+
+static int
+make_dirs(const char *run_dir)
+{
+	if (mkdir(run_dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdir(svc.dev_dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	if (mkdir(svc.sys_dir, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	return umad_sysfs_init(svc.sys_dir);
+}
+
+int
+rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
+{
+	int rc;
+
+	if (conf == NULL || conf->run_dir == NULL || conf->run_dir[0] == '\0' ||
+	    strlen(conf->run_dir) > sizeof(svc.dev_dir) - 8) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&svc.lock);
+	if (svc.running) {
+		pthread_mutex_unlock(&svc.lock);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	snprintf(svc.dev_dir, sizeof(svc.dev_dir), "%s/dev", conf->run_dir);
+	snprintf(svc.sys_dir, sizeof(svc.sys_dir), "%s/sys", conf->run_dir);
+	svc.rx_queue = conf->rx_queue;
+	rc = make_dirs(conf->run_dir);
+	if (rc < 0) {
+		pthread_mutex_unlock(&svc.lock);
+		IBMAD_LOG(ERR, "run directory %s: %s", conf->run_dir, strerror(-rc));
+		rte_errno = -rc;
+		return -1;
+	}
+	svc.fs = umad_fs_start(svc.dev_dir);
+	if (svc.fs == NULL) {
+		rc = errno;
+		pthread_mutex_unlock(&svc.lock);
+		IBMAD_LOG(ERR, "cannot serve %s: %s", svc.dev_dir, strerror(rc));
+		rte_errno = rc;
+		return -1;
+	}
+	svc.running = true;
+	svc.stopping = false;
+	pthread_create(&svc.refresher, NULL, refresher, NULL);
+	pthread_mutex_unlock(&svc.lock);
+	if (rte_ib_register_client(&umad_client) < 0) {
+		rc = rte_errno;
+		rte_ibmad_umad_stop();
+		rte_errno = rc;
+		return -1;
+	}
+	IBMAD_LOG(INFO, "user-MAD service: devices in %s, attributes in %s",
+		  svc.dev_dir, svc.sys_dir);
+	return 0;
+}
+
+void
+rte_ibmad_umad_stop(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&svc.lock);
+	if (!svc.running) {
+		pthread_mutex_unlock(&svc.lock);
+		return;
+	}
+	svc.stopping = true;
+	pthread_cond_broadcast(&svc.stop_cond);
+	pthread_mutex_unlock(&svc.lock);
+	pthread_join(svc.refresher, NULL);
+	/* remove() of every device: agents unregistered, files withdrawn. */
+	rte_ib_unregister_client(&umad_client);
+	umad_fs_stop(svc.fs);
+	pthread_mutex_lock(&svc.lock);
+	svc.fs = NULL;
+	for (i = 0; i < UMAD_FS_MAX_PORTS; i++) {
+		/* Open files died with the unmount: no handle points here now. */
+		if (svc.ports[i] != NULL) {
+			pthread_mutex_destroy(&svc.ports[i]->mu);
+			free(svc.ports[i]);
+			svc.ports[i] = NULL;
+		}
+	}
+	svc.next_id = 0;
+	svc.running = false;
+	pthread_mutex_unlock(&svc.lock);
+}
+
+int
+rte_ibmad_umad_stats_get(struct rte_ibmad_umad_stats *stats)
+{
+	if (stats == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&svc.lock);
+	if (!svc.running) {
+		pthread_mutex_unlock(&svc.lock);
+		rte_errno = ENOENT;
+		return -1;
+	}
+	stats->rx_drops = umad_fs_rx_drops(svc.fs);
+	pthread_mutex_unlock(&svc.lock);
+	stats->sends = __atomic_load_n(&svc.sends, __ATOMIC_RELAXED);
+	stats->send_errors = __atomic_load_n(&svc.send_errors, __ATOMIC_RELAXED);
+	stats->timeouts = __atomic_load_n(&svc.timeouts, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* A normal exit unmounts; after a kill the next start detaches the mount. */
+RTE_FINI(umad_exit_stop)
+{
+	rte_ibmad_umad_stop();
+}
+
+/* DPDK_IB_UMAD_DIR starts the service in any application, testpmd too. */
+RTE_INIT(umad_env_start)
+{
+	const char *dir = getenv(RTE_IBMAD_UMAD_ENV);
+	struct rte_ibmad_umad_conf conf = { .run_dir = dir };
+
+	if (dir != NULL && dir[0] != '\0' && rte_ibmad_umad_start(&conf) < 0)
+		fprintf(stderr, "ibmad: %s=%s: user-MAD service not started: %s\n",
+			RTE_IBMAD_UMAD_ENV, dir, rte_strerror(rte_errno));
+}
