@@ -105,6 +105,23 @@ rte_ipoib_dp_stats_get(const struct rte_ipoib_dp *dp, struct rte_ipoib_dp_stats 
 
 /* ---- helpers ---- */
 
+/* A burst longer than the staged lookups take, in chunks, kept in order. */
+static __rte_noinline uint16_t
+burst_in_chunks(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
+		uint16_t (*fn)(struct rte_ipoib_dp *, struct rte_mbuf **, uint16_t))
+{
+	uint16_t done, ok = 0;
+
+	for (done = 0; done < nb; done += IPOIB_STAGE_MAX) {
+		uint16_t k = RTE_MIN(nb - done, IPOIB_STAGE_MAX);
+		uint16_t n = fn(dp, pkts + done, k);
+
+		memmove(pkts + ok, pkts + done, n * sizeof(*pkts));
+		ok += n;
+	}
+	return ok;
+}
+
 static void
 report(struct rte_ipoib_dp *dp, uint8_t type, const struct rte_ipoib_hwaddr *hw,
        const uint8_t *ip, uint16_t slid, uint32_t qpn)
@@ -171,13 +188,39 @@ check_ipv6(const uint8_t *ip, uint32_t seg_len, uint32_t len)
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/*
+ * The 8-byte key of a MAC (its 6 bytes, two zero bytes) from a frame,
+ * read as one word and masked: building it byte by byte in memory would
+ * stall the load that hashes it. The frame's 8 first bytes are there.
+ */
+static inline uint64_t
+mac_key_frame(const uint8_t *frame)
+{
+	uint64_t k;
+
+	memcpy(&k, frame, 8);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return k & UINT64_C(0x0000ffffffffffff);
+#else
+	return k & UINT64_C(0xffffffffffff0000);
+#endif
+}
+
+static inline uint64_t
+mac_key(const uint8_t *mac)
+{
+	uint64_t k = 0;
+
+	memcpy(&k, mac, RTE_ETHER_ADDR_LEN);
+	return k;
+}
+
 static inline struct rte_ipoib_neigh *
 lookup_mac(const struct rte_ipoib_tbl *tbl, const uint8_t *mac)
 {
-	uint8_t key[8] = { 0 };
+	uint64_t key = mac_key(mac);
 
-	memcpy(key, mac, RTE_ETHER_ADDR_LEN);
-	return ipoib_htab_lookup(&tbl->by_mac, key, ipoib_hash_8(key),
+	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_8((const uint8_t *)&key),
 				 ipoib_neigh_mac_match);
 }
 
@@ -185,6 +228,15 @@ static inline struct rte_ipoib_neigh *
 lookup_hw(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 {
 	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(hw), ipoib_neigh_hw_match);
+}
+
+static inline const struct ipoib_bind *
+lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
+{
+	uint8_t key[16];
+
+	ipoib_src_key(slid, qpn, key);
+	return ipoib_htab_lookup(&tbl->by_src, key, ipoib_hash_16(key), ipoib_bind_match);
 }
 
 /* The group's neighbour; a group not joined yet is reported. */
@@ -437,7 +489,8 @@ eth_mcast_neigh(struct rte_ipoib_dp *dp, const uint8_t *dst, uint16_t type,
 }
 
 static enum rte_ipoib_drop_reason
-encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **np)
+encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **np,
+	  struct rte_ipoib_neigh *hint)
 {
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *l3 = p + RTE_ETHER_HDR_LEN;
@@ -469,7 +522,7 @@ encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **
 	if (r != RTE_IPOIB_DROP_NONE)
 		return r;
 	if ((p[0] & 1) == 0) {
-		*np = lookup_mac(dp->conf.tbl, p);
+		*np = hint != NULL ? hint : lookup_mac(dp->conf.tbl, p);
 		if (*np == NULL)
 			return RTE_IPOIB_DROP_NO_NEIGH;
 	} else {
@@ -561,14 +614,45 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/*
+ * The unicast destinations of an Ethernet-view burst, looked up in
+ * stages (ipoib_mac_lookup_staged()), then their paths prefetched. A NULL
+ * hint means "look up again" (a broadcast/multicast or short frame, or
+ * no neighbour).
+ */
+static void
+encap_eth_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
+		   struct rte_ipoib_neigh **hint)
+{
+	uint64_t key[nb];
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+
+		key[i] = 0;
+		if (pkts[i]->data_len >= RTE_ETHER_HDR_LEN && (p[0] & 1) == 0)
+			key[i] = mac_key_frame(p);
+	}
+	ipoib_mac_lookup_staged(dp->conf.tbl, key, nb, hint);
+	for (i = 0; i < nb; i++)
+		if (hint[i] != NULL)
+			rte_prefetch0(__atomic_load_n(&hint[i]->path, __ATOMIC_RELAXED));
+}
+
 uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rte_mbuf *dropped[nb_pkts];
+	struct rte_ipoib_neigh *hint[nb_pkts];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
 	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
 
+	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
+		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
 	dp->now = rte_rdtsc();
+	if (eth)
+		encap_eth_prefetch(dp, pkts, nb_pkts, hint);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct rte_ipoib_neigh *n = NULL;
@@ -576,7 +660,7 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		struct rte_ib_mbuf_addr *a;
 		enum rte_ipoib_drop_reason r;
 
-		r = eth ? encap_eth(dp, m, &n) : encap_l3(dp, m, &n);
+		r = eth ? encap_eth(dp, m, &n, hint[i]) : encap_l3(dp, m, &n);
 		if (unlikely(r != RTE_IPOIB_DROP_NONE))
 			goto drop;
 		if (dp->now - __atomic_load_n(&n->last_used, __ATOMIC_RELAXED) > dp->age_tick)
@@ -718,7 +802,7 @@ payload_src_hw(uint16_t type, const uint8_t *l3, const struct ipoib_nd_msg *msg,
 }
 
 static enum rte_ipoib_drop_reason
-decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
+decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *hint)
 {
 	const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
 	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
@@ -728,6 +812,7 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 	uint8_t dst_mac[RTE_ETHER_ADDR_LEN], src_mac[RTE_ETHER_ADDR_LEN];
 	struct rte_ipoib_hwaddr src_hw;
 	struct rte_ipoib_neigh *n;
+	const uint8_t *known_mac = NULL;
 	struct ipoib_nd_msg msg;
 	enum rte_ipoib_drop_reason r;
 	uint32_t seg, len, qpn = a->rx.src_qpn & RTE_IPOIB_QPN_MASK;
@@ -789,13 +874,21 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 		rte_ipoib_hwaddr_set(&src_hw, 0, qpn, &sgid);
 		n = lookup_hw(dp->conf.tbl, &src_hw);
 		have_src = true;
-	} else {
-		n = rte_ipoib_neigh_lookup_src(dp->conf.tbl, a->rx.slid, qpn);
 		if (n != NULL)
-			src_hw = n->hw;
+			known_mac = n->mackey;
+	} else {
+		if (hint == NULL)
+			hint = lookup_src(dp->conf.tbl, a->rx.slid, qpn);
+		/* The binding holds the neighbour's MAC: no need to read it. */
+		n = hint != NULL ? hint->neigh : NULL;
+		if (hint != NULL)
+			known_mac = hint->mac;
 		have_src = n != NULL || payload_src_hw(type, l3, &msg, nd, &src_hw);
-		if (n == NULL && have_src)
+		if (n == NULL && have_src) {
 			n = lookup_hw(dp->conf.tbl, &src_hw);
+			if (n != NULL)
+				known_mac = n->mackey;
+		}
 	}
 	if (!have_src) {
 		report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, a->rx.slid, qpn);
@@ -813,8 +906,8 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 			type == RTE_ETHER_TYPE_IPV4 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;
 		return RTE_IPOIB_DROP_NONE;
 	}
-	if (n != NULL)
-		memcpy(src_mac, n->mackey, RTE_ETHER_ADDR_LEN);
+	if (known_mac != NULL)
+		memcpy(src_mac, known_mac, RTE_ETHER_ADDR_LEN);
 	else
 		hw_to_mac(dp, &src_hw, src_mac);
 	/* Destination: a group by its GRH's DGID (IBA 10.5), else us. */
@@ -855,15 +948,56 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/*
+ * The sources of a burst's packets without GRH, (SLID, QPN) bindings
+ * looked up in stages as encap_eth_prefetch() does. NULL: look up again.
+ */
+static void
+decap_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
+	       const struct ipoib_bind **hint)
+{
+	const struct ipoib_htab *t = &dp->conf.tbl->by_src;
+	uint8_t key[nb][16];
+	uint32_t sig[nb];
+	bool want[nb];
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(pkts[i]);
+
+		hint[i] = NULL;
+		want[i] = (a->rx.flags & RTE_IB_MBUF_F_GRH) == 0;
+		if (!want[i])
+			continue;
+		ipoib_src_key(a->rx.slid, a->rx.src_qpn & RTE_IPOIB_QPN_MASK, key[i]);
+		sig[i] = ipoib_hash_16(key[i]);
+		ipoib_htab_prefetch(t, sig[i]);
+	}
+	for (i = 0; i < nb; i++) {
+		if (!want[i])
+			continue;
+		hint[i] = ipoib_htab_candidate(t, sig[i]);
+		if (hint[i] != NULL)
+			rte_prefetch0(hint[i]);
+	}
+	for (i = 0; i < nb; i++)
+		if (hint[i] != NULL && !ipoib_bind_match(hint[i], key[i]))
+			hint[i] = NULL;
+}
+
 uint16_t
 rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rte_mbuf *dropped[nb_pkts];
+	const struct ipoib_bind *hint[nb_pkts];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
 
+	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
+		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
+	decap_prefetch(dp, pkts, nb_pkts, hint);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
-		enum rte_ipoib_drop_reason r = decap_one(dp, m);
+		enum rte_ipoib_drop_reason r = decap_one(dp, m, hint[i]);
 
 		if (likely(r == RTE_IPOIB_DROP_NONE)) {
 			pkts[nb_ok++] = m;

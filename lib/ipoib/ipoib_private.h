@@ -90,6 +90,7 @@ struct ipoib_defer {
 struct ipoib_bind {
 	uint8_t key[16];
 	struct rte_ipoib_neigh *neigh;
+	uint8_t mac[8];              /**< The neighbour's MAC: decap needs no more. */
 	struct ipoib_defer defer;
 };
 
@@ -267,16 +268,44 @@ ipoib_htab_prefetch(const struct ipoib_htab *t, uint32_t sig)
 	rte_prefetch0(&t->b[sig & t->mask]);
 }
 
-/** The 16-byte key of a (SLID, QPN) source binding. */
+/*
+ * The first entry of the home bucket whose signature matches, unverified:
+ * what a burst prefetches before it compares keys (a miss here is not
+ * final, see ipoib_htab_lookup()).
+ */
+static inline void *
+ipoib_htab_candidate(const struct ipoib_htab *t, uint32_t sig)
+{
+	const struct ipoib_hbucket *b = &t->b[sig & t->mask];
+	unsigned int s;
+
+	for (s = 0; s < IPOIB_HTAB_SLOTS; s++)
+		if (__atomic_load_n(&b->slot[s].sig, __ATOMIC_RELAXED) == sig)
+			return __atomic_load_n(&b->slot[s].ent, __ATOMIC_ACQUIRE);
+	return NULL;
+}
+
+/** Most keys one staged lookup handles (a burst). */
+#define IPOIB_STAGE_MAX 64
+
+/*
+ * Look up @p n (<= a burst) MAC keys (8 bytes, the MAC and two zero
+ * bytes; 0 to skip) in stages, so that their cache misses overlap.
+ */
+void ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *key,
+			     unsigned int n, struct rte_ipoib_neigh **out);
+
+/*
+ * The 16-byte key of a (SLID, QPN) source binding: host-order SLID and
+ * QPN in the first 8 bytes, zeros after. Written as whole words, so that
+ * the hash that reads it back as words is not stalled by byte stores.
+ */
 static inline void
 ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
 {
-	memset(key, 0, 16);
-	key[0] = slid >> 8;
-	key[1] = slid & 0xff;
-	key[2] = (qpn >> 16) & 0xff;
-	key[3] = (qpn >> 8) & 0xff;
-	key[4] = qpn & 0xff;
+	uint64_t w[2] = { (uint64_t)slid | (uint64_t)(qpn & RTE_IPOIB_QPN_MASK) << 32, 0 };
+
+	memcpy(key, w, 16);
 }
 
 #endif /* _IPOIB_PRIVATE_H_ */

@@ -484,6 +484,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 		return -ENOMEM;
 	memcpy(b->key, key, 16);
 	b->neigh = n;
+	memcpy(b->mac, n->mackey, sizeof(b->mac));
 	if (other != NULL) {
 		/* The key moves to @p n: unlink it from its old neighbour. */
 		struct rte_ipoib_neigh *on = other->neigh;
@@ -699,6 +700,59 @@ rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_eth
 
 	memcpy(key, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
 	return ipoib_htab_lookup(&tbl->by_mac, key, ipoib_hash_8(key), ipoib_neigh_mac_match);
+}
+
+void
+ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *key, unsigned int n,
+			struct rte_ipoib_neigh **out)
+{
+	const struct ipoib_htab *t = &tbl->by_mac;
+	uint32_t sig[n];
+	unsigned int i;
+
+	/* Stage 1: every home bucket; 2: every candidate; 3: verify. */
+	for (i = 0; i < n; i++) {
+		out[i] = NULL;
+		if (key[i] == 0)
+			continue;
+		sig[i] = ipoib_hash_8((const uint8_t *)&key[i]);
+		ipoib_htab_prefetch(t, sig[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (key[i] == 0)
+			continue;
+		out[i] = ipoib_htab_candidate(t, sig[i]);
+		if (out[i] != NULL)
+			rte_prefetch0(out[i]);
+	}
+	for (i = 0; i < n; i++) {
+		if (key[i] == 0 || (out[i] != NULL && ipoib_neigh_mac_match(out[i], &key[i])))
+			continue;
+		/* No candidate, or a signature collision: the whole window. */
+		out[i] = ipoib_htab_lookup(t, &key[i], sig[i], ipoib_neigh_mac_match);
+	}
+}
+
+unsigned int
+rte_ipoib_neigh_lookup_mac_bulk(const struct rte_ipoib_tbl *tbl,
+				const struct rte_ether_addr *macs, unsigned int n,
+				struct rte_ipoib_neigh **out)
+{
+	unsigned int i, found = 0, done;
+
+	for (done = 0; done < n; done += IPOIB_STAGE_MAX) {
+		unsigned int k = RTE_MIN(n - done, (unsigned int)IPOIB_STAGE_MAX);
+		uint64_t key[IPOIB_STAGE_MAX];
+
+		for (i = 0; i < k; i++) {
+			key[i] = 0;
+			memcpy(&key[i], macs[done + i].addr_bytes, RTE_ETHER_ADDR_LEN);
+		}
+		ipoib_mac_lookup_staged(tbl, key, k, out + done);
+		for (i = 0; i < k; i++)
+			found += out[done + i] != NULL;
+	}
+	return found;
 }
 
 struct rte_ipoib_neigh *

@@ -322,6 +322,30 @@ struct rte_ipoib_neigh *rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *t
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Find many unicast neighbours by MAC at once: the lookups proceed in
+ * stages (all buckets, then all entries) so that their cache misses
+ * overlap. Any lcore, lock-free, as rte_ipoib_neigh_lookup().
+ *
+ * @param tbl
+ *   Table.
+ * @param macs
+ *   @p n MACs.
+ * @param n
+ *   Number of MACs.
+ * @param out
+ *   @p n results, NULL where no neighbour has the MAC.
+ * @return
+ *   Number of neighbours found.
+ */
+__rte_experimental
+unsigned int rte_ipoib_neigh_lookup_mac_bulk(const struct rte_ipoib_tbl *tbl,
+					     const struct rte_ether_addr *macs, unsigned int n,
+					     struct rte_ipoib_neigh **out);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * Find a neighbour by its bound IP address (16 bytes, IPv4 as
  * ::ffff:a.b.c.d). Any lcore, lock-free.
  */

@@ -262,6 +262,8 @@ bench_lookup(struct setup *s, unsigned int iters, double *own, double *rh)
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
 	};
 	uint64_t keys[BURST], seed = 2463534242ull, found = 0, hits;
+	struct rte_ipoib_neigh *nb[BURST];
+	struct rte_ether_addr mb[BURST];
 	const void *kp[BURST];
 	void *data[BURST];
 	struct rte_hash *h;
@@ -270,14 +272,10 @@ bench_lookup(struct setup *s, unsigned int iters, double *own, double *rh)
 	for (it = 0; it < iters; it++) {
 		uint64_t t0;
 
-		for (i = 0; i < BURST; i++) {
-			keys[i] = 0;
-			memcpy(&keys[i], s->macs[rng(&seed) % s->n].addr_bytes, 6);
-		}
-		t0 = rte_rdtsc_precise();
 		for (i = 0; i < BURST; i++)
-			found += rte_ipoib_neigh_lookup_mac(s->tbl,
-				(const struct rte_ether_addr *)&keys[i]) != NULL;
+			mb[i] = s->macs[rng(&seed) % s->n];
+		t0 = rte_rdtsc_precise();
+		found += rte_ipoib_neigh_lookup_mac_bulk(s->tbl, mb, BURST, nb);
 		samples[it] = rte_rdtsc_precise() - t0;
 	}
 	*own = found == (uint64_t)iters * BURST ? median_per(iters, BURST) : -1;
@@ -382,8 +380,13 @@ main(int argc, char **argv)
 	double tap;
 	int fail = 0;
 
+	uint32_t only = 0;
+
+	/* [bursts per figure [one table size]] */
 	if (argc > 1)
 		iters = (unsigned int)strtoul(argv[1], NULL, 0);
+	if (argc > 2)
+		only = (uint32_t)strtoul(argv[2], NULL, 0);
 	if (rte_eal_init(RTE_DIM(eal) - 1, eal) < 0)
 		return 1;
 	samples = calloc(iters, sizeof(*samples));
@@ -400,6 +403,8 @@ main(int argc, char **argv)
 		struct setup s;
 		double enc, dec, own, rh;
 
+		if (only != 0 && sizes[k] != only)
+			continue;
 		if (setup(&s, sizes[k]) != 0) {
 			printf("neighbours %u: setup failed\n", sizes[k]);
 			return 1;
@@ -408,7 +413,7 @@ main(int argc, char **argv)
 		dec = bench_decap(&s, iters);
 		bench_lookup(&s, iters, &own, &rh);
 		printf("neighbours %6u: encap %6.1f cycles/pkt, decap %6.1f cycles/pkt "
-		       "(goal <= 20: %s); MAC lookup alone: own index %5.1f, rte_hash LF bulk %5.1f "
+		       "(goal <= 20: %s); MAC lookup alone, bulk of 32: own index %5.1f, rte_hash LF %5.1f "
 		       "cycles/key\n", sizes[k], enc, dec,
 		       enc <= 20 && dec <= 20 ? "met" : "missed", own, rh);
 		if (enc < 0 || dec < 0 || own < 0)
