@@ -6,8 +6,12 @@ directory that is not world-writable, it probes ibfabric's simulated
 MT25208, brings the HCA up (mem-free bring-up, doc/guides/nics/mthca.rst),
 gives one ethdev per IB port, starts them, reports the firmware version
 and the IB port counters (PMA PortCounters) among its xstats, and closes
-cleanly: the model logs no DMA fault and no refused command. Bad devargs
-are refused with a message naming the key.
+cleanly: the model logs no DMA fault and no refused command. With OpenSM
+on the fabric (through umad2sim on a passive CA), the MAD core that the
+PMD loads answers the SM on the port's QP0: the port goes ACTIVE, testpmd
+sees a link state change event and the link up at 20 Gb/s (4x DDR), and
+ibnetdiscover shows the node with the NodeDescription given as devarg.
+Bad devargs are refused with a message naming the key.
 
 usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib dir>
 """
@@ -15,7 +19,7 @@ usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib 
 import os
 import sys
 
-from simlib import Fabric, Harness, eal_safe_plugin
+from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, start_opensm
 
 BDF = '0000:10:00.0'
 
@@ -71,6 +75,33 @@ def main():
         out = r.stdout + r.stderr
         h.check('node_desc=%s: a NodeDescription is 1 to 64 characters' % long_desc in out,
                 'a 65-byte node_desc was not refused:\n' + out[-2000:])
+
+        # with an SM (testpmd's stdout line-buffered: the test reads it as it goes)
+        # the port comes up through the PMD's special QPs and the MAD core
+        lib = find_umad2sim(h)
+        h.need_program('opensm')
+        h.need_program('ibnetdiscover')
+        tp = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '128',
+                      '--file-prefix', 'mthcatpd%d' % os.getpid(),
+                      '-a', BDF + ',node_desc=dpdk-testpmd-hosta',
+                      '--log-level=pmd.net.mthca:info', '--', '-i', '--total-num-mbufs=4096'],
+                     name='testpmd', stdin=True,
+                     env={'SYSFS_PCI_DEVICES': root, 'LD_LIBRARY_PATH': libdir})
+        h.wait_log(tp, 'testpmd>', timeout=60)
+        start_opensm(h, fab, lib, 'ca-sm')
+        h.wait_log(tp, 'Port 0: link state change event', timeout=60)
+        tp.write('show port info 0\n')
+        h.wait_log(tp, 'Link speed: 20 Gbps', timeout=10)
+        r = h.run(['ibnetdiscover'], env=fab.env(lib, 'ca-sm'), timeout=60)
+        h.write_file('ibnetdiscover.txt', r.stdout)
+        h.check('"dpdk-testpmd-hosta"' in r.stdout,
+                'ibnetdiscover does not show the NodeDescription:\n' + r.stdout)
+        tp.write('show port xstats 0\nquit\n')
+        h.wait_for(lambda: not tp.alive(), timeout=30, what='testpmd to quit')
+        h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
+        out = tp.log()
+        h.check('Link status: up' in out, 'port 0 link not up')
+        h.check('mad_rx: 0\n' not in out, 'the MAD core received no MAD')
         h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
 
 

@@ -48,7 +48,6 @@ extern int mthca_logtype;
 #define MTHCA_MAX_QUEUES		16	/**< rx and tx queues per port */
 #define MTHCA_MAX_DESC			4096
 #define MTHCA_MIN_DESC			16
-#define MTHCA_DBR_PAGES			4	/**< doorbell-record pages of the driver UAR */
 #define MTHCA_CMD_TIMEOUT_MS		10000
 #define MTHCA_DEFAULT_QKEY		0x00000b1b
 
@@ -69,6 +68,21 @@ struct mthca_mr {
 	bool live;		/**< SW2HW_MPT done */
 };
 
+/**
+ * A UAR page of one queue: its doorbells in BAR2 and its doorbell-record
+ * page, mapped into the UAR's context area (UARC) in ICM. Every QP and
+ * every CQ has its own, so no doorbell overwrites another queue's
+ * (doc/guides/nics/mthca_hw.rst, driver rules).
+ */
+struct mthca_uar {
+	uint32_t index;
+	volatile uint8_t *page;		/**< the UAR page in BAR2 */
+	struct mthca_dma rec;		/**< doorbell records 0..511 of this UAR */
+	bool mapped;			/**< rec is mapped into the UARC */
+};
+#define MTHCA_DBR_FIRST		0	/**< SQ, CQ set-CI record */
+#define MTHCA_DBR_SECOND	1	/**< RQ, CQ arm record */
+
 struct mthca_eq {
 	uint32_t eqn;
 	uint32_t nent;
@@ -85,11 +99,10 @@ struct mthca_cq {
 	uint32_t nent;
 	uint32_t cons;		/**< free-running consumer index */
 	uint32_t arm_sn;
-	uint32_t set_ci_db;	/**< doorbell record indices */
-	uint32_t arm_db;
 	volatile uint8_t *set_ci_rec;
 	volatile uint8_t *arm_rec;
 	bool live;
+	struct mthca_uar uar;
 	struct mthca_dma buf;
 	struct mthca_mr mr;
 };
@@ -107,11 +120,11 @@ struct mthca_qp {
 	uint32_t rq_max_gs;
 	uint32_t send_off;	/**< SQ offset in the QP buffer */
 	uint32_t sq_head, rq_head;
-	uint32_t sq_db, rq_db;	/**< doorbell record indices */
 	volatile uint8_t *sq_rec;
 	volatile uint8_t *rq_rec;
 	struct mthca_cq *scq, *rcq;
 	bool live;		/**< QP context handed to hardware (state != RESET) */
+	struct mthca_uar uar;
 	struct mthca_dma buf;
 	struct mthca_mr mr;	/**< MTT region at I/O address 0 over buf */
 };
@@ -208,11 +221,7 @@ struct mthca_dev {
 	unsigned int nicm;
 
 	/* driver objects */
-	uint32_t uar;			/**< driver UAR index */
-	volatile uint8_t *kar;		/**< its page in BAR2 */
-	struct mthca_dma dbr;		/**< doorbell-record pages, mapped into the UARC */
-	bool dbr_mapped;
-	struct mthca_bitmap dbr_map;
+	struct mthca_bitmap uar_map;
 	uint32_t pd;
 	struct mthca_mr ntmr;		/**< physical, no translation: bus addresses */
 	struct mthca_bitmap mpt_map, mtt_map, cq_map, qp_map;
@@ -248,9 +257,12 @@ uint32_t mthca_bitmap_used(const struct mthca_bitmap *b);
 /* mthca_hca.c */
 int mthca_hca_init(struct mthca_dev *dev);
 void mthca_hca_close(struct mthca_dev *dev);
-uint32_t mthca_dbr_alloc(struct mthca_dev *dev, uint32_t qn, uint32_t type,
-			 volatile uint8_t **rec);
-void mthca_dbr_free(struct mthca_dev *dev, uint32_t idx);
+/** A UAR page and its doorbell-record page for one queue. */
+int mthca_uar_alloc(struct mthca_dev *dev, struct mthca_uar *u);
+void mthca_uar_free(struct mthca_dev *dev, struct mthca_uar *u);
+/** Doorbell record @p idx of @p u: counter 0, identity (qn << 8) | (type << 5). */
+volatile uint8_t *mthca_dbr_init(struct mthca_uar *u, uint32_t idx, uint32_t qn,
+				 uint32_t type);
 void mthca_bar0_write32(struct mthca_dev *dev, uint64_t off, uint32_t v);
 uint32_t mthca_bar0_read32(struct mthca_dev *dev, uint64_t off);
 

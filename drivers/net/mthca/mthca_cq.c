@@ -23,7 +23,6 @@ mthca_cq_create(struct mthca_dev *dev, struct mthca_cq *cq, uint32_t nent)
 	int st, ret;
 
 	memset(cq, 0, sizeof(*cq));
-	cq->set_ci_db = cq->arm_db = UINT32_MAX;
 	/* Linux: the smallest power of two greater than the entries asked for */
 	cq->nent = rte_align32pow2(nent + 1);
 	if (cq->nent > dev->max_cq_sz) {
@@ -46,25 +45,24 @@ mthca_cq_create(struct mthca_dev *dev, struct mthca_cq *cq, uint32_t nent)
 	ret = mthca_mr_buf(dev, &cq->mr, &cq->buf, MTHCA_MPT_F_LOCAL_WRITE);
 	if (ret != 0)
 		goto err;
-	cq->set_ci_db = mthca_dbr_alloc(dev, cq->cqn, MTHCA_DBR_CQ_SET_CI, &cq->set_ci_rec);
-	cq->arm_db = mthca_dbr_alloc(dev, cq->cqn, MTHCA_DBR_CQ_ARM, &cq->arm_rec);
-	if (cq->set_ci_db == UINT32_MAX || cq->arm_db == UINT32_MAX) {
-		ret = -ENOSPC;
+	ret = mthca_uar_alloc(dev, &cq->uar);
+	if (ret != 0)
 		goto err;
-	}
+	cq->set_ci_rec = mthca_dbr_init(&cq->uar, MTHCA_DBR_FIRST, cq->cqn, MTHCA_DBR_CQ_SET_CI);
+	cq->arm_rec = mthca_dbr_init(&cq->uar, MTHCA_DBR_SECOND, cq->cqn, MTHCA_DBR_CQ_ARM);
 	pthread_mutex_lock(&dev->cmd_lock);
 	m = dev->mbox_in.va;
 	memset(m, 0, MTHCA_CQC_SIZE);
 	mthca_put32(m, MTHCA_CQC_FLAGS, MTHCA_CQC_FLAGS_INIT);
 	mthca_put64(m, MTHCA_CQC_START, 0);
-	mthca_put32(m, MTHCA_CQC_LOGSIZE_UAR, (rte_log2_u32(cq->nent) << 24) | dev->uar);
+	mthca_put32(m, MTHCA_CQC_LOGSIZE_UAR, (rte_log2_u32(cq->nent) << 24) | cq->uar.index);
 	mthca_put32(m, MTHCA_CQC_ERR_EQN, dev->eq[MTHCA_EQ_ASYNC].eqn);
 	mthca_put32(m, MTHCA_CQC_COMP_EQN, dev->eq[MTHCA_EQ_COMP].eqn);
 	mthca_put32(m, MTHCA_CQC_PD, dev->pd);
 	mthca_put32(m, MTHCA_CQC_LKEY, cq->mr.lkey);
 	mthca_put32(m, MTHCA_CQC_CQN, cq->cqn);
-	mthca_put32(m, MTHCA_CQC_CI_DB, cq->set_ci_db);
-	mthca_put32(m, MTHCA_CQC_STATE_DB, cq->arm_db);
+	mthca_put32(m, MTHCA_CQC_CI_DB, MTHCA_DBR_FIRST);
+	mthca_put32(m, MTHCA_CQC_STATE_DB, MTHCA_DBR_SECOND);
 	st = mthca_cmd_locked(dev, dev->mbox_in.iova, NULL, cq->cqn, 0, MTHCA_CMD_SW2HW_CQ);
 	pthread_mutex_unlock(&dev->cmd_lock);
 	if (st != MTHCA_ST_OK) {
@@ -95,8 +93,7 @@ mthca_cq_destroy(struct mthca_dev *dev, struct mthca_cq *cq)
 		if (st != MTHCA_ST_OK)
 			MTHCA_LOG(WARNING, "%s: HW2SW_CQ 0x%x: status %d", dev->name, cq->cqn, st);
 	}
-	mthca_dbr_free(dev, cq->arm_db);
-	mthca_dbr_free(dev, cq->set_ci_db);
+	mthca_uar_free(dev, &cq->uar);
 	mthca_mr_free(dev, &cq->mr);
 	mthca_dma_free(&cq->buf);
 	mthca_bitmap_release(&dev->cq_map, cq->cqn, 1);

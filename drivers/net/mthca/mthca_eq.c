@@ -38,10 +38,15 @@ eq_set_ci(struct mthca_dev *dev, struct mthca_eq *eq)
 	mthca_bar0_write32(dev, dev->eq_set_ci_off + (uint64_t)eq->eqn * 8, eq->cons);
 }
 
+/*
+ * One store arms every EQ of @p mask: the register holds a bit mask, and a
+ * second store before the HCA read the first would replace it (Linux's
+ * INTx handler arms its EQs with one write of their OR).
+ */
 static void
-eq_arm(struct mthca_dev *dev, struct mthca_eq *eq)
+eq_arm(struct mthca_dev *dev, uint32_t mask)
 {
-	mthca_bar0_write32(dev, dev->eq_arm_off, 1u << eq->eqn);
+	mthca_bar0_write32(dev, dev->eq_arm_off, mask);
 }
 
 static void
@@ -58,6 +63,7 @@ eqe_handle(struct mthca_dev *dev, const uint8_t *e)
 				 mthca_get8(e, MTHCA_EQE_SUBTYPE) == MTHCA_PORT_CHANGE_ACTIVE);
 		break;
 	case MTHCA_EVT_COMP:
+		MTHCA_LOG(DEBUG, "%s: completion event, CQ 0x%x", dev->name, data);
 		dev->comp_events++;
 		mthca_ib_cq_event(dev, data);
 		break;
@@ -107,6 +113,7 @@ eq_drain(struct mthca_dev *dev, struct mthca_eq *eq)
 void
 mthca_eq_poll(struct mthca_dev *dev)
 {
+	uint32_t mask = 0;
 	unsigned int i;
 
 	pthread_mutex_lock(&dev->eq_lock);
@@ -117,8 +124,10 @@ mthca_eq_poll(struct mthca_dev *dev)
 			continue;
 		eq_drain(dev, eq);
 		eq_set_ci(dev, eq);
-		eq_arm(dev, eq);
+		mask |= 1u << eq->eqn;
 	}
+	if (mask != 0)
+		eq_arm(dev, mask);
 	pthread_mutex_unlock(&dev->eq_lock);
 }
 
@@ -285,8 +294,7 @@ mthca_eq_init(struct mthca_dev *dev)
 	ret = eq_irq_init(dev);
 	if (ret != 0)
 		return ret;
-	for (i = 0; i < MTHCA_NUM_EQ; i++)
-		eq_arm(dev, &dev->eq[i]);
+	eq_arm(dev, (1u << dev->eq[MTHCA_EQ_COMP].eqn) | (1u << dev->eq[MTHCA_EQ_ASYNC].eqn));
 	return 0;
 }
 

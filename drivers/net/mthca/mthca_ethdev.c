@@ -151,7 +151,8 @@ mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 	if (port_refresh(p) != 0 || !active)
 		p->state = active ? 4 : 1;
 	port_link_fill(p, &link);
-	if (rte_eth_linkstatus_set(eth, &link) != 0 && eth->data->dev_conf.intr_conf.lsc)
+	/* rte_eth_linkstatus_set() returns 0 when the status changed */
+	if (rte_eth_linkstatus_set(eth, &link) == 0 && eth->data->dev_conf.intr_conf.lsc)
 		rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
 	mthca_ib_port_event(dev, port, active);
 }

@@ -344,52 +344,61 @@ query_adapter_locked(struct mthca_dev *dev)
 	dev->board_id[MTHCA_QAD_BOARD_ID_LEN] = '\0';
 }
 
-/* The driver UAR's doorbell-record pages, mapped into its UARC (Linux mthca_alloc_db). */
-static int
-dbr_init_locked(struct mthca_dev *dev)
+/*
+ * One UAR per queue, with one doorbell-record page mapped at the start of
+ * its UARC (Linux mthca_alloc_db maps record pages with MAP_ICM_page; a
+ * record's ICM address is uarc_base + uar * uarc_size + index * 8).
+ */
+int
+mthca_uar_alloc(struct mthca_dev *dev, struct mthca_uar *u)
 {
-	unsigned int p;
+	int64_t ind = mthca_bitmap_alloc(&dev->uar_map, 1, 1);
 	int ret;
 
-	ret = mthca_dma_alloc(dev, MTHCA_DBR_PAGES * MTHCA_ICM_PAGE_SIZE, 0, &dev->dbr);
-	if (ret != 0)
-		return ret;
-	for (p = 0; p < MTHCA_DBR_PAGES; p++) {
-		ret = map_pages_locked(dev, MTHCA_CMD_MAP_ICM, dev->uarc_base +
-				       (uint64_t)dev->uar * MTHCA_UARC_SIZE + p * MTHCA_ICM_PAGE_SIZE,
-				       dev->dbr.iova + p * MTHCA_ICM_PAGE_SIZE, MTHCA_ICM_PAGE_SIZE);
-		if (ret != 0)
-			break;
-		dev->dbr_mapped = true;
+	memset(u, 0, sizeof(*u));
+	if (ind < 0) {
+		MTHCA_LOG(ERR, "%s: all %u UARs in use", dev->name, dev->num_uars);
+		return -ENOSPC;
 	}
-	if (ret != 0)
+	u->index = (uint32_t)ind;
+	u->page = dev->bar2 + (size_t)u->index * MTHCA_UAR_PAGE_SIZE;
+	ret = mthca_dma_alloc(dev, MTHCA_ICM_PAGE_SIZE, 0, &u->rec);
+	if (ret == 0) {
+		pthread_mutex_lock(&dev->cmd_lock);
+		ret = map_pages_locked(dev, MTHCA_CMD_MAP_ICM, dev->uarc_base +
+				       (uint64_t)u->index * MTHCA_UARC_SIZE, u->rec.iova,
+				       MTHCA_ICM_PAGE_SIZE);
+		pthread_mutex_unlock(&dev->cmd_lock);
+	}
+	if (ret != 0) {
+		mthca_uar_free(dev, u);
 		return ret;
-	return mthca_bitmap_init(&dev->dbr_map, MTHCA_DBR_PAGES * MTHCA_DBR_PER_PAGE, 0);
-}
-
-uint32_t
-mthca_dbr_alloc(struct mthca_dev *dev, uint32_t qn, uint32_t type, volatile uint8_t **rec)
-{
-	int64_t idx = mthca_bitmap_alloc(&dev->dbr_map, 1, 1);
-	uint8_t *r;
-
-	if (idx < 0)
-		return UINT32_MAX;
-	r = dev->dbr.va + idx * MTHCA_DBR_SIZE;
-	/* Linux mthca_alloc_db: counter 0, identity (qn << 8) | (type << 5) */
-	mthca_put32(r, 0, 0);
-	mthca_put32(r, 4, mthca_dbr_identity(qn, type));
-	*rec = r;
-	return (uint32_t)idx;
+	}
+	u->mapped = true;
+	return 0;
 }
 
 void
-mthca_dbr_free(struct mthca_dev *dev, uint32_t idx)
+mthca_uar_free(struct mthca_dev *dev, struct mthca_uar *u)
 {
-	if (idx >= dev->dbr_map.n)
+	if (u->page == NULL)
 		return;
-	memset(dev->dbr.va + idx * MTHCA_DBR_SIZE, 0, MTHCA_DBR_SIZE);
-	mthca_bitmap_release(&dev->dbr_map, idx, 1);
+	if (u->mapped)
+		mthca_cmd(dev, dev->uarc_base + (uint64_t)u->index * MTHCA_UARC_SIZE, NULL, 1, 0,
+			  MTHCA_CMD_UNMAP_ICM);
+	mthca_dma_free(&u->rec);
+	mthca_bitmap_release(&dev->uar_map, u->index, 1);
+	memset(u, 0, sizeof(*u));
+}
+
+volatile uint8_t *
+mthca_dbr_init(struct mthca_uar *u, uint32_t idx, uint32_t qn, uint32_t type)
+{
+	uint8_t *r = u->rec.va + idx * MTHCA_DBR_SIZE;
+
+	mthca_put32(r, 0, 0);
+	mthca_put32(r, 4, mthca_dbr_identity(qn, type));
+	return r;
 }
 
 static int
@@ -456,14 +465,6 @@ hca_bringup_locked(struct mthca_dev *dev)
 	if (ret != 0)
 		return ret;
 	query_adapter_locked(dev);
-	/* Linux mthca_init_uar_table: the driver's UAR follows the reserved ones */
-	dev->uar = dev->rsvd_uars + 1;
-	if ((uint64_t)(dev->uar + 1) * MTHCA_UAR_PAGE_SIZE > dev->bar2_len)
-		return -ENODEV;
-	dev->kar = dev->bar2 + (size_t)dev->uar * MTHCA_UAR_PAGE_SIZE;
-	ret = dbr_init_locked(dev);
-	if (ret != 0)
-		return ret;
 	return 0;
 }
 
@@ -473,7 +474,10 @@ hca_objects_init(struct mthca_dev *dev)
 	int ret;
 
 	dev->pd = dev->rsvd_pds;
-	ret = mthca_bitmap_init(&dev->mpt_map, dev->num_mpts, dev->rsvd_mrws);
+	/* Linux mthca_init_uar_table: UARs 0 .. reserved_uars are not ours */
+	ret = mthca_bitmap_init(&dev->uar_map, dev->num_uars, dev->rsvd_uars + 1);
+	if (ret == 0)
+		ret = mthca_bitmap_init(&dev->mpt_map, dev->num_mpts, dev->rsvd_mrws);
 	if (ret == 0)
 		ret = mthca_bitmap_init(&dev->mtt_map, dev->num_mtt_segs, dev->rsvd_mtt_segs);
 	if (ret == 0)
@@ -565,14 +569,8 @@ mthca_hca_close(struct mthca_dev *dev)
 	mthca_bitmap_free(&dev->cq_map);
 	mthca_bitmap_free(&dev->mtt_map);
 	mthca_bitmap_free(&dev->mpt_map);
-	mthca_bitmap_free(&dev->dbr_map);
+	mthca_bitmap_free(&dev->uar_map);
 	pthread_mutex_lock(&dev->cmd_lock);
-	if (dev->dbr_mapped) {
-		for (p = 0; p < MTHCA_DBR_PAGES; p++)
-			mthca_cmd_locked(dev, dev->uarc_base + (uint64_t)dev->uar * MTHCA_UARC_SIZE +
-					 p * MTHCA_ICM_PAGE_SIZE, NULL, 1, 0, MTHCA_CMD_UNMAP_ICM);
-		dev->dbr_mapped = false;
-	}
 	if (dev->hca_up) {
 		mthca_cmd_locked(dev, 0, NULL, 0, 0, MTHCA_CMD_CLOSE_HCA);
 		dev->hca_up = false;
@@ -592,7 +590,6 @@ mthca_hca_close(struct mthca_dev *dev)
 		mthca_cmd_locked(dev, 0, NULL, 0, 0, MTHCA_CMD_UNMAP_FA);
 	dev->fw_mapped = dev->fw_running = false;
 	pthread_mutex_unlock(&dev->cmd_lock);
-	mthca_dma_free(&dev->dbr);
 	mthca_dma_free(&dev->aux_area);
 	mthca_dma_free(&dev->fw_area);
 	mthca_dma_free(&dev->mbox_out);

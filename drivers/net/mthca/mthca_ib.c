@@ -93,7 +93,7 @@ sqp_post_recv(struct mthca_dev *dev, struct mthca_sqp *s, unsigned int q)
 }
 
 static void
-sqp_arm(struct mthca_dev *dev, struct mthca_sqp *s)
+sqp_arm(struct mthca_sqp *s)
 {
 	struct mthca_cq *cq = &s->cq;
 	uint32_t sn = cq->arm_sn & 3;
@@ -103,7 +103,7 @@ sqp_arm(struct mthca_dev *dev, struct mthca_sqp *s)
 	mthca_put32((void *)(uintptr_t)cq->arm_rec, 4, (cq->cqn << 8) | (MTHCA_DBR_CQ_ARM << 5) |
 		    (sn << 3) | MTHCA_CQ_DB_REQ_NOT);
 	rte_wmb();
-	mthca_doorbell64(dev->kar + MTHCA_UAR_CQ_DB,
+	mthca_doorbell64(cq->uar.page + MTHCA_UAR_CQ_DB,
 			 (sn << 28) | (MTHCA_CQ_DB_REQ_NOT << 24) | cq->cqn, cq->cons);
 }
 
@@ -137,7 +137,6 @@ sqp_create(struct mthca_dev *dev, uint8_t port, struct mthca_sqp **out)
 		return -ENOMEM;
 	s->port = port;
 	pthread_mutex_init(&s->lock, NULL);
-	s->qp[0].sq_db = s->qp[0].rq_db = s->qp[1].sq_db = s->qp[1].rq_db = UINT32_MAX;
 	ret = mthca_cq_create(dev, &s->cq, 4 * SQP_DEPTH);
 	if (ret != 0)
 		goto err;
@@ -169,7 +168,7 @@ sqp_create(struct mthca_dev *dev, uint8_t port, struct mthca_sqp **out)
 		rte_wmb();
 		mthca_put32((void *)(uintptr_t)qp->rq_rec, 0, qp->rq_head & 0xffff);
 	}
-	sqp_arm(dev, s);
+	sqp_arm(s);
 	s->up = true;
 	*out = s;
 	return 0;
@@ -272,10 +271,12 @@ ib_intr_process(struct rte_ib_device *ib)
 
 		if (s == NULL || !s->up)
 			continue;
+		MTHCA_LOG(DEBUG, "%s: port %u special CQ 0x%x at %u", dev->name, s->port,
+			  s->cq.cqn, s->cq.cons);
 		pthread_mutex_lock(&s->lock);
 		sqp_poll(dev, s);
 		/* arm, then poll once more: nothing slips between (dp: arm-then-poll) */
-		sqp_arm(dev, s);
+		sqp_arm(s);
 		sqp_poll(dev, s);
 		pthread_mutex_unlock(&s->lock);
 	}
@@ -385,7 +386,7 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 	rte_wmb();
 	mthca_put32((void *)(uintptr_t)qp->sq_rec, 0, qp->sq_head & 0xffff);
 	rte_wmb();
-	mthca_doorbell64(dev->kar + MTHCA_UAR_SEND_DB,
+	mthca_doorbell64(qp->uar.page + MTHCA_UAR_SEND_DB,
 			 mthca_send_db_hi(1, qp->sq_head - 1, MTHCA_OPCODE_SEND),
 			 mthca_send_db_lo(qp->qpn, 4));
 	pthread_mutex_unlock(&s->lock);

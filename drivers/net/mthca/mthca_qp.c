@@ -50,7 +50,6 @@ mthca_qp_create(struct mthca_dev *dev, struct mthca_qp *qp, uint32_t qpn, uint8_
 	int ret;
 
 	memset(qp, 0, sizeof(*qp));
-	qp->sq_db = qp->rq_db = UINT32_MAX;
 	qp->qpn = qpn;
 	qp->st = st;
 	qp->port = port;
@@ -97,12 +96,11 @@ mthca_qp_create(struct mthca_dev *dev, struct mthca_qp *qp, uint32_t qpn, uint8_
 	ret = mthca_mr_buf(dev, &qp->mr, &qp->buf, MTHCA_MPT_F_LOCAL_WRITE);
 	if (ret != 0)
 		goto err;
-	qp->sq_db = mthca_dbr_alloc(dev, qpn, MTHCA_DBR_SQ, &qp->sq_rec);
-	qp->rq_db = mthca_dbr_alloc(dev, qpn, MTHCA_DBR_RQ, &qp->rq_rec);
-	if (qp->sq_db == UINT32_MAX || qp->rq_db == UINT32_MAX) {
-		ret = -ENOSPC;
+	ret = mthca_uar_alloc(dev, &qp->uar);
+	if (ret != 0)
 		goto err;
-	}
+	qp->sq_rec = mthca_dbr_init(&qp->uar, MTHCA_DBR_FIRST, qpn, MTHCA_DBR_SQ);
+	qp->rq_rec = mthca_dbr_init(&qp->uar, MTHCA_DBR_SECOND, qpn, MTHCA_DBR_RQ);
 	return 0;
 err:
 	mthca_qp_destroy(dev, qp);
@@ -126,7 +124,7 @@ qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool f
 		mthca_put8(m, MTHCA_QPM_RQ_SIZE_STRIDE, qp->rq_shift - 4);
 	mthca_put8(m, MTHCA_QPM_SQ_SIZE_STRIDE, (rte_log2_u32(qp->sq_max) << 3) |
 		   (qp->sq_shift - 4));
-	mthca_put32(m, MTHCA_QPM_USR_PAGE, dev->uar);
+	mthca_put32(m, MTHCA_QPM_USR_PAGE, qp->uar.index);
 	mthca_put32(m, MTHCA_QPM_LOCAL_QPN, qp->qpn);
 	/* MLX QPs always carry their port, without the optpar bit */
 	if (qp->st == MTHCA_QPST_MLX || from_reset)
@@ -146,7 +144,7 @@ qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool f
 	mthca_put32(m, MTHCA_QPM_NEXT_SEND_PSN, 0);
 	mthca_put32(m, MTHCA_QPM_CQN_SND, qp->scq->cqn);
 	mthca_put32(m, MTHCA_QPM_SND_WQE_BASE, qp->send_off);
-	mthca_put32(m, MTHCA_QPM_SND_DB_INDEX, qp->sq_db);
+	mthca_put32(m, MTHCA_QPM_SND_DB_INDEX, MTHCA_DBR_FIRST);
 	mthca_put32(m, MTHCA_QPM_PARAMS2, MTHCA_QP_PARAMS2_RSC);
 	/* this QP's responder resources: rdb_base + (qpn << rdb_shift) * 32 */
 	rdb = (uint32_t)(dev->rdb_base + (((uint64_t)(qp->qpn & (dev->num_qps - 1)) *
@@ -154,7 +152,7 @@ qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool f
 	mthca_put32(m, MTHCA_QPM_RA_BUFF, rdb);
 	mthca_put32(m, MTHCA_QPM_CQN_RCV, qp->rcq->cqn);
 	mthca_put32(m, MTHCA_QPM_RCV_WQE_BASE, 0);
-	mthca_put32(m, MTHCA_QPM_RCV_DB_INDEX, qp->rq_db);
+	mthca_put32(m, MTHCA_QPM_RCV_DB_INDEX, MTHCA_DBR_SECOND);
 }
 
 static int
@@ -255,11 +253,10 @@ mthca_qp_reset(struct mthca_dev *dev, struct mthca_qp *qp)
 void
 mthca_qp_destroy(struct mthca_dev *dev, struct mthca_qp *qp)
 {
-	if (qp->buf.mz == NULL && qp->sq_db == 0 && qp->rq_db == 0)
+	if (qp->buf.mz == NULL && qp->uar.page == NULL)
 		return;
 	mthca_qp_reset(dev, qp);
-	mthca_dbr_free(dev, qp->rq_db);
-	mthca_dbr_free(dev, qp->sq_db);
+	mthca_uar_free(dev, &qp->uar);
 	mthca_mr_free(dev, &qp->mr);
 	mthca_dma_free(&qp->buf);
 	memset(qp, 0, sizeof(*qp));

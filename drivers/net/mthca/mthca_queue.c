@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <rte_ibmad.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
@@ -140,7 +141,6 @@ mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	rxq->mp = mp;
 	rxq->port_id = p->port_id;
 	rxq->ib_port = p->port;
-	rxq->qp.rq_db = rxq->qp.sq_db = UINT32_MAX;
 	rxq->elts = rte_zmalloc_socket("mthca_rxq_elts", sizeof(*rxq->elts) * nb_desc, 0, socket);
 	if (rxq->elts == NULL) {
 		ret = -ENOMEM;
@@ -305,7 +305,6 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	txq->priv = p;
 	txq->idx = idx;
 	txq->nb_desc = nb_desc;
-	txq->qp.rq_db = txq->qp.sq_db = UINT32_MAX;
 	txq->elts = rte_zmalloc_socket("mthca_txq_elts", sizeof(*txq->elts) * nb_desc, 0, socket);
 	if (txq->elts == NULL) {
 		ret = -ENOMEM;
@@ -334,7 +333,7 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	txq->mask = txq->qp.sq_max - 1;
 	txq->shift = txq->qp.sq_shift;
 	txq->sq_rec = txq->qp.sq_rec;
-	txq->db = dev->kar + MTHCA_UAR_SEND_DB;
+	txq->db = txq->qp.uar.page + MTHCA_UAR_SEND_DB;
 	txq->qpn = txq->qp.qpn;
 	txq->lkey = dev->ntmr.lkey;
 	eth->data->tx_queues[idx] = txq;
@@ -467,11 +466,23 @@ mthca_dev_stats_reset(struct rte_eth_dev *eth)
 static const char *const rxq_names[] = { "packets", "bytes", "errors", "nombuf" };
 static const char *const txq_names[] = { "packets", "bytes", "errors", "no_ah" };
 
+/* The MAD core's counters of the HCA (both ports), after the PMA's. */
+#define MAD_XSTAT(f) { "mad_" #f, offsetof(struct rte_ibmad_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} mad_xstats[] = {
+	MAD_XSTAT(rx), MAD_XSTAT(rx_local), MAD_XSTAT(rx_smi_discard),
+	MAD_XSTAT(rx_invalid), MAD_XSTAT(rx_agent), MAD_XSTAT(rx_response),
+	MAD_XSTAT(tx), MAD_XSTAT(tx_error), MAD_XSTAT(timeouts), MAD_XSTAT(events),
+};
+
 static unsigned int
 xstats_count(const struct rte_eth_dev *eth)
 {
 	return eth->data->nb_rx_queues * RTE_DIM(rxq_names) +
-	       eth->data->nb_tx_queues * RTE_DIM(txq_names) + MTHCA_PMA_NUM_COUNTERS;
+	       eth->data->nb_tx_queues * RTE_DIM(txq_names) + MTHCA_PMA_NUM_COUNTERS +
+	       RTE_DIM(mad_xstats);
 }
 
 int
@@ -493,6 +504,8 @@ mthca_dev_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *n
 	for (j = 0; j < MTHCA_PMA_NUM_COUNTERS; j++)
 		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s",
 			 mthca_pma_counter_names[j]);
+	for (j = 0; j < RTE_DIM(mad_xstats); j++)
+		snprintf(names[k++].name, RTE_ETH_XSTATS_NAME_SIZE, "%s", mad_xstats[j].name);
 	return (int)cnt;
 }
 
@@ -502,6 +515,7 @@ mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned
 	struct mthca_port *p = eth->data->dev_private;
 	unsigned int cnt = xstats_count(eth), k = 0, i, j;
 	uint64_t pma[MTHCA_PMA_NUM_COUNTERS];
+	struct rte_ibmad_stats mad;
 
 	if (xs == NULL || n < cnt)
 		return (int)cnt;
@@ -540,6 +554,13 @@ mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned
 	for (j = 0; j < MTHCA_PMA_NUM_COUNTERS; j++, k++) {
 		xs[k].id = k;
 		xs[k].value = pma[j] >= p->pma_base[j] ? pma[j] - p->pma_base[j] : pma[j];
+	}
+	memset(&mad, 0, sizeof(mad));
+	if (p->dev->ibdev != NULL)
+		rte_ibmad_stats_get(p->dev->ibdev, &mad);	/* zeros when not served */
+	for (j = 0; j < RTE_DIM(mad_xstats); j++, k++) {
+		xs[k].id = k;
+		xs[k].value = *(const uint64_t *)((const uint8_t *)&mad + mad_xstats[j].off);
 	}
 	return (int)cnt;
 }
