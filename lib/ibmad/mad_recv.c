@@ -332,6 +332,11 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 	bool response;
 	int ret;
 
+	IBMAD_LOG(DEBUG, "%s port %u QP%u: from LID 0x%04x QP 0x%x: class 0x%02x "
+		  "method 0x%02x attr 0x%04x TID 0x%016" PRIx64, mdev->dev->name,
+		  e->wc.port, e->wc.qpn, e->wc.slid, e->wc.src_qpn, hdr->mgmt_class,
+		  hdr->method, rte_be_to_cpu_16(hdr->attr_id),
+		  rte_be_to_cpu_64(hdr->tid));
 	if (hdr->base_version != RTE_IB_MAD_BASE_VERSION ||
 	    ibmad_class_is_smp(hdr->mgmt_class) != (e->wc.qpn == 0) ||
 	    e->wc.port < 1 || e->wc.port > mdev->dev->phys_port_cnt) {

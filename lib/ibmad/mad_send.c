@@ -35,6 +35,11 @@ ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
 		return -rte_errno;
 	}
 	mdev->stats.tx++;
+	IBMAD_LOG(DEBUG, "%s port %u QP%u: to LID 0x%04x QP 0x%x: class 0x%02x "
+		  "method 0x%02x status 0x%04x", mdev->dev->name, port, qpn,
+		  buf->ah_attr.dlid, buf->remote_qpn,
+		  ((const uint8_t *)buf->mad)[1], ((const uint8_t *)buf->mad)[3],
+		  rte_be_to_cpu_16(((const struct rte_ib_mad_hdr *)buf->mad)->status));
 	return 0;
 }
 
