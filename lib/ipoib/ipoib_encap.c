@@ -809,7 +809,8 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *), *l3, *grh = NULL;
 	uint8_t arp_buf[sizeof(struct rte_ipoib_arp)];
 	const struct rte_ipoib_arp *arp = (const void *)arp_buf;
-	uint8_t dst_mac[RTE_ETHER_ADDR_LEN], src_mac[RTE_ETHER_ADDR_LEN];
+	uint8_t dst_buf[RTE_ETHER_ADDR_LEN], src_buf[RTE_ETHER_ADDR_LEN];
+	const uint8_t *dst_mac, *src_mac;
 	struct rte_ipoib_hwaddr src_hw;
 	struct rte_ipoib_neigh *n;
 	const uint8_t *known_mac = NULL;
@@ -906,29 +907,31 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 			type == RTE_ETHER_TYPE_IPV4 ? RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;
 		return RTE_IPOIB_DROP_NONE;
 	}
-	if (known_mac != NULL)
-		memcpy(src_mac, known_mac, RTE_ETHER_ADDR_LEN);
-	else
-		hw_to_mac(dp, &src_hw, src_mac);
+	/* Pointers to the MACs, not copies: the common case copies once. */
+	src_mac = known_mac;
+	if (src_mac == NULL) {
+		hw_to_mac(dp, &src_hw, src_buf);
+		src_mac = src_buf;
+	}
 	/* Destination: a group by its GRH's DGID (IBA 10.5), else us. */
+	dst_mac = dp->local_mac.addr_bytes;
 	if (grh != NULL && grh[24] == 0xff) {
+		dst_mac = dst_buf;
 		if (memcmp(grh + 24, dp->bcast_hw.gid, RTE_IB_GID_LEN) == 0 ||
 		    type == RTE_ETHER_TYPE_ARP) {
-			memset(dst_mac, 0xff, RTE_ETHER_ADDR_LEN);
+			memset(dst_buf, 0xff, RTE_ETHER_ADDR_LEN);
 		} else if (type == RTE_ETHER_TYPE_IPV4) {
-			dst_mac[0] = 0x01;
-			dst_mac[1] = 0x00;
-			dst_mac[2] = 0x5e;
-			dst_mac[3] = l3[IP4_DST_OFF + 1] & 0x7f;
-			dst_mac[4] = l3[IP4_DST_OFF + 2];
-			dst_mac[5] = l3[IP4_DST_OFF + 3];
+			dst_buf[0] = 0x01;
+			dst_buf[1] = 0x00;
+			dst_buf[2] = 0x5e;
+			dst_buf[3] = l3[IP4_DST_OFF + 1] & 0x7f;
+			dst_buf[4] = l3[IP4_DST_OFF + 2];
+			dst_buf[5] = l3[IP4_DST_OFF + 3];
 		} else {
-			dst_mac[0] = 0x33;
-			dst_mac[1] = 0x33;
-			memcpy(dst_mac + 2, l3 + IP6_DST_OFF + 12, 4);
+			dst_buf[0] = 0x33;
+			dst_buf[1] = 0x33;
+			memcpy(dst_buf + 2, l3 + IP6_DST_OFF + 12, 4);
 		}
-	} else {
-		memcpy(dst_mac, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	}
 	if (type == RTE_ETHER_TYPE_ARP)
 		return arp_ib_to_eth(dp, m, dst_mac, arp);
