@@ -356,6 +356,21 @@ nd_check_ipoib_form(const uint8_t *ip6, size_t len)
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/* A rewritten ND message: its new ICMPv6 length, then its checksum. */
+static void
+nd_set_len_cksum(uint8_t *ip6, size_t icmp_len)
+{
+	uint8_t *icmp = ip6 + IPOIB_IP6_HDR_LEN;
+	uint16_t ck;
+
+	ip6[4] = icmp_len >> 8;
+	ip6[5] = icmp_len & 0xff;
+	icmp[2] = 0;
+	icmp[3] = 0;
+	ck = ipoib_icmp6_cksum(ip6, icmp, icmp_len);
+	memcpy(icmp + 2, &ck, 2);
+}
+
 /* ---- Ethernet view, transmit: rewrites ---- */
 
 /* An Ethernet ARP (RFC 826, 6-byte addresses) to the IPoIB form. */
@@ -410,7 +425,6 @@ nd_eth_to_ib(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 	enum rte_ipoib_drop_reason r;
 	size_t grow, new_len, end;
 	unsigned int i;
-	uint16_t ck;
 
 	if (m->nb_segs != 1)
 		return RTE_IPOIB_DROP_NO_ROOM;
@@ -446,12 +460,7 @@ nd_eth_to_ib(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
 		memcpy(icmp + o + shift - LLA_GROWTH, &opt, sizeof(opt));
 		end = o;
 	}
-	ip6[4] = new_len >> 8;
-	ip6[5] = new_len & 0xff;
-	icmp[2] = 0;
-	icmp[3] = 0;
-	ck = ipoib_icmp6_cksum(ip6, icmp, new_len);
-	memcpy(icmp + 2, &ck, 2);
+	nd_set_len_cksum(ip6, new_len);
 	if (mbuf_reshape(m, RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN,
 			 RTE_IPOIB_ENCAP_LEN + IPOIB_IP6_HDR_LEN + new_len) != 0)
 		return RTE_IPOIB_DROP_NO_ROOM;
@@ -738,7 +747,6 @@ nd_ib_to_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_nd_
 	uint8_t *icmp = ip6 + IPOIB_IP6_HDR_LEN, *p;
 	size_t new_len = msg->icmp_len - (size_t)LLA_GROWTH * msg->nb_lla, end;
 	unsigned int i;
-	uint16_t ck;
 
 	if (m->nb_segs != 1)
 		return RTE_IPOIB_DROP_NO_ROOM;
@@ -759,12 +767,7 @@ nd_ib_to_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_nd_
 		memmove(icmp + o - shift + ETH_LLA_LEN, icmp + o + RTE_IPOIB_ND_OPT_LLA_LEN,
 			end - o - RTE_IPOIB_ND_OPT_LLA_LEN);
 	}
-	ip6[4] = new_len >> 8;
-	ip6[5] = new_len & 0xff;
-	icmp[2] = 0;
-	icmp[3] = 0;
-	ck = ipoib_icmp6_cksum(ip6, icmp, new_len);
-	memcpy(icmp + 2, &ck, 2);
+	nd_set_len_cksum(ip6, new_len);
 	if (mbuf_reshape(m, RTE_IPOIB_ENCAP_LEN - RTE_ETHER_HDR_LEN,
 			 RTE_ETHER_HDR_LEN + IPOIB_IP6_HDR_LEN + new_len) != 0)
 		return RTE_IPOIB_DROP_NO_ROOM;

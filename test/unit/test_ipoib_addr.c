@@ -17,6 +17,7 @@
 
 #include <rte_ipoib.h>
 
+#include "ipoib_ref.h"
 #include "test.h"
 
 /* The port of the examples: a Mellanox GUID (OUI 00:02:c9), QPN 0x48. */
@@ -26,26 +27,6 @@ static void
 example_gid(struct rte_ib_gid *gid)
 {
 	rte_ib_gid_set(gid, RTE_IB_GID_DEFAULT_PREFIX, GUID);
-}
-
-/* Independent ones'-complement sum (RFC 1071), big-endian words. */
-static uint16_t
-ref_cksum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len)
-{
-	uint32_t sum = 0, i;
-
-	for (i = 8; i < 40; i += 2)
-		sum += (uint32_t)ip6[i] << 8 | ip6[i + 1];
-	sum += len >> 16;
-	sum += len & 0xffff;
-	sum += 58;
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)icmp[i] << 8 | icmp[i + 1];
-	if (len & 1)
-		sum += (uint32_t)icmp[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
 }
 
 static int

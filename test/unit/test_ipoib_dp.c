@@ -27,6 +27,7 @@
 
 #include <rte_ipoib_encap.h>
 
+#include "ipoib_ref.h"
 #include "test.h"
 
 #define QKEY 0x0b1b
@@ -52,23 +53,6 @@ static const uint8_t ip6_a[16] = { 0xfe, 0x80, [15] = 2 };
 static const uint8_t ip6_b[16] = { 0xfe, 0x80, [15] = 3 };
 static const uint8_t snm_b[16] = { 0xff, 0x02, [11] = 1, [12] = 0xff, [15] = 3 };
 static const uint8_t group4[4] = { 224, 0, 0, 251 };
-
-static uint16_t
-ref_cksum(const uint8_t *ip6, const uint8_t *icmp, uint32_t len)
-{
-	uint32_t sum = 0, i;
-
-	for (i = 8; i < 40; i += 2)
-		sum += (uint32_t)ip6[i] << 8 | ip6[i + 1];
-	sum += len + 58;
-	for (i = 0; i + 1 < len; i += 2)
-		sum += (uint32_t)icmp[i] << 8 | icmp[i + 1];
-	if (len & 1)
-		sum += (uint32_t)icmp[len - 1] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
 
 static void
 peer_hw(struct rte_ipoib_hwaddr *hw, uint64_t guid, uint32_t qpn)
