@@ -3,7 +3,8 @@
 # Copyright(c) 2026 The dpdk-ipoib authors
 """Bad input at the CLI and on the sockets (issue 3):
 
-- every topology error exits non-zero with "<file>:<line>" on stderr;
+- every topology error exits 2 (never a signal) with "<file>:<line>: <what>"
+  on stderr, the message checked word for word;
 - garbage datagrams on the ibsim ctl and out<i> sockets are counted
   ("show stats") and ibfabric keeps serving (a CONNECT still works, and
   smpquery through libumad2sim answers);
@@ -23,13 +24,30 @@ GOOD_SW = 'Switch 4 "S1"\n[1] "H1"[1]\n[2] "H2"[1]\n'
 GOOD_H1 = 'Hca 1 "H1"\n[1] "S1"[1]\n'
 GOOD_H2 = 'Hca 1 "H2"\n[1] "S1"[2]\n'
 
-# (what, net file text, line of the error)
+# (what, net file text, line of the error, what the message must say after
+# "<file>:<line>: ")
 CASES = [
-    ('unknown peer', GOOD_SW + '[3] "Nobody"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4),
-    ('port out of range', GOOD_SW + '[9] "H1"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4),
-    ('duplicate name', GOOD_SW + '\n' + GOOD_H1 + '\n' + GOOD_H2 + '\nHca 1 "H1"\n[1] "S1"[3]\n', 11),
-    ('unknown node type', GOOD_SW + '\nFrobnicator 1 "X"\n', 5),
+    ('unknown peer', GOOD_SW + '[3] "Nobody"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4,
+     '"S1"[3]: unknown peer node "Nobody"'),
+    ('port out of range', GOOD_SW + '[9] "H1"[1]\n\n' + GOOD_H1 + '\n' + GOOD_H2, 4,
+     'port [9] out of range for "S1" (NumPorts 4)'),
+    ('duplicate name', GOOD_SW + '\n' + GOOD_H1 + '\n' + GOOD_H2 + '\nHca 1 "H1"\n[1] "S1"[3]\n', 11,
+     'duplicate node name "H1" (first at %(path)s:5)'),
+    ('unknown node type', GOOD_SW + '\nFrobnicator 1 "X"\n', 5,
+     'unknown statement "Frobnicator"'),
+    # S1 says [1] -> H1[1], H1 says [1] -> S1[2]
+    ('asymmetric link', 'Switch 4 "S1"\n[1] "H1"[1]\n\nHca 1 "H1"\n[1] "S1"[2]\n', 2,
+     'asymmetric link: "S1"[1] -> "H1"[1], but "H1"[1] -> "S1"[2] (%(path)s:5)'),
 ]
+
+# ibfabric's exit status for bad input (main.c): 2, never a signal (a crash
+# must not pass for a refusal)
+EXIT_BAD_INPUT = 2
+
+
+def check_refusal(h, what, r, message):
+    h.check_eq(r.returncode, EXIT_BAD_INPUT, '%s: exit status' % what)
+    h.check(message + '\n' in r.stderr, '%s: no %r in stderr %r' % (what, message, r.stderr))
 
 
 def abstract_addr(name):
@@ -40,23 +58,15 @@ def abstract_addr(name):
 def main():
     ibfabric, netfile = os.path.abspath(sys.argv[1]), sys.argv[2]
     with Harness('bad_input', timeout=90) as h:
-        for what, text, line in CASES:
+        for what, text, line, message in CASES:
             path = h.write_file('bad-%s.net' % what.replace(' ', '-'), text)
             r = h.run([ibfabric, '--no-console', path], check=False, timeout=20)
-            h.check(r.returncode != 0, '%s: exit 0' % what)
-            h.check('%s:%d:' % (path, line) in r.stderr,
-                    '%s: no "%s:%d:" in %r' % (what, path, line, r.stderr))
+            check_refusal(h, what, r, '%s:%d: %s' % (path, line, message % {'path': path}))
             h.info('%s: rc %d: %s' % (what, r.returncode, r.stderr.strip().splitlines()[-1]))
 
-        # Asymmetric link: S1 says [1] -> H1[1], H1 says [1] -> S1[2].
-        asym = 'Switch 4 "S1"\n[1] "H1"[1]\n\nHca 1 "H1"\n[1] "S1"[2]\n'
-        path = h.write_file('bad-asym.net', asym)
-        r = h.run([ibfabric, '--no-console', path], check=False, timeout=20)
-        h.check(r.returncode != 0 and path + ':' in r.stderr,
-                'asymmetric link: rc %d, stderr %r' % (r.returncode, r.stderr))
-
-        r = h.run([ibfabric, '--no-console', h.path('missing.net')], check=False, timeout=20)
-        h.check(r.returncode != 0, 'missing net file: exit 0')
+        missing = h.path('missing.net')
+        r = h.run([ibfabric, '--no-console', missing], check=False, timeout=20)
+        check_refusal(h, 'missing net file', r, '%s: No such file or directory' % missing)
 
         # Garbage on the sockets.
         lib = find_umad2sim(h)

@@ -153,7 +153,9 @@ def main():
             t0 = time.monotonic()
             r = h.run(argv, env=env, check=False, timeout=30)
             secs = time.monotonic() - t0
-            h.check(r.returncode != 0, '%s: succeeded' % ' '.join(argv))
+            # a refusal, not a crash: libibmad's own error, exit status > 0
+            h.check(r.returncode > 0 and 'failed' in r.stderr,
+                    '%s: rc %d, stderr %r' % (' '.join(argv), r.returncode, r.stderr))
             h.check(secs < 2.5, '%s: failed after %.2f s, not at once (libibmad alone '
                     'waits 3 x 1 s)' % (' '.join(argv), secs))
 
