@@ -828,17 +828,10 @@ struct pk_host {
 static int
 pk_read_table(struct pk_host *p)
 {
-	uint8_t mad[256], resp[256];
+	const uint8_t *resp = hh_host_smp_get(&p->h, 0x0016, 0);	/* P_KeyTable block 0 */
 	unsigned int i;
 
-	memset(mad, 0, sizeof(mad));
-	mad[0] = 1;
-	mad[1] = 0x01;
-	mad[2] = 1;
-	mad[3] = 0x01;
-	hh_put64(mad, 8, 0x1236);
-	hh_put16(mad, 16, 0x0016);	/* P_KeyTable, block 0 (IBA 14.2.5.7) */
-	if (hh_mad_ifc(&p->h.d, 1, mad, resp, NULL, 0, 3) != HH_ST_OK)
+	if (resp == NULL)
 		return -1;
 	for (i = 0; i < 32; i++)
 		p->pkeys[i] = hh_get16(resp, 64 + 2 * i);
@@ -1090,22 +1083,16 @@ scenario_ud(const char *da, const char *db)
 	{
 		struct hh_ud_dest g = { .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY,
 					.port = 1, .grh = true };
-		uint8_t mad[256], resp[256];
+		const uint8_t *ni;
 		uint8_t *rx;
 		uint32_t j;
 
 		pi = get_port_info(&B);
 		REQUIRE(pi != NULL, "PortInfo of B");
 		memcpy(g.dgid, pi + 64 + 8, 8);
-		memset(mad, 0, sizeof(mad));
-		mad[0] = 1;
-		mad[1] = 0x01;
-		mad[2] = 1;
-		mad[3] = 0x01;
-		hh_put64(mad, 8, 0x1235);
-		hh_put16(mad, 16, 0x0011);	/* NodeInfo */
-		REQUIRE(hh_mad_ifc(&B.d, 1, mad, resp, NULL, 0, 3) == HH_ST_OK, "B NodeInfo");
-		memcpy(g.dgid + 8, resp + 64 + 20, 8);	/* PortGUID */
+		ni = hh_host_smp_get(&B, 0x0011, 0);
+		REQUIRE(ni != NULL, "B NodeInfo");
+		memcpy(g.dgid + 8, ni + 64 + 20, 8);	/* NodeInfo PortGUID */
 		for (j = 0; j < 300; j++)
 			A.payload.va[j] = (uint8_t)(j ^ 0xc3);
 		hh_post_ud_send(&A.d, &A.ud, &g, A.payload_mr.lkey, 0, 300, true);

@@ -106,23 +106,29 @@ hh_host_service(struct hh_host *h)
 }
 
 const uint8_t *
-hh_host_port_info(struct hh_host *h)
+hh_host_smp_get(struct hh_host *h, uint16_t attr, uint32_t mod)
 {
 	static uint8_t resp[256];
 	uint8_t mad[256];
 
-	/* a LID-routed SubnGet(PortInfo) answered by firmware (mthca_process_mad()) */
+	/* a LID-routed SubnGet answered by firmware (mthca_process_mad()) */
 	memset(mad, 0, sizeof(mad));
 	mad[0] = 1;
 	mad[1] = 0x01;
 	mad[2] = 1;
 	mad[3] = 0x01;
 	hh_put64(mad, 8, 0x1234);
-	hh_put16(mad, 16, 0x0015);
-	hh_put32(mad, 20, 1);
+	hh_put16(mad, 16, attr);
+	hh_put32(mad, 20, mod);
 	if (hh_mad_ifc(&h->d, 1, mad, resp, NULL, 0, 3) != HH_ST_OK)
 		return NULL;
 	return resp;
+}
+
+const uint8_t *
+hh_host_port_info(struct hh_host *h)
+{
+	return hh_host_smp_get(h, 0x0015, 1);
 }
 
 static uint64_t

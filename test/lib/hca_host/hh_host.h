@@ -39,6 +39,11 @@ int hh_host_up(struct hh_host *h);
 /** Run the QP0/QP1 agent once and drain the async EQ. */
 void hh_host_service(struct hh_host *h);
 /** PortInfo of port 1 from firmware (MAD_IFC, local), or NULL. */
+/**
+ * SubnGet(@p attr, modifier @p mod) of port 1 through MAD_IFC; the
+ * response MAD (valid until the next call), or NULL.
+ */
+const uint8_t *hh_host_smp_get(struct hh_host *h, uint16_t attr, uint32_t mod);
 const uint8_t *hh_host_port_info(struct hh_host *h);
 /** Wait up to @p ms for a CQE on @p cq, serving the agent meanwhile. 1 or 0. */
 int hh_host_wait_cqe(struct hh_host *h, struct hh_cq *cq, uint8_t *cqe, int ms);
