@@ -713,6 +713,26 @@ test_mpt(void)
 		    "not contiguous: translate refuses");
 	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 64, false) == hp(buf + 4096),
 		    "contiguous piece");
+	/*
+	 * The translation cache (struct mt25208_tc) holds this MPT now. A
+	 * hit still reads the live entry's status and key: a driver that
+	 * rewrites the key in ICM (an FMR remap, no command) is not served
+	 * from the cache; the old key works again once the key is back.
+	 */
+	p = mt25208_mpt(dev, 32);
+	mt_put32(p, 8, key + 0x01000000);
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == NULL,
+		    "cached L_Key refused after the key changed in ICM");
+	TEST_ASSERT(mt25208_mr_translate(dev, mt_index_to_key(key + 0x01000000), 0x1000, 8,
+					 false) == hp(buf + 4096), "the new key translates");
+	mt_put32(p, 8, key);
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == hp(buf + 4096),
+		    "the old key again");
+	/* an MTT entry rewritten in ICM is seen after a command (SYNC_TPT flushes) */
+	mt_put64(mt25208_icm_ptr(dev, ICM_MTT + 64 + 8, 8), 0, (buf + 8192) | 1);
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SYNC_TPT, 0, 0, 0, 0, NULL), 0, "SYNC_TPT");
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == hp(buf + 8192),
+		    "new MTT entry after SYNC_TPT");
 
 	/* HW2SW_MPT with an output mailbox (op_mod 0) returns the entry, SW-owned. */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_MPT, 0, 0, 32, out, NULL), 0, "HW2SW_MPT");

@@ -111,6 +111,31 @@ enum mt25208_fw_state {
 	MT25208_FW_HCA,		/**< INIT_HCA done: every resource command */
 };
 
+/**
+ * One entry of the translation cache (mt25208_mr.c): an L_Key's MPT,
+ * checked and decoded once, and the host address of the last page it
+ * translated. Valid while gen == mt25208.tc_gen: every firmware command,
+ * DMA window change and reset bumps tc_gen, as the silicon's TPT cache is
+ * flushed by SYNC_TPT and by the commands that change the tables. A hit
+ * still reads the live MPT's status and key word, so a driver remapping
+ * an FMR in ICM (new key) never hits a stale entry.
+ */
+struct mt25208_tc {
+	uint32_t lkey;
+	uint32_t gen;		/**< tc_gen when filled; 0 never matches */
+	uint32_t pd;
+	uint32_t flags;
+	uint64_t start;
+	uint64_t length;
+	const uint8_t *mpt;	/**< the MPT entry in ICM (host memory) */
+	uint64_t pg_va;		/**< region VA of the cached page, UINT64_MAX: none */
+	uint8_t *pg_host;	/**< host address of that page */
+	uint8_t log_page;	/**< MTT page size; 12 for a physical region's cached pages */
+	bool physical;
+};
+
+#define MT25208_TC_SIZE		16	/**< translation cache entries (power of two) */
+
 /** One DMA window registered through the IOMMU socket (or by a test). */
 struct mt25208_dma_win {
 	uint64_t iova;
@@ -253,6 +278,10 @@ struct mt25208 {
 	struct mt25208_stats stats;
 	uint64_t checks[MT25208_CHK_COUNT];	/**< failed checks, per enum mt25208_check */
 
+	/* Translation cache of L_Keys (MPT/MTT/ICM/DMA lookups), see struct mt25208_tc */
+	struct mt25208_tc tc[MT25208_TC_SIZE];
+	uint32_t tc_gen;			/**< bumped to invalidate every entry */
+
 	/* Owners elsewhere */
 	void *pci;			/**< pcisim.c's function, or NULL (unit tests) */
 	void *dp;			/**< mt25208_dp.c's state */
@@ -332,6 +361,16 @@ int mt25208_dma_unmap(struct mt25208 *dev, uint64_t iova, uint64_t len);
  * with the address; never fatal to ibfabric.
  */
 void *mt25208_dma_ptr(struct mt25208 *dev, uint64_t iova, size_t len, bool write);
+/** mt25208_dma_ptr() without counting or logging a fault: NULL when no window covers it. */
+void *mt25208_dma_lookup(struct mt25208 *dev, uint64_t iova, size_t len);
+/** Invalidate every translation cache entry (tables, windows or state changed). */
+static inline void
+mt25208_tc_flush(struct mt25208 *dev)
+{
+	if (++dev->tc_gen == 0)
+		dev->tc_gen = 1;
+}
+
 /**
  * Host pointer for ICM virtual address @p va, @p len bytes not crossing a
  * 4 KiB page, or NULL when that ICM page is not mapped (or its backing

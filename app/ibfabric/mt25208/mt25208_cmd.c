@@ -60,7 +60,7 @@ cmd_nop(struct mt25208 *dev, struct mt25208_cmd *c)
 static uint8_t
 cmd_sync_tpt(struct mt25208 *dev, struct mt25208_cmd *c)
 {
-	/* The model's TPT has no cache to flush. */
+	/* The translation cache is flushed after every command (mt25208_tc_flush). */
 	(void)dev;
 	(void)c;
 	return MT_STAT_OK;
@@ -184,6 +184,8 @@ cmd_run(struct mt25208 *dev, struct mt25208_cmd *c)
 		return MT_STAT_BAD_SYS_STATE;
 	}
 	st = d->fn(dev, c);
+	/* any command may change MPT, MTT, ICM or state: the TPT cache goes (SYNC_TPT too) */
+	mt25208_tc_flush(dev);
 	/*
 	 * Every refusal is reported once here with the command's fields (the
 	 * handlers add the offending field where they know it). ENABLE_LAM's

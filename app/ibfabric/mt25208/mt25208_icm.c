@@ -49,6 +49,7 @@ mt25208_dma_map(struct mt25208 *dev, uint64_t iova, uint64_t len, uint8_t *host,
 	};
 	dev->nwins++;
 	dev->last_win = 0;
+	mt25208_tc_flush(dev);
 	return 0;
 }
 
@@ -77,6 +78,7 @@ mt25208_dma_unmap(struct mt25208 *dev, uint64_t iova, uint64_t len)
 		dev->nwins--;
 		dev->last_win = 0;
 		icm_forget_host(dev);
+		mt25208_tc_flush(dev);
 		return 0;
 	}
 	return -ENOENT;
@@ -84,6 +86,22 @@ mt25208_dma_unmap(struct mt25208 *dev, uint64_t iova, uint64_t len)
 
 void *
 mt25208_dma_ptr(struct mt25208 *dev, uint64_t iova, size_t len, bool write)
+{
+	void *h = mt25208_dma_lookup(dev, iova, len);
+
+	if (h != NULL)
+		return h;
+	dev->stats.dma_faults++;
+	/* A host stuck in a faulting loop must not flood the log: 10, then 1 in 1000. */
+	if (dev->stats.dma_faults <= 10 || dev->stats.dma_faults % 1000 == 0)
+		FAB_ERR("%s: DMA fault #%" PRIu64 ": %s of %zu bytes at bus address 0x%" PRIx64
+			" outside every registered window", dev->node->name,
+			dev->stats.dma_faults, write ? "write" : "read", len, iova);
+	return NULL;
+}
+
+void *
+mt25208_dma_lookup(struct mt25208 *dev, uint64_t iova, size_t len)
 {
 	const struct mt25208_dma_win *w;
 	unsigned int lo = 0, hi = dev->nwins;
@@ -110,12 +128,6 @@ mt25208_dma_ptr(struct mt25208 *dev, uint64_t iova, size_t len, bool write)
 			return w->host + (iova - w->iova);
 		}
 	}
-	dev->stats.dma_faults++;
-	/* A host stuck in a faulting loop must not flood the log: 10, then 1 in 1000. */
-	if (dev->stats.dma_faults <= 10 || dev->stats.dma_faults % 1000 == 0)
-		FAB_ERR("%s: DMA fault #%" PRIu64 ": %s of %zu bytes at bus address 0x%" PRIx64
-			" outside every registered window", dev->node->name,
-			dev->stats.dma_faults, write ? "write" : "read", len, iova);
 	return NULL;
 }
 

@@ -24,94 +24,137 @@
 /* ------------------------------------------------------------------ */
 /* Translation                                                         */
 
-/* Checked MPT for @p lkey, or NULL (protection error). */
-static const uint8_t *
-mr_lookup(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va, uint64_t len,
-	  bool write)
+/*
+ * The translation cache entry of @p lkey: its MPT hardware-owned with the
+ * key rotr8(lkey) (arbel_key_to_hw_index()), decoded; NULL when there is
+ * no such live MPT. A hit re-reads the live MPT's status and key.
+ */
+static struct mt25208_tc *
+tc_get(struct mt25208 *dev, uint32_t lkey)
 {
+	struct mt25208_tc *t = &dev->tc[(lkey ^ (lkey >> 8)) & (MT25208_TC_SIZE - 1)];
 	uint32_t ix = mt_key_to_index(lkey);
 	const uint8_t *m;
-	uint64_t start, length;
-	uint32_t need;
 
+	if (t->gen == dev->tc_gen && t->lkey == lkey)
+		return mt_mpt_status(t->mpt) == MT_MPT_STATUS_HW && mt_mpt_key(t->mpt) == ix ?
+		       t : NULL;
 	if (dev->fw_state != MT25208_FW_HCA ||
 	    (ix & ((1u << dev->cfg.log_mpt) - 1)) < (1u << MT25208_LOG_RSVD_MPT))
 		return NULL;
 	m = mt25208_mpt(dev, ix);
 	if (m == NULL || mt_mpt_status(m) != MT_MPT_STATUS_HW || mt_mpt_key(m) != ix)
 		return NULL;
-	if (pd != MT25208_PD_ANY && mt_mpt_pd(m) != pd)
-		return NULL;
-	need = write ? MT_MPT_FLAG_LOCAL_WRITE : MT_MPT_FLAG_LOCAL_READ;
-	if (!(mt_mpt_flags(m) & need))
-		return NULL;
-	start = mt_mpt_start(m);
-	length = mt_mpt_length(m);
-	if (va < start || va - start > length || len > length - (va - start))
-		return NULL;
-	return m;
+	t->lkey = lkey;
+	t->gen = dev->tc_gen;
+	t->mpt = m;
+	t->pd = mt_mpt_pd(m);
+	t->flags = mt_mpt_flags(m);
+	t->start = mt_mpt_start(m);
+	t->length = mt_mpt_length(m);
+	t->physical = (t->flags & MT_MPT_FLAG_PHYSICAL) != 0;
+	t->log_page = t->physical ? MT_ICM_PAGE_SHIFT : mt_mpt_log_page(m);
+	t->pg_va = UINT64_MAX;
+	return t;
 }
 
-/* Bus address of @p va inside region @p m, and bytes until its page ends. */
-static int
-mr_bus_addr(struct mt25208 *dev, const uint8_t *m, uint64_t va, uint64_t *pa,
-	    uint64_t *room)
+/* Checked translation entry for an access, or NULL (protection error). */
+static struct mt25208_tc *
+mr_lookup(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va, uint64_t len,
+	  bool write)
 {
-	unsigned int lg;
-	uint64_t idx, pgsz, e;
-	const uint8_t *ep;
+	struct mt25208_tc *t = tc_get(dev, lkey);
 
-	if (mt_mpt_flags(m) & MT_MPT_FLAG_PHYSICAL) {
-		*pa = va;
-		*room = UINT64_MAX - va;
-		return 0;
+	if (t == NULL || (pd != MT25208_PD_ANY && t->pd != pd))
+		return NULL;
+	if (!(t->flags & (write ? MT_MPT_FLAG_LOCAL_WRITE : MT_MPT_FLAG_LOCAL_READ)))
+		return NULL;
+	if (va < t->start || va - t->start > t->length || len > t->length - (va - t->start))
+		return NULL;
+	return t;
+}
+
+/*
+ * Host address of @p va inside region @p t and in *room the bytes until
+ * its page ends; NULL when the MTT entry is not present or the page is
+ * not DMA-reachable (the caller retries exactly, to count a DMA fault).
+ * The page last translated is kept in @p t.
+ */
+static uint8_t *
+mr_host(struct mt25208 *dev, struct mt25208_tc *t, uint64_t va, uint64_t *room, uint64_t *pa)
+{
+	uint64_t pgsz = 1ull << t->log_page, off = va & (pgsz - 1), idx, e;
+	const uint8_t *ep;
+	uint8_t *h;
+
+	*room = pgsz - off;
+	if (t->pg_va == va - off) {
+		*pa = UINT64_MAX;
+		return t->pg_host + off;
 	}
-	lg = mt_mpt_log_page(m);
-	pgsz = 1ull << lg;
-	idx = (va >> lg) - (mt_mpt_start(m) >> lg);
-	ep = mt25208_icm_ptr(dev, mt_mpt_mtt_addr(m) + idx * MT_MTT_ENTRY_SIZE,
-			     MT_MTT_ENTRY_SIZE);
-	if (ep == NULL)
-		return -EFAULT;
-	e = mt_get64(ep, 0);
-	if (!mt_mtt_present(e))
-		return -EFAULT;
-	*pa = mt_mtt_addr(e) + (va & (pgsz - 1));
-	*room = pgsz - (va & (pgsz - 1));
-	return 0;
+	if (t->physical) {
+		*pa = va;
+	} else {
+		idx = (va >> t->log_page) - (t->start >> t->log_page);
+		ep = mt25208_icm_ptr(dev, mt_mpt_mtt_addr(t->mpt) + idx * MT_MTT_ENTRY_SIZE,
+				     MT_MTT_ENTRY_SIZE);
+		if (ep == NULL)
+			return NULL;
+		e = mt_get64(ep, 0);
+		if (!mt_mtt_present(e))
+			return NULL;
+		*pa = mt_mtt_addr(e) + off;
+	}
+	h = mt25208_dma_lookup(dev, *pa - off, pgsz);
+	if (h == NULL)
+		return NULL;
+	t->pg_va = va - off;
+	t->pg_host = h;
+	return h + off;
 }
 
 void *
 mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint64_t va, uint32_t len,
 		     bool write)
 {
-	const uint8_t *m = mr_lookup(dev, lkey, MT25208_PD_ANY, va, len, write);
-	uint64_t pa, room;
+	struct mt25208_tc *t = mr_lookup(dev, lkey, MT25208_PD_ANY, va, len, write);
+	uint64_t pa = UINT64_MAX, room;
+	uint8_t *h;
 
-	if (m == NULL || mr_bus_addr(dev, m, va, &pa, &room) != 0 || room < len)
+	if (t == NULL)
 		return NULL;
-	return mt25208_dma_ptr(dev, pa, len, write);
+	h = mr_host(dev, t, va, &room, &pa);
+	if (h != NULL)
+		return room >= len ? h : NULL;
+	/* not cached: the exact access, counted as a DMA fault when it is one */
+	return pa != UINT64_MAX && (pa & ((1ull << t->log_page) - 1)) + len <= (1ull << t->log_page) ?
+	       mt25208_dma_ptr(dev, pa, len, write) : NULL;
 }
 
 int
 mt25208_mr_access(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
 		  void *buf, uint32_t len, bool write)
 {
-	const uint8_t *m = mr_lookup(dev, lkey, pd, va, len, write);
+	struct mt25208_tc *t = mr_lookup(dev, lkey, pd, va, len, write);
 	uint8_t *b = buf;
 	uint64_t pa, room;
 	uint8_t *h;
 	uint32_t n;
 
-	if (m == NULL)
+	if (t == NULL)
 		return -EACCES;
 	while (len > 0) {
-		if (mr_bus_addr(dev, m, va, &pa, &room) != 0)
-			return -EFAULT;
+		pa = UINT64_MAX;
+		h = mr_host(dev, t, va, &room, &pa);
 		n = room < len ? (uint32_t)room : len;
-		h = mt25208_dma_ptr(dev, pa, n, write);
-		if (h == NULL)
-			return -EFAULT;
+		if (h == NULL) {
+			/* MTT entry absent (pa unset), or the exact range's DMA fault */
+			if (pa == UINT64_MAX)
+				return -EFAULT;
+			h = mt25208_dma_ptr(dev, pa, n, write);
+			if (h == NULL)
+				return -EFAULT;
+		}
 		if (write)
 			memcpy(h, b, n);
 		else

@@ -42,6 +42,7 @@ static void
 power_on_state(struct mt25208 *dev)
 {
 	dev->fw_state = MT25208_FW_BOOT;
+	mt25208_tc_flush(dev);
 	dev->fa_pages = 0;
 	dev->lam_queried = false;
 	dev->icm_size = 0;
