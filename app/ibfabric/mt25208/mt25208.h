@@ -449,7 +449,8 @@ uint32_t mt25208_sqp_qpn(const struct mt25208 *dev, uint8_t kind, uint8_t port);
 /**
  * The firmware learnt of a queue on UAR page @p uar (a QP transition, or
  * SW2HW_CQ with @p qpn MT25208_DP_NO_QP): the data path polls that page's
- * doorbells from now on, and flushes QP @p qpn if it is in ERR. No-op
+ * doorbells from now on, and flushes QP @p qpn if it is in ERR, or runs
+ * the WQEs doorbells named while it was not in RTS if it is. No-op
  * without a data path (unit tests of the command side).
  */
 void mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);

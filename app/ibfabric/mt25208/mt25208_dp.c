@@ -998,8 +998,9 @@ mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
 		return;
 	uar_add(dp, uar);
 	qpc = qpn != MT25208_DP_NO_QP ? mt25208_qpc(dev, qpn) : NULL;
-	if (qpc != NULL && mt_qpc_state(qpc) == MT_QPS_ERR)
-		track_qp(dev, qpn, qpc);	/* 2ERR: flush */
+	/* 2ERR: flush; back to RTS (SQD2RTS, SQERR2RTS): run what doorbells named meanwhile */
+	if (qpc != NULL && (mt_qpc_state(qpc) == MT_QPS_ERR || mt_qpc_state(qpc) == MT_QPS_RTS))
+		track_qp(dev, qpn, qpc);
 }
 
 /* MTHCA_EVENT_TYPE_*, mthca_eq_int(): PORT_CHANGE on entering and on leaving Active. */
