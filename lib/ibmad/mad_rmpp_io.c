@@ -113,6 +113,9 @@ ibmad_rmpp_send_start(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 	s->buf.len = RTE_IB_MAD_SIZE;
 	s->buf.mad = s->mad;
 	post_window(agent, s);
+	IBMAD_LOG(DEBUG, "%s port %u: RMPP send TID 0x%016" PRIx64 ": %u bytes in %u segments",
+		  agent->mdev->dev->name, agent->conf.port, s->tid, (unsigned int)len,
+		  s->rmpp_tx->seg_count);
 	s->state = IBMAD_SEND_WAIT;
 	s->deadline_ms = ibmad_now_ms() + s->timeout_ms;
 	return 0;
@@ -146,10 +149,16 @@ send_all_acked(struct rte_ibmad_agent *agent, struct ibmad_send *s)
 	ibmad_send_finish(agent, s, 0, NULL);
 }
 
-/* The slot of a live agent on @port/@qpn whose send has @tid and @cls. */
+/*
+ * The slot of a live agent on @port/@qpn whose send has @tid and @cls:
+ * with @sender, a message being segmented (an ACK is for it); without,
+ * a request awaiting its response. A request and the response that
+ * answers it share the TID, and both ends may be on this node (an SA
+ * queried by a client of the same host), so the kind tells them apart.
+ */
 static struct ibmad_send *
 find_send(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn, uint64_t tid,
-	  uint8_t cls, struct rte_ibmad_agent **agent_out)
+	  uint8_t cls, bool sender, struct rte_ibmad_agent **agent_out)
 {
 	struct rte_ibmad_agent *agent;
 	struct ibmad_send *s;
@@ -162,8 +171,11 @@ find_send(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn, uint64_t tid,
 			continue;
 		for (j = 0; j < RTE_DIM(agent->sends); j++) {
 			s = &agent->sends[j];
-			if (s->state == IBMAD_SEND_WAIT && s->tid == tid &&
-			    s->mad[1] == cls) {
+			if (s->state != IBMAD_SEND_WAIT || s->tid != tid ||
+			    s->mad[1] != cls)
+				continue;
+			if (sender ? s->rmpp_tx != NULL :
+			    s->rmpp_tx == NULL && !ibmad_mad_is_response(s->mad)) {
 				*agent_out = agent;
 				return s;
 			}
@@ -193,8 +205,14 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	struct ibmad_send *s;
 	int ret;
 
-	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], &agent);
-	if (s == NULL || s->rmpp_tx == NULL) {
+	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], true, &agent);
+	IBMAD_LOG(DEBUG, "%s port %u: RMPP type %u TID 0x%016" PRIx64
+		  " segment %u window %u: %s", mdev->dev->name, e->wc.port,
+		  e->mad[RMPP_OFF_TYPE], tid,
+		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA1)),
+		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA2)),
+		  s != NULL ? "for a send" : "no such send");
+	if (s == NULL) {
 		mdev->stats.rx_unmatched++;
 		return;
 	}
@@ -229,7 +247,12 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	uint8_t out[RTE_IB_MAD_SIZE];
 	uint8_t status = 0;
 
-	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], &agent);
+	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], false, &agent);
+	IBMAD_LOG(DEBUG, "%s port %u: RMPP DATA TID 0x%016" PRIx64 " segment %u: %s",
+		  mdev->dev->name, e->wc.port, tid,
+		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA1)),
+		  s == NULL ? "no request waits" : agent->conf.rmpp_version ?
+		  "reassembled" : "agent without RMPP");
 	if (s == NULL || agent->conf.rmpp_version == 0)
 		return false;   /* the plain path matches or drops it */
 	if (s->rmpp_rx == NULL) {

@@ -181,6 +181,8 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	/* The kernel does RMPP unless the user asked to (IB_USER_MAD_USER_RMPP). */
 	conf.rmpp_version = !(reg->flags & IB_USER_MAD_USER_RMPP) ?
 		reg->rmpp_version : 0;
+	IBMAD_LOG(DEBUG, "umad%u agent %u: class 0x%02x version %u, RMPP %u",
+		  p->id, id, reg->mgmt_class, reg->class_version, conf.rmpp_version);
 	conf.recv_cb = agent_recv;
 	conf.send_cb = agent_sent;
 	conf.arg = ag;
@@ -257,6 +259,10 @@ be_send(void *port, void *handle, const struct ib_user_mad_hdr *hdr,
 	sp.retries = (uint8_t)RTE_MIN(hdr->retries, (uint32_t)RTE_IBMAD_MAX_RETRIES);
 	sp.context = ctx;
 
+	IBMAD_LOG(DEBUG, "umad%u agent %u: send class 0x%02x method 0x%02x, %zu bytes, "
+		  "RMPP flags 0x%x, timeout %u ms", p->id, ag->id,
+		  ((const uint8_t *)mad)[1], ((const uint8_t *)mad)[3], len,
+		  ((const uint8_t *)mad)[26], hdr->timeout_ms);
 	pthread_mutex_lock(&p->mu);
 	if (ag->a == NULL)
 		rc = -EPIPE;
