@@ -1235,6 +1235,23 @@ lid_is_mcast(uint16_t lid)
 	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
 }
 
+/*
+ * The CQ doorbells of every polled UAR page. MMIO reaches silicon in
+ * order, so an arm the host wrote before a packet arrives is in effect
+ * when that packet completes; the model, which polls, looks at the arms
+ * before it delivers.
+ */
+static void
+poll_cq_dbs(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+	unsigned int i;
+
+	for (i = 0; i < dp->nuars; i++)
+		poll_cq_db(dev, &dp->uars[i],
+			   dev->bar2 + (size_t)dp->uars[i].index * MT_UAR_PAGE_SIZE + MT_UAR_CQ_DB);
+}
+
 void
 mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 		  const struct fab_hdrs *h)
@@ -1249,6 +1266,7 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 		fab_pkt_drop(dev->fab, p, "HCA not initialised, or in catastrophic error");
 		return;
 	}
+	poll_cq_dbs(dev);
 	if (h->opcode != FAB_BTH_OP_UD_SEND_ONLY && h->opcode != FAB_BTH_OP_UD_SEND_ONLY_IMM) {
 		dp->st.drop_malformed++;
 		fab_pkt_drop(dev->fab, p, "not a UD SEND");
