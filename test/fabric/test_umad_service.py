@@ -17,8 +17,10 @@ is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
    fabric through the host's QP0 and brings it to SUBNET UP: the host's
    port and the passive CA are ACTIVE with the LIDs OpenSM gave;
 4. the attributes follow live: ibstat shows the port Active with its LID
-   and the SM's LID; sminfo finds the SM master on this host; perfquery
-   and ibnetdiscover (the whole fabric, DR from the host) work;
+   and the SM's LID; sminfo finds the SM master on this host; saquery's
+   NodeRecord, PathRecord and MCMemberRecord tables come whole (RMPP both
+   ways in this host's MAD core); perfquery and ibnetdiscover (the whole
+   fabric, DR from the host) work;
 5. OpenSM exits: issm0 is closed and IsSM leaves the capability mask;
 6. bad use: a second issm open with O_NONBLOCK gets EAGAIN, a write of
    a short MAD gets EINVAL, an ioctl the ABI does not have gets ENOTTY.
@@ -121,6 +123,18 @@ def main():
                 'sminfo: %r' % r.stdout)
         r = tool(['perfquery'])
         h.check(int(field(r.stdout, 'PortXmitPkts')) > 0, 'perfquery: %r' % r.stdout)
+        # SA tables bigger than one MAD: OpenSM's RMPP responses, segmented
+        # by this host's MAD core, reassembled by it for saquery (same host)
+        r = tool(['saquery', '-N'])
+        descs = re.findall(r'NodeDescription\.+(.*)', r.stdout)
+        want = {'ca-sm HCA-1', 'sw', field(tool(['smpquery', '-D', 'nodedesc', '0']).stdout,
+                                            'Node Description')}
+        h.check_eq(set(descs), want, 'saquery -N: every node with a LID, in one table')
+        h.check(len(descs) * 112 > 200, 'the NodeRecord table spans RMPP segments')
+        r = tool(['saquery', 'PR'])
+        h.check(r.stdout.count('PathRecord dump') >= 3, 'saquery PR: %r' % r.stdout[-800:])
+        r = tool(['saquery', '-g'])
+        h.check('ff12:401b:ffff::ffff:ffff' in r.stdout, 'saquery -g: %r' % r.stdout)
         r = tool(['ibnetdiscover'], check=False)
         for desc in ('"sw"', '"ca-sm HCA-1"'):
             h.check(desc in r.stdout, 'ibnetdiscover lacks %s: %r' % (desc, r.stdout))
