@@ -484,6 +484,44 @@ test_lid_routed_smp(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * IBA 7.6.5 / 7.9.4: QP0 (subnet management) traffic travels on VL15
+ * only. A LID-routed SubnGet(NodeInfo) from A to B on VL0 is dropped by
+ * B unanswered; the same SMP on VL15 is answered.
+ */
+static int
+test_smp_needs_vl15(void)
+{
+	struct fab_pkt_addr a;
+	uint8_t mad[256];
+	unsigned int vl;
+
+	memset(mad, 0, sizeof(mad));
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI;
+	mad[MAD_CLASS_VERSION] = 1;
+	mad[MAD_METHOD] = MAD_METHOD_GET;
+	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	for (vl = 0; vl <= 15; vl += 15) {
+		struct fab_pkt *p = fab_pkt_alloc(fab);
+		uint64_t xmit = B->ports[1].cnt.xmit_pkts, rcv = B->ports[1].cnt.rcv_pkts;
+
+		TEST_ASSERT(p != NULL, "packet");
+		memset(&a, 0, sizeof(a));
+		a.vl = (uint8_t)vl;
+		a.dlid = 11;
+		a.slid = 10;
+		a.pkey = 0xffff;
+		TEST_ASSERT_SUCCESS(pkt_build_ud(p, &a, mad, sizeof(mad)), "build");
+		fab_port_xmit(fab, &A->ports[1], p);
+		run();
+		TEST_ASSERT_EQUAL(B->ports[1].cnt.rcv_pkts, rcv + 1, "SMP on VL%u reached B", vl);
+		TEST_ASSERT_EQUAL(B->ports[1].cnt.xmit_pkts, xmit + (vl == 15),
+				  "SMP on VL%u: %s", vl, vl == 15 ? "answered" : "dropped");
+	}
+	return TEST_SUCCESS;
+}
+
 /* DR hop count 0: the node's own SMA, no packet on any cable. */
 static int
 test_dr_hop_count_zero(void)
@@ -808,6 +846,7 @@ static struct unit_test_suite forward_suite = {
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_fifo_order),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_two_switches),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_lid_routed_smp),
+		TEST_CASE_ST(fabric_setup, fabric_teardown, test_smp_needs_vl15),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_hop_count_zero),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_mixed_path),
 		TEST_CASE_ST(fabric_setup, fabric_teardown, test_dr_lid_tail),

@@ -659,6 +659,38 @@ test_pkey_qp1(void)
 }
 
 /*
+ * IBA 10.3.1: a QP receives from RTR on. B's UD QP in INIT (receives
+ * posted) gets nothing, counted as a state drop; after INIT2RTR the same
+ * datagram arrives.
+ */
+static int
+test_recv_needs_rtr(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	const struct mt25208_dp_stats *st = mt25208_dp_stats(B.dev);
+	static struct hh_qp qp;
+	uint64_t drops = st->drop_qp_state;
+	uint8_t cqe[32];
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &qp, hh_host_qpn(&B.h, 30), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_EQUAL(hh_qp_modify(&B.h.d, &qp, HH_QPS_RESET, HH_QPS_INIT, 0), 0, "RST2INIT");
+	TEST_ASSERT_SUCCESS(hh_post_recv(&B.h.d, &qp, 4), "receives");
+	dst.dqpn = qp.qpn;
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 100), "no receive in INIT");
+	TEST_ASSERT_EQUAL(st->drop_qp_state, drops + 1, "dropped for the QP's state");
+	TEST_ASSERT_EQUAL(hh_qp_modify(&B.h.d, &qp, HH_QPS_INIT, HH_QPS_RTR, 0), 0, "INIT2RTR");
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 64, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "received in RTR");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn, "by the QP now in RTR");
+	return TEST_SUCCESS;
+}
+
+/*
  * Multicast (IBA 10.2.4): B's UD QP attached to MGID ff12:401b:ffff::1 in the
  * MGM bucket MGID_HASH names; A sends with a GRH to MLID 0xc001, DestQP
  * 0xffffff. B's CQE has the GRH bit (0x80 at 0x0d) and the 40-byte GRH
@@ -1351,6 +1383,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_pkey_membership),
 		TEST_CASE(test_pkey_port_and_qp_index),
 		TEST_CASE(test_pkey_qp1),
+		TEST_CASE(test_recv_needs_rtr),
 		TEST_CASE(test_multicast),
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),

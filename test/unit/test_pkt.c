@@ -457,6 +457,21 @@ test_parse_rejects(void)
 	pkt.crc_valid = false;
 	TEST_ASSERT_EQUAL(pkt_parse(&pkt, &h), -EILSEQ, "VCRC");
 
+	/*
+	 * IBA 8.3.1, a global packet: GRH PayLen (bytes 12..13) must count
+	 * BTH..ICRC, NxtHdr (byte 14) must be 0x1B; the header check refuses
+	 * them (-EBADMSG), before the ICRC would (-EILSEQ).
+	 */
+	v2_addr(&a);
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, "hello", 5), "build");
+	pkt.data[13] ^= 0x04;
+	fix_vcrc(&pkt);
+	TEST_ASSERT_EQUAL(pkt_parse(&pkt, &h), -EBADMSG, "GRH PayLen off by 4");
+	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, "hello", 5), "build");
+	pkt.data[14] = 0x11;
+	fix_vcrc(&pkt);
+	TEST_ASSERT_EQUAL(pkt_parse(&pkt, &h), -EBADMSG, "GRH NxtHdr 0x11 (UDP)");
+
 	/* PadCnt larger than the payload of a packet with an empty payload */
 	memset(&a, 0, sizeof(a));
 	TEST_ASSERT_SUCCESS(pkt_build_ud(&pkt, &a, mad, 0), "empty payload");
