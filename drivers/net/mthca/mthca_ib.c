@@ -783,9 +783,13 @@ mthca_ib_register(struct mthca_dev *dev)
 	d->ib.dev_private = dev;
 	d->ib.node_type = RTE_IB_NODE_CA;
 	d->ib.phys_port_cnt = (uint8_t)dev->num_ports;
+	/* in two loops: gcc -Warray-bounds (the ASan build) cannot tell that
+	 * num_ports <= MTHCA_MAX_PORTS bounds eth_port[] inside one */
 	for (p = 0; p < RTE_IB_DEV_MAX_PORTS; p++)
-		d->ib.eth_port_id[p] = p < dev->num_ports && dev->eth_port[p] != RTE_MAX_ETHPORTS ?
-				       dev->eth_port[p] : RTE_IB_NO_ETH_PORT;
+		d->ib.eth_port_id[p] = RTE_IB_NO_ETH_PORT;
+	for (p = 0; p < dev->num_ports && p < MTHCA_MAX_PORTS; p++)
+		if (dev->eth_port[p] != RTE_MAX_ETHPORTS)
+			d->ib.eth_port_id[p] = dev->eth_port[p];
 	dev->ibdev = &d->ib;
 	if (rte_ib_device_register(&d->ib) != 0) {
 		ret = -rte_errno;
