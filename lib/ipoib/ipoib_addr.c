@@ -16,6 +16,7 @@
 #include <rte_errno.h>
 
 #include "rte_ipoib.h"
+#include "ipoib_private.h"
 
 int
 rte_ipoib_hwaddr_format(const struct rte_ipoib_hwaddr *hw, char *buf, size_t size)
@@ -23,14 +24,10 @@ rte_ipoib_hwaddr_format(const struct rte_ipoib_hwaddr *hw, char *buf, size_t siz
 	const uint8_t *p = (const uint8_t *)hw;
 	size_t i, off = 0;
 
-	if (hw == NULL || buf == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
-	if (size < RTE_IPOIB_HWADDR_FMT_SIZE) {
-		rte_errno = ENOSPC;
-		return -1;
-	}
+	if (hw == NULL || buf == NULL)
+		return ipoib_err(EINVAL);
+	if (size < RTE_IPOIB_HWADDR_FMT_SIZE)
+		return ipoib_err(ENOSPC);
 	for (i = 0; i < RTE_IPOIB_ALEN; i++)
 		off += snprintf(buf + off, size - off, i == 0 ? "%02x" : ":%02x", p[i]);
 	return (int)off;
@@ -85,10 +82,8 @@ static int
 mgid_head(uint16_t sig, uint16_t pkey, uint8_t scope, struct rte_ib_gid *mgid)
 {
 	if (mgid == NULL || scope == 0 || scope > 0xe ||
-	    !rte_ib_pkey_is_valid(pkey)) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	    !rte_ib_pkey_is_valid(pkey))
+		return ipoib_err(EINVAL);
 	pkey |= RTE_IB_PKEY_FULL_MEMBER;
 	memset(mgid->raw, 0, sizeof(mgid->raw));
 	mgid->raw[0] = 0xff;
@@ -115,10 +110,8 @@ rte_ipoib_ipv4_mc_mgid(rte_be32_t group, uint16_t pkey, uint8_t scope,
 {
 	uint32_t g = rte_be_to_cpu_32(group);
 
-	if ((g & 0xf0000000u) != 0xe0000000u) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if ((g & 0xf0000000u) != 0xe0000000u)
+		return ipoib_err(EINVAL);
 	if (mgid_head(RTE_IPOIB_MGID_SIG_IPV4, pkey, scope, mgid) < 0)
 		return -1;
 	/* The class-D prefix 1110 is implied; its 28 bits follow. */
@@ -133,10 +126,8 @@ int
 rte_ipoib_ipv6_mc_mgid(const uint8_t group[16], uint16_t pkey, uint8_t scope,
 		       struct rte_ib_gid *mgid)
 {
-	if (group == NULL || group[0] != 0xff) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (group == NULL || group[0] != 0xff)
+		return ipoib_err(EINVAL);
 	if (mgid_head(RTE_IPOIB_MGID_SIG_IPV6, pkey, scope, mgid) < 0)
 		return -1;
 	memcpy(&mgid->raw[6], &group[6], 10);

@@ -23,10 +23,8 @@ rte_ipoib_arp_build(struct rte_ipoib_arp *arp, uint16_t oper,
 		    const struct rte_ipoib_hwaddr *tha, rte_be32_t tpa)
 {
 	if (arp == NULL || sha == NULL ||
-	    (oper != RTE_ARP_OP_REQUEST && oper != RTE_ARP_OP_REPLY)) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	    (oper != RTE_ARP_OP_REQUEST && oper != RTE_ARP_OP_REPLY))
+		return ipoib_err(EINVAL);
 	arp->htype = rte_cpu_to_be_16(RTE_IPOIB_ARP_HRD);
 	arp->ptype = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	arp->hlen = RTE_IPOIB_ALEN;
@@ -65,10 +63,8 @@ rte_ipoib_arp_parse(const void *buf, size_t len)
 {
 	enum rte_ipoib_drop_reason r;
 
-	if (buf == NULL || ((uintptr_t)buf & 3) != 0) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	if (buf == NULL || ((uintptr_t)buf & 3) != 0)
+		return ipoib_null(EINVAL);
 	r = ipoib_arp_check(buf, len);
 	if (r != RTE_IPOIB_DROP_NONE) {
 		rte_errno = r == RTE_IPOIB_DROP_BAD_LENGTH ? EMSGSIZE : EINVAL;

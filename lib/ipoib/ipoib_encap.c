@@ -60,17 +60,13 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	    (conf->mode != RTE_IPOIB_MODE_ETH && conf->mode != RTE_IPOIB_MODE_L3) ||
 	    conf->mtu < 68 || conf->mtu > RTE_IPOIB_UD_MTU_MAX ||
 	    rte_ipoib_hwaddr_is_mcast(&conf->local) ||
-	    rte_ipoib_bcast_mgid(conf->pkey, conf->scope, &mgid) != 0) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	    rte_ipoib_bcast_mgid(conf->pkey, conf->scope, &mgid) != 0)
+		return ipoib_null(EINVAL);
 	if (rte_ib_mbuf_dynfield_register() < 0)
 		return NULL;
 	dp = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*dp));
-	if (dp == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
+	if (dp == NULL)
+		return ipoib_null(ENOMEM);
 	memset(dp, 0, sizeof(*dp));
 	dp->conf = *conf;
 	rte_ipoib_mac_from_hwaddr(&conf->local, &dp->local_mac);
@@ -95,10 +91,8 @@ rte_ipoib_dp_local_mac(const struct rte_ipoib_dp *dp, struct rte_ether_addr *mac
 int
 rte_ipoib_dp_stats_get(const struct rte_ipoib_dp *dp, struct rte_ipoib_dp_stats *st)
 {
-	if (dp == NULL || st == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (dp == NULL || st == NULL)
+		return ipoib_err(EINVAL);
 	*st = dp->st;
 	return 0;
 }

@@ -113,10 +113,8 @@ rte_ipoib_nd_opt_lla_build(struct rte_ipoib_nd_opt_lla *opt, uint8_t type,
 			   const struct rte_ipoib_hwaddr *hw)
 {
 	if (opt == NULL || hw == NULL ||
-	    (type != IPOIB_ND_OPT_SLLA && type != IPOIB_ND_OPT_TLLA)) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	    (type != IPOIB_ND_OPT_SLLA && type != IPOIB_ND_OPT_TLLA))
+		return ipoib_err(EINVAL);
 	opt->type = type;
 	opt->len = RTE_IPOIB_ND_OPT_LLA_LEN / 8;
 	opt->pad[0] = 0;
@@ -134,19 +132,15 @@ rte_ipoib_nd_find_lla(const void *ip6, size_t len, uint8_t type,
 	enum rte_ipoib_drop_reason r;
 	unsigned int i;
 
-	if (p == NULL || (type != IPOIB_ND_OPT_SLLA && type != IPOIB_ND_OPT_TLLA)) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (p == NULL || (type != IPOIB_ND_OPT_SLLA && type != IPOIB_ND_OPT_TLLA))
+		return ipoib_err(EINVAL);
 	r = ipoib_nd_check(p, len, false, &msg);
 	if (r != RTE_IPOIB_DROP_NONE) {
 		rte_errno = r == RTE_IPOIB_DROP_BAD_LENGTH ? EMSGSIZE : EINVAL;
 		return -1;
 	}
-	if (ipoib_icmp6_cksum(p, p + IPOIB_IP6_HDR_LEN, msg.icmp_len) != 0) {
-		rte_errno = EBADMSG;
-		return -1;
-	}
+	if (ipoib_icmp6_cksum(p, p + IPOIB_IP6_HDR_LEN, msg.icmp_len) != 0)
+		return ipoib_err(EBADMSG);
 	for (i = 0; i < msg.nb_lla; i++) {
 		const uint8_t *o = p + IPOIB_IP6_HDR_LEN + msg.lla_off[i];
 
@@ -174,14 +168,10 @@ rte_ipoib_nd_build(void *buf, size_t size, uint8_t icmp_type,
 	uint16_t ck;
 
 	if (p == NULL || src == NULL || dst == NULL || target == NULL || hw == NULL ||
-	    (icmp_type != IPOIB_ND_NS && icmp_type != IPOIB_ND_NA)) {
-		rte_errno = EINVAL;
-		return -1;
-	}
-	if (size < IPOIB_IP6_HDR_LEN + icmp_len) {
-		rte_errno = ENOSPC;
-		return -1;
-	}
+	    (icmp_type != IPOIB_ND_NS && icmp_type != IPOIB_ND_NA))
+		return ipoib_err(EINVAL);
+	if (size < IPOIB_IP6_HDR_LEN + icmp_len)
+		return ipoib_err(ENOSPC);
 	memset(p, 0, IPOIB_IP6_HDR_LEN + icmp_len);
 	p[0] = 0x60;
 	p[4] = 0;

@@ -15,6 +15,7 @@
 #include <sys/queue.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_hash_crc.h>
 #include <rte_log.h>
 #include <rte_prefetch.h>
@@ -32,6 +33,36 @@ extern int ipoib_logtype;
 #define IPOIB_LOG(level, fmt, ...) \
 	rte_log(RTE_LOG_ ## level, ipoib_logtype, "%s(): " fmt "\n", \
 		__func__, ##__VA_ARGS__)
+
+/*
+ * The public return convention (rte_errno and -1 or NULL) from an
+ * internal one, as lib/ib's ib_ret().
+ */
+static inline int
+ipoib_ret(int ret)
+{
+	if (ret < 0) {
+		rte_errno = -ret;
+		return -1;
+	}
+	return ret;
+}
+
+/** Fail with -1 and rte_errno @p err (a positive errno). */
+static inline int
+ipoib_err(int err)
+{
+	rte_errno = err;
+	return -1;
+}
+
+/** Fail with NULL and rte_errno @p err (a positive errno). */
+static inline void *
+ipoib_null(int err)
+{
+	rte_errno = err;
+	return NULL;
+}
 
 /* IPv6 header offsets (RFC 8200 3). */
 #define IPOIB_IP6_HDR_LEN 40

@@ -167,15 +167,11 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	if (conf == NULL || conf->max_neigh == 0 || conf->max_path == 0 ||
 	    conf->max_neigh > (1u << 24) || conf->max_path > (1u << 24) ||
 	    (conf->queue_len & (conf->queue_len - 1)) != 0 ||
-	    conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	    conf->queue_len > IPOIB_QUEUE_LEN_MAX)
+		return ipoib_null(EINVAL);
 	tbl = calloc(1, sizeof(*tbl));
-	if (tbl == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
+	if (tbl == NULL)
+		return ipoib_null(ENOMEM);
 	tbl->conf = *conf;
 	if (tbl->conf.queue_len == 0)
 		tbl->conf.queue_len = IPOIB_QUEUE_LEN_DEFAULT;
@@ -246,10 +242,8 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 int
 rte_ipoib_tbl_stats_get(struct rte_ipoib_tbl *tbl, struct rte_ipoib_tbl_stats *st)
 {
-	if (tbl == NULL || st == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || st == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	st->nb_neigh = tbl->nb_neigh;
 	st->nb_path = tbl->nb_path;
@@ -306,10 +300,8 @@ rte_ipoib_path_lookup(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid,
 	struct rte_ipoib_path *p;
 	uint8_t key[24];
 
-	if (tbl == NULL || dgid == NULL) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	if (tbl == NULL || dgid == NULL)
+		return ipoib_null(EINVAL);
 	path_key(dgid, pkey, key);
 	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(key), path_match);
 	if (p == NULL)
@@ -325,18 +317,14 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	size_t rsize;
 	int rc;
 
-	if (tbl == NULL || dgid == NULL) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	if (tbl == NULL || dgid == NULL)
+		return ipoib_null(EINVAL);
 	qsize = tbl->conf.queue_len;
 	rsize = rte_ring_get_memsize(rte_align32pow2(qsize + 1));
 	p = aligned_alloc(RTE_CACHE_LINE_SIZE,
 			  RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
-	if (p == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
+	if (p == NULL)
+		return ipoib_null(ENOMEM);
 	memset(p, 0, sizeof(*p));
 	path_key(dgid, pkey, p->key);
 	TAILQ_INIT(&p->neighs);
@@ -379,10 +367,8 @@ rte_ipoib_path_set_ah(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 	struct rte_ib_ah *old;
 	int rc = 0;
 
-	if (tbl == NULL || path == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || path == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	/* Release: whatever the handle's creator wrote is seen with it. */
 	old = __atomic_exchange_n(&path->ah, ah, __ATOMIC_ACQ_REL);
@@ -395,11 +381,7 @@ rte_ipoib_path_set_ah(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 				rc = src_rebind_locked(tbl, n);
 	}
 	rte_spinlock_unlock(&tbl->lock);
-	if (rc != 0) {
-		rte_errno = -rc;
-		return -1;
-	}
-	return 0;
+	return ipoib_ret(rc);
 }
 
 unsigned int
@@ -424,10 +406,8 @@ rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
 {
 	int rc = 0;
 
-	if (tbl == NULL || path == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || path == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	if (path->nb_neigh != 0) {
 		rc = -EBUSY;
@@ -447,11 +427,7 @@ rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
 	defer(tbl, &path->defer, IPOIB_DEFER_PATH, path);
 out:
 	rte_spinlock_unlock(&tbl->lock);
-	if (rc != 0) {
-		rte_errno = -rc;
-		return -1;
-	}
-	return 0;
+	return ipoib_ret(rc);
 }
 
 /* ---- neighbours ---- */
@@ -543,15 +519,11 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 	uint32_t sig;
 	int rc = 0;
 
-	if (tbl == NULL || hw == NULL) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	if (tbl == NULL || hw == NULL)
+		return ipoib_null(EINVAL);
 	n = calloc(1, sizeof(*n));
-	if (n == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
+	if (n == NULL)
+		return ipoib_null(ENOMEM);
 	n->hw = *hw;
 	n->last_used = rte_rdtsc();
 	sig = ipoib_hash_hw(hw);
@@ -610,19 +582,13 @@ rte_ipoib_neigh_set_path(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neig
 {
 	int rc;
 
-	if (tbl == NULL || neigh == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || neigh == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	neigh_link_path_locked(neigh, path);
 	rc = src_rebind_locked(tbl, neigh);
 	rte_spinlock_unlock(&tbl->lock);
-	if (rc != 0) {
-		rte_errno = -rc;
-		return -1;
-	}
-	return 0;
+	return ipoib_ret(rc);
 }
 
 int
@@ -631,27 +597,19 @@ rte_ipoib_neigh_bind_ip(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh
 {
 	int rc;
 
-	if (tbl == NULL || neigh == NULL || ip == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || neigh == NULL || ip == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	rc = bind_set_locked(tbl, &tbl->by_ip, &neigh->ip, neigh, ip);
 	rte_spinlock_unlock(&tbl->lock);
-	if (rc != 0) {
-		rte_errno = -rc;
-		return -1;
-	}
-	return 0;
+	return ipoib_ret(rc);
 }
 
 int
 rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 {
-	if (tbl == NULL || neigh == NULL) {
-		rte_errno = EINVAL;
-		return -1;
-	}
+	if (tbl == NULL || neigh == NULL)
+		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
 	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
