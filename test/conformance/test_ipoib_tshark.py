@@ -22,7 +22,7 @@ import struct
 import sys
 
 from harness import Harness
-from pcaplib import LINKTYPE_INFINIBAND, check_pcap, crc16_vcrc, icrc
+from pcaplib import LINKTYPE_INFINIBAND, check_pcap, crc16_vcrc, icrc, tshark_argv
 
 SLID = 2
 SRC_QPN = 0x48
@@ -54,22 +54,6 @@ def write_pcap(path, pkts):
         for i, p in enumerate(pkts):
             f.write(struct.pack('<IIII', 1700000000 + i, 0, len(p), len(p)))
             f.write(p)
-
-
-def tshark_argv(h, path):
-    """tshark on @path, through DLT_USER0 where 247 is unknown (as pcaplib)."""
-    argv = ['tshark', '-n', '-r', path]
-    r = h.run(argv + ['-c', '1'], timeout=60, check=False)
-    if r.returncode != 0 and 'network type 247 unknown' in r.stderr:
-        copy = path + '.user0.pcap'
-        with open(path, 'rb') as f:
-            data = bytearray(f.read())
-        data[20:24] = struct.pack('<I', 147)
-        with open(copy, 'wb') as f:
-            f.write(data)
-        argv = ['tshark', '-n', '-r', copy, '-o',
-                'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""']
-    return argv
 
 
 FIELDS = ['frame.protocols', 'arp.hw.type', 'arp.hw.size', 'arp.proto.size', 'arp.opcode',

@@ -70,6 +70,27 @@ def read_pcap(path):
     return linktype, pkts
 
 
+def tshark_argv(h, path):
+    """The tshark command that reads @path: directly, or, where tshark's
+    pcap reader does not know LINKTYPE 247, through a copy whose header
+    says DLT_USER0 (147), bound to the InfiniBand dissector."""
+    tshark = ['tshark', '-n', '-r', path]
+    r = h.run(tshark + ['-c', '1'], timeout=60, check=False)
+    if r.returncode != 0 and 'network type 247 unknown' in r.stderr:
+        # Wireshark 4.0 (Debian 12) has the InfiniBand dissector but no
+        # mapping for LINKTYPE_INFINIBAND in its pcap reader.
+        copy = path + '.user0.pcap'
+        with open(path, 'rb') as f:
+            data = bytearray(f.read())
+        data[20:24] = struct.pack('<I' if data[:4] == b'\xd4\xc3\xb2\xa1' else '>I', 147)
+        with open(copy, 'wb') as f:
+            f.write(data)
+        h.info('tshark cannot read LINKTYPE 247; decoding %s as DLT_USER0 -> infiniband' % copy)
+        tshark = ['tshark', '-n', '-r', copy, '-o',
+                  'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""']
+    return tshark
+
+
 def check_pcap(h, path, min_pkts):
     linktype, pkts = read_pcap(path)
     h.check_eq(linktype, LINKTYPE_INFINIBAND, '%s link type' % path)
@@ -95,21 +116,7 @@ def check_pcap(h, path, min_pkts):
             bad.append('#%d: VCRC 0x%04x, expected 0x%04x' % (i, got_v, want_v))
     h.check(not bad, '%s: %d bad packets: %s' % (path, len(bad), '; '.join(bad[:5])))
 
-    tshark = ['tshark', '-n', '-r', path]
-    r = h.run(tshark + ['-c', '1'], timeout=60, check=False)
-    if r.returncode != 0 and 'network type 247 unknown' in r.stderr:
-        # Wireshark 4.0 (Debian 12) has the InfiniBand dissector but no
-        # mapping for LINKTYPE_INFINIBAND in its pcap reader: hand it a copy
-        # whose header says DLT_USER0 (147), bound to that dissector.
-        copy = path + '.user0.pcap'
-        with open(path, 'rb') as f:
-            data = bytearray(f.read())
-        data[20:24] = struct.pack('<I' if data[:4] == b'\xd4\xc3\xb2\xa1' else '>I', 147)
-        with open(copy, 'wb') as f:
-            f.write(data)
-        h.info('tshark cannot read LINKTYPE 247; decoding %s as DLT_USER0 -> infiniband' % copy)
-        tshark = ['tshark', '-n', '-r', copy, '-o',
-                  'uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""']
+    tshark = tshark_argv(h, path)
     r = h.run(tshark + ['-Y', '_ws.malformed || _ws.expert.severity >= error'], timeout=60)
     h.check(r.stdout.strip() == '', '%s: tshark malformed/error packets:\n%s' %
             (path, r.stdout[:2000]))
