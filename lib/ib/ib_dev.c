@@ -288,6 +288,18 @@ rte_ib_device_list(struct rte_ib_device **devs, unsigned int n)
 	return count;
 }
 
+/* Index of @p client in clients[], or -1. Caller holds ib_lock. */
+static int
+ib_client_index_locked(const struct rte_ib_client *client)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_clients; i++)
+		if (clients[i] == client)
+			return (int)i;
+	return -1;
+}
+
 int
 rte_ib_register_client(const struct rte_ib_client *client)
 {
@@ -301,9 +313,8 @@ rte_ib_register_client(const struct rte_ib_client *client)
 	}
 	pthread_mutex_lock(&ib_reg_lock);
 	pthread_mutex_lock(&ib_lock);
-	for (i = 0; i < nb_clients; i++)
-		if (clients[i] == client)
-			ret = -EEXIST;
+	if (ib_client_index_locked(client) >= 0)
+		ret = -EEXIST;
 	if (ret == 0 && nb_clients == RTE_IB_MAX_CLIENTS)
 		ret = -ENOSPC;
 	if (ret == 0)
@@ -332,7 +343,7 @@ rte_ib_unregister_client(const struct rte_ib_client *client)
 {
 	struct rte_ib_device *snap[RTE_IB_MAX_DEVICES];
 	unsigned int i, n;
-	int idx = -1;
+	int idx;
 
 	if (client == NULL) {
 		rte_errno = EINVAL;
@@ -340,9 +351,7 @@ rte_ib_unregister_client(const struct rte_ib_client *client)
 	}
 	pthread_mutex_lock(&ib_reg_lock);
 	pthread_mutex_lock(&ib_lock);
-	for (i = 0; i < nb_clients; i++)
-		if (clients[i] == client)
-			idx = (int)i;
+	idx = ib_client_index_locked(client);
 	if (idx >= 0) {
 		memmove(&clients[idx], &clients[idx + 1],
 			(nb_clients - idx - 1) * sizeof(clients[0]));

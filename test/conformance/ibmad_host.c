@@ -31,7 +31,9 @@
 #include <rte_errno.h>
 
 #include <ib_driver.h>
+#include <rte_ib_attrs.h>
 #include <rte_ib_dev.h>
+#include <rte_ib_pack.h>
 #include <rte_ibmad.h>
 
 #include "hh_host.h"
@@ -51,34 +53,40 @@ on_signal(int sig)
 	stop = 1;
 }
 
-/* PortInfo (IBA 14.2.5.6) from the firmware into the rte_ib attributes. */
+/* PortInfo (IBA 14.2.5.6) from the firmware, unpacked by lib/ib's
+ * field table, into the rte_ib attributes.
+ */
 static int
 hh_query_port(struct rte_ib_device *dev, uint8_t port, struct rte_ib_port_attr *a)
 {
-	const uint8_t *pi;
+	struct rte_ib_port_info pi;
+	const uint8_t *mad;
+	int ret = -EIO;
 
 	(void)dev;
 	if (port != 1)
 		return -EINVAL;
 	pthread_mutex_lock(&hh_lock);
-	pi = hh_host_port_info(&H);
-	if (pi != NULL) {
-		pi += 64;
-		a->lid = hh_get16(pi, 16);
-		a->sm_lid = hh_get16(pi, 18);
-		a->cap_mask = hh_get32(pi, 20);
-		a->active_width = pi[31];
-		a->state = pi[32] & 0x0f;
-		a->phys_state = pi[33] >> 4;
-		a->lmc = pi[34] & 0x07;
-		a->active_speed = pi[35] >> 4;
-		a->active_mtu = pi[36] >> 4;
-		a->sm_sl = pi[36] & 0x0f;
-		a->max_mtu = pi[41] & 0x0f;
-		a->subnet_timeout = pi[51] & 0x1f;
-	}
+	mad = hh_host_port_info(&H);
+	if (mad != NULL && rte_ib_unpack(rte_ib_port_info_layout(), mad + 64,
+					 RTE_IB_MAD_SIZE - 64, &pi) == 0)
+		ret = 0;
 	pthread_mutex_unlock(&hh_lock);
-	return pi != NULL ? 0 : -EIO;
+	if (ret != 0)
+		return ret;
+	a->lid = pi.lid;
+	a->sm_lid = pi.master_sm_lid;
+	a->cap_mask = pi.capability_mask;
+	a->active_width = pi.link_width_active;
+	a->state = pi.port_state;
+	a->phys_state = pi.port_phys_state;
+	a->lmc = pi.lmc;
+	a->active_speed = pi.link_speed_active;
+	a->active_mtu = pi.neighbor_mtu;
+	a->sm_sl = pi.master_sm_sl;
+	a->max_mtu = pi.mtu_cap;
+	a->subnet_timeout = pi.subnet_timeout;
+	return 0;
 }
 
 /* MAD_IFC with the receive's completion (Linux mthca_MAD_IFC, op_mod 4
