@@ -313,6 +313,12 @@ int hh_qp_modify(struct hh_dev *d, struct hh_qp *qp, enum hh_qp_state from, enum
 int hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from,
 	      enum hh_qp_state to, uint16_t pkey_index);
 int hh_qp_up(struct hh_dev *d, struct hh_qp *qp, uint16_t pkey_index);
+/**
+ * Back to RESET with empty rings, as a driver recovers a QP in ERR
+ * (2RST, producer counters and doorbell records to 0, rings relinked);
+ * hh_qp_up() and receives again make it usable.
+ */
+int hh_qp_reset(struct hh_dev *d, struct hh_qp *qp);
 int hh_init_ib(struct hh_dev *d, uint8_t port);
 int hh_mad_ifc(struct hh_dev *d, uint8_t port, const uint8_t *mad, uint8_t *resp,
 	       const uint8_t *ext, uint16_t slid, uint8_t op_mod);

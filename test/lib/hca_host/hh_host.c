@@ -88,6 +88,10 @@ host_events(struct hh_host *h)
 			}
 			h->port_active = hh_get8(eqe, HH_EQE_SUBTYPE) == HH_PORT_CHANGE_ACTIVE;
 			HH_LOG("%s: port 1 %s", h->name, h->port_active ? "ACTIVE" : "down");
+		} else if (type == HH_EV_WQ_CATAS) {
+			h->wq_catas++;
+			h->wq_catas_qpn = hh_get32(eqe, HH_EQE_DATA) & 0xffffff;
+			HH_LOG("%s: WQ catastrophic error, QP 0x%x", h->name, h->wq_catas_qpn);
 		} else {
 			HH_LOG("%s: async event 0x%02x", h->name, type);
 		}

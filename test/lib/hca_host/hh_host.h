@@ -29,6 +29,8 @@ struct hh_host {
 	uint16_t lid;
 	bool port_active;
 	unsigned int bad_events;	/**< EQEs that broke a rule */
+	unsigned int wq_catas;		/**< WQ catastrophic error events seen */
+	uint32_t wq_catas_qpn;		/**< the QP the last one named */
 	const char *name;
 };
 

@@ -70,10 +70,10 @@ mx_service(struct mx *m)
 	hh_idle(&m->a->d, 100);
 }
 
-/* A CQ and a UD QP on port 1 of @p h, to RTS; @p bugs are committed while creating it. */
+/* A CQ and a UD QP on port 1 of @p h (in RESET), numbers of their own. */
 static int
-mx_qp_new(struct mx *m, struct hh_host *h, struct mx_qp *q, uint32_t sq_depth,
-	  uint32_t rq_depth, uint32_t cq_nent, uint32_t bugs)
+mx_qp_alloc(struct mx *m, struct hh_host *h, struct mx_qp *q, uint32_t sq_depth,
+	    uint32_t rq_depth, uint32_t cq_nent)
 {
 	unsigned int k = h == m->a ? 0 : 1;
 	struct hh_dev *d = &h->d;
@@ -87,8 +87,21 @@ mx_qp_new(struct mx *m, struct hh_host *h, struct mx_qp *q, uint32_t sq_depth,
 	ret = hh_qp_create_sized(d, &q->qp, hh_host_qpn(h, MX_FIRST_QP + m->next_qp[k]++),
 				 HH_QPST_UD, 1, &q->cq, &q->cq, sq_depth, rq_depth);
 	if (ret != 0)
-		return mx_fail(m, "QP buffers: %d", ret);
+		return mx_fail(m, "buffers for a QP of %u + %u WQEs: %d", sq_depth, rq_depth, ret);
 	q->qp.qkey = HH_HOST_UD_QKEY;
+	return 0;
+}
+
+/* mx_qp_alloc() and to RTS; @p bugs are committed while bringing it up. */
+static int
+mx_qp_new(struct mx *m, struct hh_host *h, struct mx_qp *q, uint32_t sq_depth,
+	  uint32_t rq_depth, uint32_t cq_nent, uint32_t bugs)
+{
+	struct hh_dev *d = &h->d;
+	int ret;
+
+	if (mx_qp_alloc(m, h, q, sq_depth, rq_depth, cq_nent) != 0)
+		return -1;
 	d->bugs = bugs;
 	ret = hh_qp_up(d, &q->qp, 0);
 	d->bugs = 0;
@@ -245,10 +258,29 @@ row_db_qpn(struct mx *m, bool bug)
 	return row_send(m, bug, HH_BUG_DB_QPN, mx_silent);
 }
 
+/* The QP's send queue stopped with a WQ catastrophic error event and no CQE. */
+static int
+out_wq_catas(struct mx *m, struct mx_qp *q)
+{
+	unsigned int before = m->a->wq_catas;
+	uint64_t end;
+
+	if (mx_silent(m, q) != 0)
+		return -1;
+	end = now_ms() + MX_WAIT_MS;
+	while (m->a->wq_catas == before && now_ms() < end)
+		mx_service(m);
+	if (m->a->wq_catas == before)
+		return mx_fail(m, "no WQ catastrophic error event");
+	return m->a->wq_catas_qpn == q->qp.qpn ? 0 :
+	       mx_fail(m, "WQ catastrophic error event for QP 0x%x, not 0x%x",
+		       m->a->wq_catas_qpn, q->qp.qpn);
+}
+
 static int
 row_db_counter(struct mx *m, bool bug)
 {
-	return row_send(m, bug, HH_BUG_DB_COUNTER, mx_silent);
+	return row_send(m, bug, HH_BUG_DB_COUNTER, out_wq_catas);
 }
 
 static int
@@ -437,8 +469,9 @@ row_fw_unmasked(struct mx *m, bool bug)
 }
 
 /*
- * A send queue of 2^16 WQEs: log_sq_size has 4 bits (at most 2^15), so
- * RST2INIT is refused; without the bug the queue has the DEV_LIM maximum.
+ * A send queue of 2^16 WQEs: log_sq_size has 4 bits (at most 2^15) and
+ * the bit above it is reserved, so RST2INIT is refused; without the bug
+ * the queue has DEV_LIM's maximum and a WQE is delivered.
  */
 static int
 row_queue_64k(struct mx *m, bool bug)
@@ -448,13 +481,8 @@ row_queue_64k(struct mx *m, bool bug)
 	struct mx_qp q;
 	int st;
 
-	memset(&q, 0, sizeof(q));
-	q.h = m->a;
-	if (hh_cq_create(d, &q.cq, d->rsvd_cqs + MX_FIRST_CQ + m->next_cq[0]++, 64) != 0 ||
-	    hh_qp_create_sized(d, &q.qp, hh_host_qpn(m->a, MX_FIRST_QP + m->next_qp[0]++),
-			       HH_QPST_UD, 1, &q.cq, &q.cq, depth, 4) != 0)
-		return mx_fail(m, "buffers for a %u-entry SQ", depth);
-	q.qp.qkey = HH_HOST_UD_QKEY;
+	if (mx_qp_alloc(m, m->a, &q, depth, 4, 64) != 0)
+		return -1;
 	st = hh_qp_modify(d, &q.qp, HH_QPS_RESET, HH_QPS_INIT, 0);
 	if (bug)
 		return st == HH_ST_BAD_PARAM ? 0 :
@@ -491,9 +519,16 @@ row_mlx_rlid(struct mx *m, bool bug)
 	while (qp1->sends_ok == ok && qp1->sends_err == err && now_ms() < end)
 		mx_service(m);
 	if (bug) {
+		int recovered;
+
 		if (qp1->sends_err == err || qp1->last_err_synd != HH_SYND_LOCAL_QP_OP)
 			return mx_fail(m, "QP1 send: %u good, %u errors",
 				       qp1->sends_ok - ok, qp1->sends_err - err);
+		/* the error took QP1 to ERR: recover it as a driver must */
+		recovered = hh_qp_reset(&m->a->d, qp1) == 0 && hh_qp_up(&m->a->d, qp1, 0) == 0 &&
+			    hh_post_recv(&m->a->d, qp1, qp1->rq_max) == 0;
+		if (!recovered)
+			return mx_fail(m, "QP1 did not come back from ERR");
 		return mx_b_received(m, &who, MX_QUIET_MS / 4) ?
 		       mx_fail(m, "B received the datagram") : 0;
 	}
@@ -519,7 +554,7 @@ static const struct mx_row mx_rows[] = {
 	{ "doorbell_qpn", "arbelprm_send_doorbell_st.qpn",
 	  "doorbell names a QP in RESET: ignored, the posting QP never runs", row_db_qpn },
 	{ "doorbell_wqe_counter", "arbelprm_send_doorbell_st.wqe_counter",
-	  "counter not the WQEs posted before: the doorbell is not acted on", row_db_counter },
+	  "not the WQEs posted before: WQ catastrophic error event, no CQE", row_db_counter },
 	{ "doorbell_wqe_cnt_0", "arbelprm_send_doorbell_st.wqe_cnt (\"must be greater than zero\")",
 	  "wqe_cnt 0: the doorbell is not acted on", row_db_cnt0 },
 	{ "doorbell_over_255", "arbelprm_send_doorbell_st.wqe_cnt (8 bits)",

@@ -961,6 +961,23 @@ hh_qp_cmd(struct hh_dev *d, struct hh_qp *qp, uint16_t op, enum hh_qp_state from
 }
 
 int
+hh_qp_reset(struct hh_dev *d, struct hh_qp *qp)
+{
+	int st = hh_qp_cmd(d, qp, HH_OP_2RST, HH_QPS_ERR, HH_QPS_RESET, 0);
+
+	if (st != HH_ST_OK) {
+		HH_ERR("QP 0x%x 2RST: status 0x%02x", qp->qpn, st);
+		return -EIO;
+	}
+	/* __mthca_modify_qp() to RESET: indices and both doorbell records to 0 */
+	qp->sq_head = qp->rq_head = 0;
+	hh_put32(hh_dbr(d, qp->sq_db), 0, 0);
+	hh_put32(hh_dbr(d, qp->rq_db), 0, 0);
+	link_rings(qp);
+	return 0;
+}
+
+int
 hh_init_ib(struct hh_dev *d, uint8_t port)
 {
 	uint8_t *m = d->mbox_in.va;
