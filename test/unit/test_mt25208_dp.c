@@ -105,6 +105,10 @@ side_new(struct side *s, const char *name)
 	s->h.d.idle_arg = &s->h;
 	s->h.d.get_irq = side_irq;
 	s->h.name = name;
+	/* HCA_HOST_STYLE=ipxe: the same cases as iPXE drives the silicon */
+	if (getenv("HCA_HOST_STYLE") != NULL &&
+	    hh_style_parse(getenv("HCA_HOST_STYLE"), &s->h.d.style) != 0)
+		return -1;
 	return hh_attach_mem(&s->h.d, s->bar0, s->bar2, MT_BAR2_SIZE, s->dma, DMA_IOVA, DMA_SIZE);
 }
 
@@ -216,7 +220,7 @@ test_ud_datagram(void)
 			    "post");
 	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), A.h.ud.qpn, "send my_qpn");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), A.h.ud.send_off, "send wqe");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(&A.h.ud, 0), "send wqe");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "send opcode");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_IS_SEND), 0x80, "is_send");
 	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
@@ -227,7 +231,7 @@ test_ud_datagram(void)
 	TEST_ASSERT_EQUAL(hh_get16(cqe, HH_CQE_RLID), LID_A, "recv rlid");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_IMM_PKEY), 0, "recv P_Key index 0");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 296, "recv byte_cnt");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 0, "recv wqe");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&B.h.ud, 0), "recv wqe");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "recv opcode");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_IS_SEND), 0, "recv is_send");
 	TEST_ASSERT_BUFFERS_EQUAL(B.h.ud.data.va + 40, A.h.payload.va, 256, "payload at +40");
@@ -266,7 +270,7 @@ test_ud_2044(void)
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x0a, "send ok");
 	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 40 + 2044, "byte_cnt");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 1u << B.h.ud.rq_shift, "second RQ WQE");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&B.h.ud, 1u), "second RQ WQE");
 	TEST_ASSERT_BUFFERS_EQUAL(B.h.ud.data.va + HH_RECV_SLOT + 40, A.h.payload.va, 2044, "payload");
 	/* no arm since the last event: no EQE */
 	TEST_ASSERT(hh_eq_next(&B.h.d, &B.h.d.eq[HH_EQ_COMP]) == NULL, "disarmed CQ: no EQE");
@@ -745,7 +749,8 @@ test_multicast(void)
 		memcpy(cqe, cqe2, sizeof(cqe));
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_G_PATH) & 0x80, 0x80, "GRH bit");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_BYTE_CNT), 140, "byte_cnt 40 + 100");
-	buf = B.h.ud.data.va + (size_t)((hh_get32(cqe, HH_CQE_WQE) >> B.h.ud.rq_shift)) * HH_RECV_SLOT;
+	buf = B.h.ud.data.va +
+	      (size_t)hh_rq_index(&B.h.ud, hh_get32(cqe, HH_CQE_WQE)) * HH_RECV_SLOT;
 	TEST_ASSERT_EQUAL(buf[0] >> 4, 6, "GRH IPVer 6 in the first 40 bytes");
 	TEST_ASSERT_BUFFERS_EQUAL(buf + 24, mgid, 16, "GRH DGID");
 	return TEST_SUCCESS;
@@ -772,7 +777,7 @@ test_errors(void)
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xff, "send error opcode");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "LOCAL_ACCESS_ERR");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_VENDOR_ERR), MT_VENDOR_ERR_DMA_FAULT, "vendor_err");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), A.h.ud.send_off + (first << A.h.ud.sq_shift),
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(&A.h.ud, first),
 			  "wqe of the failed WQE");
 	TEST_ASSERT(A.dev->stats.dma_faults > faults, "DMA fault counted");
 	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 64, false);
@@ -781,7 +786,7 @@ test_errors(void)
 	while (hh_host_wait_cqe(&A.h, &A.h.rcq, cqe, 50)) {
 		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xfe, "receive flush");
 		TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x05, "receive WR_FLUSH_ERR");
-		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), n << A.h.ud.rq_shift, "in order");
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&A.h.ud, n), "in order");
 		n++;
 	}
 	TEST_ASSERT_EQUAL(n, HH_HOST_QP_DEPTH / 2, "all posted receives flushed");
@@ -815,7 +820,7 @@ test_local_length(void)
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn, "my_qpn");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xfe, "receive error CQE");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x01, "LOCAL_LENGTH_ERR");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 0, "wqe of the receive");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&qp, 0), "wqe of the receive");
 	return TEST_SUCCESS;
 }
 
@@ -838,13 +843,13 @@ test_bad_chain(void)
 	dst.dqpn = B.h.ud.qpn;
 	hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 64, true);
 	/* the model has not run since the doorbell: break the link */
-	prev = qp.buf.va + qp.send_off + (15u << qp.sq_shift);
-	hh_put32(prev, HH_WQE_NDA_OP, (qp.send_off + (3u << qp.sq_shift)) | HH_OPCODE_SEND);
+	prev = hh_sq_wqe(&qp, 15u);
+	hh_put32(prev, HH_WQE_NDA_OP, (hh_sq_addr(&qp, 3u)) | HH_OPCODE_SEND);
 	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE");
 	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_MY_QPN), qp.qpn, "my_qpn");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xff, "send error CQE");
 	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x02, "LOCAL_QP_OP_ERR");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), qp.send_off, "wqe of WQE 0");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(&qp, 0), "wqe of WQE 0");
 	return TEST_SUCCESS;
 }
 
@@ -880,8 +885,8 @@ test_garbage_wqes(void)
 	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP to RTS");
 	for (round = 0; round < 300; round++) {
 		uint32_t ind = qp.sq_head & (qp.sq_max - 1), i, size = 1 + rnd() % 8;
-		uint8_t *w = qp.buf.va + qp.send_off + (ind << qp.sq_shift);
-		uint8_t *prev = qp.buf.va + qp.send_off + (((ind - 1) & (qp.sq_max - 1)) << qp.sq_shift);
+		uint8_t *w = hh_sq_wqe(&qp, ind);
+		uint8_t *prev = hh_sq_wqe(&qp, (ind - 1) & (qp.sq_max - 1));
 
 		for (i = 8; i < (1u << qp.sq_shift); i += 4)
 			hh_put32(w, i, rnd());
@@ -906,7 +911,7 @@ test_garbage_wqes(void)
 		}
 		hh_put32(w, 16, (1u << 24) | A.h.d.pd);	/* port 1 in the AV, mostly */
 		hh_put32(w, HH_WQE_FLAGS, rnd() | HH_WQE_F_CQ_UPDATE);	/* signaled: count them */
-		hh_put32(prev, HH_WQE_NDA_OP, (qp.send_off + (ind << qp.sq_shift)) |
+		hh_put32(prev, HH_WQE_NDA_OP, (hh_sq_addr(&qp, ind)) |
 			 (rnd() % 4 ? HH_OPCODE_SEND : rnd() & 0x1f));
 		hh_put32(prev, HH_WQE_EE_NDS, HH_NDS_DBD | size);
 		qp.sq_head++;
@@ -924,8 +929,8 @@ test_garbage_wqes(void)
 			qp.sq_head = 0;
 			hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
 			for (i = 0; i < qp.sq_max; i++)
-				hh_put32(qp.buf.va + qp.send_off + (i << qp.sq_shift), HH_WQE_NDA_OP,
-					 qp.send_off + (((i + 1) & (qp.sq_max - 1)) << qp.sq_shift));
+				hh_put32(hh_sq_wqe(&qp, i), HH_WQE_NDA_OP,
+					 hh_sq_addr(&qp, (i + 1) & (qp.sq_max - 1)));
 			TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP back to RTS");
 		}
 	}
@@ -1044,8 +1049,8 @@ test_qp_churn(void)
 		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 0, 0);
 		hh_put32(hh_dbr(&A.h.d, qp.sq_db), 4, (qp.qpn << 8) | (HH_DBR_SQ << 5));
 		for (i = 0; i < qp.sq_max; i++)
-			hh_put32(qp.buf.va + qp.send_off + (i << qp.sq_shift), HH_WQE_NDA_OP,
-				 qp.send_off + (((i + 1) & (qp.sq_max - 1)) << qp.sq_shift));
+			hh_put32(hh_sq_wqe(&qp, i), HH_WQE_NDA_OP,
+				 hh_sq_addr(&qp, (i + 1) & (qp.sq_max - 1)));
 		TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP 0x%x to RTS", qp.qpn);
 		hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
 		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE of QP 0x%x", qp.qpn);
@@ -1072,8 +1077,8 @@ qp_fresh(struct hh_qp *qp)
 	hh_put32(hh_dbr(&A.h.d, qp->sq_db), 0, 0);
 	hh_put32(hh_dbr(&A.h.d, qp->rq_db), 0, 0);
 	for (i = 0; i < qp->sq_max; i++)
-		hh_put32(qp->buf.va + qp->send_off + (i << qp->sq_shift), HH_WQE_NDA_OP,
-			 qp->send_off + (((i + 1) & (qp->sq_max - 1)) << qp->sq_shift));
+		hh_put32(hh_sq_wqe(qp, i), HH_WQE_NDA_OP,
+			 hh_sq_addr(qp, (i + 1) & (qp->sq_max - 1)));
 	return hh_qp_up(&A.h.d, qp, 0);
 }
 
@@ -1087,8 +1092,8 @@ strict_ptrs(struct hh_qp *qp)
 {
 	uint32_t ind = (qp->sq_head - 1) & (qp->sq_max - 1);
 	struct strict_ptrs p = {
-		.wqe = qp->buf.va + qp->send_off + (ind << qp->sq_shift),
-		.prev = qp->buf.va + qp->send_off + (((ind - 1) & (qp->sq_max - 1)) << qp->sq_shift),
+		.wqe = hh_sq_wqe(qp, ind),
+		.prev = hh_sq_wqe(qp, (ind - 1) & (qp->sq_max - 1)),
 		.slot = A.bar2 + (size_t)qp->uar * MT_UAR_PAGE_SIZE + MT_UAR_SEND_DB,
 	};
 	return p;
@@ -1160,6 +1165,11 @@ test_strict_checks(void)
 		const struct strict_row *r = &strict_rows[i];
 		uint64_t before = A.dev->checks[r->chk];
 
+		/* iPXE style rings every QP on its one UAR: there is no other QP's page */
+		if (r->bug == bug_db_uar && A.h.ud.uar == qp->uar) {
+			printf("  %s: not a bug a one-UAR host can commit\n", r->name);
+			continue;
+		}
 		/* the row without its bug: a plain completion */
 		TEST_ASSERT_SUCCESS(qp_fresh(qp), "%s: QP to RTS", r->name);
 		hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
@@ -1174,7 +1184,7 @@ test_strict_checks(void)
 			TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), r->synd, "%s: syndrome",
 					  r->name);
 			TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE),
-					  qp->send_off + (1u << qp->sq_shift), "%s: wqe", r->name);
+					  hh_sq_addr(qp, 1u), "%s: wqe", r->name);
 		} else {
 			TEST_ASSERT(!hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 100), "%s: no CQE",
 				    r->name);
@@ -1213,7 +1223,7 @@ test_doorbell_rules(void)
 		hh_post_ud_send(&A.h.d, qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
 	for (i = 0; i < 3; i++) {
 		TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "CQE %u of 3", i);
-		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), qp->send_off + (i << qp->sq_shift),
+		TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_sq_addr(qp, i),
 				  "in order");
 	}
 	TEST_ASSERT_EQUAL(st->db_coalesced, coalesced + 1, "one doorbell covered two");
@@ -1258,7 +1268,7 @@ test_rsc(void)
 	qpc = mt25208_qpc(B.dev, qp.qpn);
 	mt_put32(qpc, MT_QPC_PARAMS2, mt_get32(qpc, MT_QPC_PARAMS2) & ~8u);
 	hh_post_recv(&B.h.d, &qp, 2);
-	w = qp.buf.va + (1u << qp.rq_shift);
+	w = hh_rq_wqe(&qp, 1u);
 	hh_put32(w, HH_WQE_FLAGS, HH_WQE_F_CQ_UPDATE);	/* receive WQE 1 asks for a CQE */
 	dst.dqpn = qp.qpn;
 	memset(A.h.payload.va, 0x77, 32);
@@ -1267,7 +1277,7 @@ test_rsc(void)
 	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 32, true);
 	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send 2");
 	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "a receive CQE");
-	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), 1u << qp.rq_shift, "only WQE 1's (C bit)");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&qp, 1u), "only WQE 1's (C bit)");
 	TEST_ASSERT_EQUAL(qp.data.va[40], 0x77, "WQE 0 got its data all the same");
 	TEST_ASSERT(!hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 50), "no CQE for WQE 0");
 	return TEST_SUCCESS;
