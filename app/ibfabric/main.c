@@ -21,6 +21,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,11 @@
 #include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "fab_file.h"
 #include "fabric.h"
 #include "mt25208_host.h"
 #include "umad2sim.h"
@@ -84,6 +88,7 @@ struct main_ctx {
 	char stdin_buf[MAIN_LINE_MAX];
 	struct main_conn conns[MAIN_MAX_CONNS];
 	bool quit;
+	bool paused;			/* in an ibsim "Wait": commands are not taken */
 	/* MT25208 models of the active CAs, and the poll timeout they want */
 	struct hca_set *hcas;
 	int hca_timeout;
@@ -107,7 +112,15 @@ static const char usage_text[] =
 	"  --no-console          do not read commands from stdin\n"
 	"  -v, --verbose         more log (repeat for debug)\n"
 	"  -q, --quiet           errors only\n"
+	"  -V, --version         the version\n"
 	"  -h, --help            this text\n"
+	"\n"
+	"ibsim's options: -s and -p are accepted (the network always starts, parse\n"
+	"messages always print), -n is --no-console, -d debug log, -f <file> console\n"
+	"output to <file>, -N/-S/-P/-L/-M <n> accepted and not needed (no fixed\n"
+	"limits); -I, -r and -l are refused with the reason.\n"
+	"\n"
+	"  ibfabric ctl <socket> [<command>]  run console commands on a running ibfabric\n"
 	"\n"
 	"Exit status: 0 after quit or SIGINT/SIGTERM/SIGHUP/SIGQUIT, 1 on a run-time error\n"
 	"(socket name in use), 2 on bad usage or a bad net file.\n";
@@ -543,33 +556,108 @@ main_dispatch(struct main_ctx *m, uint64_t tag, uint32_t events)
 	}
 }
 
+/*
+ * One pass of the loop: wait for events (at most @p cap ms, -1 none),
+ * dispatch them, move packets. Returns 0, or -1 on an epoll failure.
+ */
+static int
+main_iterate(struct main_ctx *m, int cap)
+{
+	struct epoll_event evs[MAIN_MAX_EVENTS];
+	int i, n, timeout;
+
+	main_timer_update(m);
+	/*
+	 * Attached HCAs are polled (an MMIO write wakes nobody):
+	 * hca_set_poll() asks for 0 while spinning after activity,
+	 * 1 ms while hosts are quiet, -1 when no host is attached.
+	 */
+	timeout = fabric_busy(m->f) ? 0 : m->hca_timeout;
+	if (cap >= 0 && (timeout < 0 || timeout > cap))
+		timeout = cap;
+	n = epoll_wait(m->ep, evs, MAIN_MAX_EVENTS, timeout);
+	if (n < 0) {
+		if (errno == EINTR)
+			return 0;
+		FAB_ERR("epoll_wait: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n && !m->quit; i++)
+		main_dispatch(m, evs[i].data.u64, evs[i].events);
+	fabric_run(m->f, MAIN_RUN_BUDGET);
+	m->hca_timeout = hca_set_poll(m->hcas);
+	return 0;
+}
+
 static int
 main_loop(struct main_ctx *m)
 {
-	struct epoll_event evs[MAIN_MAX_EVENTS];
-	int i, n;
-
-	while (!m->quit) {
-		main_timer_update(m);
-		/*
-		 * Attached HCAs are polled (an MMIO write wakes nobody):
-		 * hca_set_poll() asks for 0 while spinning after activity,
-		 * 1 ms while hosts are quiet, -1 when no host is attached.
-		 */
-		n = epoll_wait(m->ep, evs, MAIN_MAX_EVENTS,
-			       fabric_busy(m->f) ? 0 : m->hca_timeout);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			FAB_ERR("epoll_wait: %s", strerror(errno));
+	while (!m->quit)
+		if (main_iterate(m, -1) < 0)
 			return -1;
-		}
-		for (i = 0; i < n && !m->quit; i++)
-			main_dispatch(m, evs[i].data.u64, evs[i].events);
-		fabric_run(m->f, MAIN_RUN_BUDGET);
-		m->hca_timeout = hca_set_poll(m->hcas);
-	}
 	return 0;
+}
+
+/*
+ * Take the command sources (listener, connections, console) out of the
+ * epoll set, or put them back: during an ibsim "Wait" no command runs,
+ * while clients, hosts and signals are served. Out of the set, a source
+ * that hangs up cannot make epoll_wait spin; it is seen once back.
+ */
+static void
+main_inputs(struct main_ctx *m, bool on)
+{
+	struct epoll_event ev;
+	unsigned int i;
+
+	if (m->listen_fd >= 0) {
+		if (on)
+			(void)main_ep_add(m, m->listen_fd, TAG(TAG_CTL_LISTEN, 0));
+		else
+			(void)epoll_ctl(m->ep, EPOLL_CTL_DEL, m->listen_fd, NULL);
+	}
+	for (i = 0; i < MAIN_MAX_CONNS; i++) {
+		if (m->conns[i].fd < 0)
+			continue;
+		if (!on) {
+			(void)epoll_ctl(m->ep, EPOLL_CTL_DEL, m->conns[i].fd, NULL);
+			continue;
+		}
+		ev.events = EPOLLIN | (m->conns[i].out != NULL ? EPOLLOUT : 0);
+		ev.data.u64 = TAG(TAG_CTL_CONN, i);
+		(void)epoll_ctl(m->ep, EPOLL_CTL_ADD, m->conns[i].fd, &ev);
+	}
+	if (m->stdin_open) {
+		if (on)
+			(void)main_ep_add(m, STDIN_FILENO, TAG(TAG_STDIN, 0));
+		else
+			(void)epoll_ctl(m->ep, EPOLL_CTL_DEL, STDIN_FILENO, NULL);
+	}
+}
+
+/* fabric.run_for: ibsim's "Wait <sec>", without stopping the fabric. */
+static int
+main_run_for(struct fabric *f, unsigned int ms)
+{
+	struct main_ctx *m = f->run_ctx;
+	struct timespec now;
+	uint64_t end, t;
+
+	if (m->paused)
+		return 0;	/* cannot happen: no command runs while paused */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	end = (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u + ms;
+	m->paused = true;
+	main_inputs(m, false);
+	while (!m->quit) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		t = (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+		if (t >= end || main_iterate(m, (int)(end - t)) < 0)
+			break;
+	}
+	m->paused = false;
+	main_inputs(m, true);
+	return m->quit ? 1 : 0;
 }
 
 static int
@@ -625,6 +713,37 @@ main_teardown(struct main_ctx *m)
 	}
 }
 
+/* A usage error: one line saying what was wrong, and where help is. */
+static int __attribute__((format(printf, 1, 2)))
+main_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ibfabric: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (ibfabric --help)\n", stderr);
+	return EXIT_TOPOLOGY;
+}
+
+/* ibsim -f <file>: the console's output (stdout) goes to @p path. */
+static int
+main_console_out(const char *path)
+{
+	char why[96];
+	int fd = fab_open_regular(path, O_WRONLY | O_CREAT | O_TRUNC, 0644, why, sizeof(why));
+
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		fprintf(stderr, "ibfabric: -f %s: %s\n", path, fd < 0 ? why : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 enum {
 	OPT_SOCK_NAME = 256,
 	OPT_CTL,
@@ -633,6 +752,9 @@ enum {
 	OPT_NO_CONSOLE,
 	OPT_PCI_ROOT,
 };
+
+/* Short options: ours (v q h V) and ibsim's (ibsim.c: "rf:dpvIsN:S:P:L:M:l:Vhun"). */
+static const char main_short[] = ":vqhVrf:dpIsN:S:P:L:M:l:un";
 
 static const struct option main_opts[] = {
 	{ "sock-name", required_argument, NULL, OPT_SOCK_NAME },
@@ -644,6 +766,22 @@ static const struct option main_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	/* ibsim's long options */
+	{ "Version", no_argument, NULL, 'V' },
+	{ "usage", no_argument, NULL, 'u' },
+	{ "remote", no_argument, NULL, 'r' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "Nodes", required_argument, NULL, 'N' },
+	{ "Switches", required_argument, NULL, 'S' },
+	{ "Ports", required_argument, NULL, 'P' },
+	{ "Linearcap", required_argument, NULL, 'L' },
+	{ "Mcastcap", required_argument, NULL, 'M' },
+	{ "listen", required_argument, NULL, 'l' },
+	{ "Ignoredups", no_argument, NULL, 'I' },
+	{ "start", no_argument, NULL, 's' },
+	{ "debug", no_argument, NULL, 'd' },
+	{ "parsedebug", no_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -652,6 +790,7 @@ main(int argc, char **argv)
 {
 	const char *sock_name = NULL, *ctl_path = NULL, *script = NULL;
 	const char *capture = NULL, *netfile, *pci_root = NULL;
+	struct cli_opts copts = { .console = true, .console_out = NULL };
 	char pci_buf[PATH_MAX];
 	struct main_ctx m;
 	bool console = true;
@@ -661,8 +800,19 @@ main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "gen") == 0)
 		return topo_gen_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
+		return cli_ctl_main(argc - 1, argv + 1);
 
-	while ((opt = getopt_long(argc, argv, "vqh", main_opts, NULL)) != -1) {
+	opterr = 0;	/* one line of our own for every usage error */
+	while ((opt = getopt_long(argc, argv, main_short, main_opts, NULL)) != -1) {
+		switch (cli_ibsim_option(opt, optarg, &copts, &ret)) {
+		case 1:
+			return ret;
+		case 0:
+			continue;
+		default:
+			break;
+		}
 		switch (opt) {
 		case OPT_SOCK_NAME:
 			sock_name = optarg;
@@ -689,17 +839,26 @@ main(int argc, char **argv)
 			fab_log_level = 0;
 			break;
 		case 'h':
+		case 'u':
 			fputs(usage_text, stdout);
 			return 0;
+		case ':':
+			if (optopt != 0 && optopt < 256)
+				return main_usage_error("option -%c needs a value", optopt);
+			return main_usage_error("option %s needs a value", argv[optind - 1]);
 		default:
-			fputs(usage_text, stderr);
-			return EXIT_TOPOLOGY;
+			if (optopt != 0 && optopt < 256)
+				return main_usage_error("unknown option -%c", optopt);
+			return main_usage_error("unknown option %s", argv[optind - 1]);
 		}
 	}
-	if (optind != argc - 1) {
-		fputs(usage_text, stderr);
+	if (optind == argc)
+		return main_usage_error("no net file given");
+	if (optind < argc - 1)
+		return main_usage_error("one net file expected, got \"%s\" too", argv[optind + 1]);
+	console = console && copts.console;
+	if (copts.console_out != NULL && main_console_out(copts.console_out) < 0)
 		return EXIT_TOPOLOGY;
-	}
 	netfile = argv[optind];
 	/* Tests read stdout through a pipe: one line at a time, please. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -762,6 +921,8 @@ main(int argc, char **argv)
 		FAB_ERR("event loop set-up: %s", strerror(errno));
 		goto out;
 	}
+	m.f->run_for = main_run_for;
+	m.f->run_ctx = &m;
 
 	/* The net file's "do" lines, then --script, then the console. */
 	ret = ctl_run_do_cmds(m.f, stdout);

@@ -39,7 +39,7 @@ static const char *const ctl_help =
 	"show routes <switch>                       programmed LFT entries\n"
 	"show clients                               attached umad2sim clients\n"
 	"show stats                                 fabric-wide counters\n"
-	"link down|up <node> <port>                 pull or plug the cable\n"
+	"link down|up <node> [<port>]               pull or plug the cable (all of the node's)\n"
 	"fault <node> <port> drop=<ppm> corrupt=<ppm>  faults on the link out of the port\n"
 	"capture start [<node> <port>] <file>       pcap of a port, or of every link\n"
 	"capture stop [<node> <port>]               stop it\n"
@@ -343,8 +343,10 @@ ctl_link(struct fabric *f, int argc, char **argv, FILE *out)
 	struct fab_port *p;
 	bool up;
 
-	if (argc != 4)
-		return ctl_err(out, "usage: link down|up <node> <port>");
+	unsigned int i;
+
+	if (argc != 3 && argc != 4)
+		return ctl_err(out, "usage: link down|up <node> [<port>]");
 	if (strcmp(argv[1], "up") == 0)
 		up = true;
 	else if (strcmp(argv[1], "down") == 0)
@@ -354,6 +356,13 @@ ctl_link(struct fabric *f, int argc, char **argv, FILE *out)
 	n = ctl_node(f, argv[2], out);
 	if (n == NULL)
 		return -EINVAL;
+	if (argc == 3) {
+		/* The whole node: every cabled port, as if its power went. */
+		for (i = 1; i <= n->nports; i++)
+			if (n->ports[i].peer != NULL)
+				port_state_admin(f, &n->ports[i], up);
+		return 0;
+	}
 	p = ctl_port(n, argv[3], out);
 	if (p == NULL)
 		return -EINVAL;
@@ -443,6 +452,31 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 	return 0;
 }
 
+/*
+ * Whether @p line is one of this interpreter's own commands. "link" is
+ * ours only as "link up|down ...": ibsim's "Link" cables two ports.
+ */
+static bool
+ctl_is_own(const char *line)
+{
+	static const char *const own[] = {
+		"help", "show", "hca", "fault", "capture", "source", "quit", "exit",
+	};
+	size_t len, i;
+
+	line += strspn(line, " \t");
+	len = strcspn(line, " \t\r\n");
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (strlen(own[i]) == len && strncmp(line, own[i], len) == 0)
+			return true;
+	if (len == 4 && strncmp(line, "link", 4) == 0) {
+		line += 4;
+		line += strspn(line, " \t");
+		return strncmp(line, "up", 2) == 0 || strncmp(line, "down", 4) == 0;
+	}
+	return false;
+}
+
 int
 ctl_exec(struct fabric *f, const char *line, FILE *out)
 {
@@ -452,6 +486,12 @@ ctl_exec(struct fabric *f, const char *line, FILE *out)
 
 	if (strlen(line) >= sizeof(buf))
 		return ctl_err(out, "command longer than %d bytes", CTL_LINE_MAX - 1);
+	/* ibsim's commands and spelling first, unless the line is one of ours. */
+	if (!ctl_is_own(line)) {
+		argc = ctl_ibsim_exec(f, line, out);
+		if (argc != -ENOENT)
+			return argc;
+	}
 	strcpy(buf, line);
 	argc = ctl_split(buf, argv);
 	if (argc < 0)
@@ -461,7 +501,7 @@ ctl_exec(struct fabric *f, const char *line, FILE *out)
 
 	if (strcmp(argv[0], "help") == 0) {
 		fputs(ctl_help, out);
-		return 0;
+		return ctl_ibsim_exec(f, "Help", out);
 	}
 	if (strcmp(argv[0], "show") == 0)
 		return ctl_show(f, argc, argv, out);

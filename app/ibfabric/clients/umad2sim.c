@@ -313,6 +313,18 @@ umad2sim_reap(struct fabric *f)
 	return n;
 }
 
+int
+umad2sim_kick(struct fabric *f, unsigned int slot)
+{
+	struct umad2sim *u = f->u2s;
+
+	if (u == NULL || slot >= UMAD2SIM_MAX_CLIENTS || !u->clients[slot].attached)
+		return -ENOENT;
+	/* ibsim "X": the slot is freed; the process is not told, as with ibsim. */
+	u2s_detach(u, &u->clients[slot]);
+	return 0;
+}
+
 void
 umad2sim_show_clients(const struct fabric *f, FILE *out)
 {

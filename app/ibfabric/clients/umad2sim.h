@@ -199,6 +199,8 @@ unsigned int umad2sim_reap(struct fabric *f);
 unsigned int umad2sim_nclients(const struct fabric *f);
 /** Client in @p slot, or NULL if the slot is free. */
 const struct fab_client *umad2sim_client(const struct fabric *f, unsigned int slot);
+/** Detach the client in @p slot (ibsim's "X"). Returns 0, or -ENOENT if none. */
+int umad2sim_kick(struct fabric *f, unsigned int slot);
 /** One line per attached client (ctl.c "show clients"). */
 void umad2sim_show_clients(const struct fabric *f, FILE *out);
 

@@ -191,6 +191,10 @@ struct fab_port {
 	uint16_t max_credit_hint;
 	uint32_t link_round_trip_latency;
 	bool admin_up;			/**< false after "link down" or a Disable */
+	/** The peer before an ibsim "Unlink"/"Clear", for "ReLink" (ctl_ibsim.c). */
+	struct fab_port *prev_peer;
+	uint8_t err_pct;		/**< ibsim "Error": % of packets lost arriving here */
+	uint16_t err_attr;		/**< ... only MADs of this AttributeID; 0: any packet */
 
 	/* Other per-port SMA tables */
 	uint16_t pkeys[FAB_PKEY_TABLE_SIZE];	/**< P_KeyTable, high bit = full member */
@@ -390,6 +394,15 @@ struct fabric {
 
 	int verbose;
 
+	/**
+	 * The event loop for @p ms milliseconds while taking no commands
+	 * (ibsim's "Wait": a script pauses, the fabric and its clients go
+	 * on), set by main.c; NULL where there is no loop (unit tests).
+	 * Returns 0, or 1 if the wait ended because ibfabric is quitting.
+	 */
+	int (*run_for)(struct fabric *f, unsigned int ms);
+	void *run_ctx;
+
 	/* ibsim client protocol server (umad2sim.c), or NULL */
 	struct umad2sim *u2s;
 
@@ -514,6 +527,14 @@ void fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p);
 unsigned int fabric_run(struct fabric *f, unsigned int budget);
 /** Whether packets are queued. */
 bool fabric_busy(const struct fabric *f);
+/**
+ * ibsim's "Error" fault at @p in, which has err_pct set: true if @p p
+ * (headers @p h), just arrived, is lost (and then freed, counted in
+ * PortRcvErrors when no attribute is named, its sender told as for any
+ * lost MAD).
+ */
+bool fab_link_rx_error(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
+		       const struct fab_hdrs *h);
 /** Fault rates per million packets on the link leaving @p p (both 0 = none). */
 int fab_link_set_faults(struct fab_port *p, uint32_t drop_ppm, uint32_t corrupt_ppm);
 /** Start capture of @p port (NULL = every link) into @p path. 0 or -errno. */
@@ -677,6 +698,14 @@ void umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p);
  * returns CTL_QUIT; else 0.
  */
 int ctl_exec(struct fabric *f, const char *line, FILE *out);
+/**
+ * ibsim's console commands (ctl_ibsim.c), in ibsim's spelling (any case,
+ * whole word): "Dump", "Route", "Link", "ReLink", "Unlink", "Clear",
+ * "Guid", "Error", "PerformanceSet", "Baselid", "Verbose", "Wait",
+ * "Attached", "X", "Start", "!<file>". Returns -ENOENT if @p line is none
+ * of them, else as ctl_exec().
+ */
+int ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out);
 /** Run every line of @p path; stops at the first error ("file:line: error: ..."). */
 int ctl_source(struct fabric *f, const char *path, FILE *out);
 /** Run the net file's "do" lines (f->do_cmds) in order; same return as ctl_source. */

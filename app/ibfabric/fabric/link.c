@@ -253,3 +253,32 @@ fab_pkt_pool_free(struct fabric *f)
 	if (f->pcap_all != NULL)
 		fab_capture_stop(f, NULL);
 }
+
+/*
+ * ibsim's "Error <rate> [attr]" (sim_mad.c): a share of the packets
+ * arriving at a port is lost; with an attribute, only MADs (QP0/QP1) of
+ * that AttributeID are, the way ibsim drops them before the node's
+ * agent answers. The percentage is drawn from the fabric's own
+ * generator, so a run can be repeated.
+ */
+bool
+fab_link_rx_error(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
+		  const struct fab_hdrs *h)
+{
+	uint16_t attr;
+
+	if (in->err_attr != 0) {
+		if (h->dest_qp > 1 || h->payload_len < 24)
+			return false;
+		attr = (uint16_t)(p->data[h->payload_off + 16] << 8 |
+				  p->data[h->payload_off + 17]);
+		if (attr != in->err_attr)
+			return false;
+	}
+	if ((rng_next(f) >> 32) % 100 >= in->err_pct)
+		return false;
+	if (in->err_attr == 0 && in->cnt.rcv_errors != UINT32_MAX)
+		in->cnt.rcv_errors++;
+	fab_pkt_drop(f, p, "error injection (ibsim Error)");
+	return true;
+}

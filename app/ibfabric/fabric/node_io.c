@@ -331,6 +331,8 @@ fab_port_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p)
 		fab_pkt_drop(f, p, rc == -EILSEQ ? "recv: bad ICRC/VCRC" : "recv: malformed packet");
 		return;
 	}
+	if (in->err_pct != 0 && fab_link_rx_error(f, in, p, &h))
+		return;
 	if (in->node->type == FAB_NODE_SWITCH)
 		switch_recv(f, in, p, &h);
 	else if (in->node->active_hca && f->hca_recv != NULL)
