@@ -1009,12 +1009,12 @@ test_qp_transitions(void)
 }
 
 /*
- * C-1 (mthca_hw.rst "QP transitions"): RST2INIT takes the whole context
+ * mthca_hw.rst "QP transitions": RST2INIT takes the whole context
  * but local_qpn, which is "valid for QUERY and ERR2RST only" (PRM
  * arbelprm_queue_pair_ee_context_entry_st): a mailbox with 0 there is
  * taken, the QPN is the input modifier's. A later transition takes only
  * what the IBA requires (UD RTR2RTS: the SQ PSN) and what optparam names:
- * a mailbox of 0xff bytes changes nothing else. C-9: log_sq_size is 4
+ * a mailbox of 0xff bytes changes nothing else. log_sq_size is 4
  * bits, so a size byte 0x80 | stride (2^16 entries) decodes as one entry.
  */
 static int
@@ -1096,9 +1096,10 @@ test_mad_ifc(void)
 	TEST_ASSERT_EQUAL(mt_get32(d, 36) & 0xffffff, 0x0002c9, "VendorID");
 	/* PortInfo port 1 before INIT_IB: link disabled, logical Down (__mthca_modify_qp()). */
 	/*
-	 * C-12: a directed-route Get answered by MAD_IFC comes back without
-	 * the D bit (status bit 15): the driver sets it (Linux
-	 * mthca_process_mad). The request has hop count 0, hop pointer 0.
+	 * mthca_hw.rst "Driver rules": a directed-route Get answered by
+	 * MAD_IFC comes back without the D bit (status bit 15): the driver
+	 * sets it (Linux mthca_process_mad). The request has hop count 0,
+	 * hop pointer 0.
 	 */
 	in = smp_get(0x0011, 0);
 	hp(in)[1] = MAD_CLASS_SMI_DR;

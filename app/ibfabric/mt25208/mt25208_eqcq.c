@@ -57,7 +57,7 @@ eq_set_ci(struct mt25208 *dev, unsigned int eqn)
 }
 
 /*
- * INTx is level-triggered (C-11): once asserted, the line stays up until
+ * INTx is level-triggered (mthca_hw.rst "Driver rules"): once asserted, the line stays up until
  * the driver writes its pin's bit to CLR_INT (Linux mthca_arbel_interrupt
  * writes swab32(1 << inta_pin) at clr_int + 4 for pins below 32; PRM
  * arbelprm_clr_int_st). The eventfd stands for the line: while it stays
