@@ -14,7 +14,14 @@
  *   test  -> "RECV <count> <timeout ms>"                  receive and verify
  *   test  -> "STATS"                                      ethdev stats, xstats
  *   test  -> "CYCLE <n>"                                  n stop/start cycles
+ *   test  -> "NOAH <n>"                                   n mbufs without an AH
+ *   test  -> "SEGS <dlid> <dqpn> <count> <size> <segs>"   multi-segment sends
+ *   test  -> "HOLD <n> <timeout ms>"                      receive, keep the mbufs
+ *   test  -> "RELEASE"                                    free the kept mbufs
+ *   test  -> "BENCH <size> <count>"                       ethdev 0 -> ethdev 2 (a second
+ *                                                         HCA in this process), one thread
  *   test  -> "QUIT"
+ *   host  -> "EVENT LSC up|down"                          on a link state change
  *
  * Every datagram carries a 64-bit sequence number and a pattern derived
  * from it; the receiver checks both, the source QPN and the SLID.
@@ -41,13 +48,17 @@
 #define BURST		32
 #define QKEY		0x00000b1bu	/* net_mthca's default Q_Key */
 
+#define HOLD_MAX	16384
+
 static uint16_t port_id;
+static struct rte_mbuf *held[HOLD_MAX];
+static unsigned int nheld;
 static struct rte_mempool *pool;
 static struct rte_ib_device *ibdev;
 static uint8_t ib_port;
 
 static int
-port_setup(void)
+port_setup(uint16_t port_id)
 {
 	struct rte_eth_conf conf;
 	int ret;
@@ -108,8 +119,21 @@ do_send(uint16_t dlid, uint32_t dqpn, uint64_t count, uint32_t size, uint64_t pp
 			a->tx.dest_qpn = dqpn;
 			a->tx.qkey = QKEY;
 		}
-		for (k = 0; k < n;)
-			k += rte_eth_tx_burst(port_id, 0, m + k, n - k);
+		for (k = 0; k < n;) {
+			uint16_t t = rte_eth_tx_burst(port_id, 0, m + k, n - k);
+			uint64_t stall = rte_get_timer_cycles() + hz;
+
+			k += t;
+			/* a send queue that never drains: the device is gone */
+			while (t == 0 && k < n && rte_get_timer_cycles() < stall)
+				t = rte_eth_tx_burst(port_id, 0, m + k, n - k), k += t;
+			if (k < n && t == 0) {
+				rte_pktmbuf_free_bulk(m + k, n - k);
+				printf("ERR stalled after %" PRIu64 "\n", sent + k);
+				rte_ib_ah_destroy(ah);
+				return;
+			}
+		}
 		sent += n;
 	}
 	/* let the last completions come back before the AH goes */
@@ -185,6 +209,197 @@ do_stats(void)
 	printf("OK stats\n");
 }
 
+static int
+lsc_event(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret)
+{
+	struct rte_eth_link link;
+
+	RTE_SET_USED(type);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(ret);
+	if (rte_eth_link_get_nowait(port, &link) == 0)
+		printf("EVENT LSC %s\n", link.link_status ? "up" : "down");
+	return 0;
+}
+
+static void
+do_noah(unsigned int n)
+{
+	struct rte_mbuf *m[BURST];
+	unsigned int i, k, sent = 0;
+
+	while (sent < n) {
+		unsigned int b = RTE_MIN(n - sent, (unsigned int)BURST);
+
+		if (rte_pktmbuf_alloc_bulk(pool, m, b) != 0)
+			break;
+		for (i = 0; i < b; i++) {
+			rte_pktmbuf_append(m[i], 64);
+			rte_ib_mbuf_addr(m[i])->tx.ah = NULL;
+		}
+		for (k = 0; k < b;)
+			k += rte_eth_tx_burst(port_id, 0, m + k, b - k);
+		sent += b;
+	}
+	printf("OK noah %u\n", sent);
+}
+
+static void
+do_segs(uint16_t dlid, uint32_t dqpn, unsigned int count, uint32_t size, unsigned int segs)
+{
+	struct rte_ib_ah_attr attr;
+	struct rte_ib_ah *ah;
+	unsigned int c, i;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.dlid = dlid;
+	attr.port_num = ib_port;
+	ah = rte_ib_ah_create(ibdev, &attr);
+	if (ah == NULL || segs == 0 || size < 8 * segs) {
+		printf("ERR segs setup\n");
+		return;
+	}
+	for (c = 0; c < count; c++) {
+		struct rte_mbuf *head = NULL, *m;
+		uint64_t seq = c;
+		uint32_t off = 0;
+
+		for (i = 0; i < segs; i++) {
+			uint32_t len = i + 1 < segs ? size / segs : size - off, j;
+			uint8_t *p;
+
+			m = rte_pktmbuf_alloc(pool);
+			if (m == NULL)
+				break;
+			p = (uint8_t *)rte_pktmbuf_append(m, len);
+			for (j = 0; j < len; j++)
+				p[j] = pattern(seq, off + j);
+			if (i == 0)
+				memcpy(p, &seq, sizeof(seq));
+			off += len;
+			if (head == NULL)
+				head = m;
+			else
+				rte_pktmbuf_chain(head, m);
+		}
+		if (head == NULL || i < segs) {
+			printf("ERR segs alloc\n");
+			return;
+		}
+		rte_ib_mbuf_addr(head)->tx.ah = ah;
+		rte_ib_mbuf_addr(head)->tx.dest_qpn = dqpn;
+		rte_ib_mbuf_addr(head)->tx.qkey = QKEY;
+		while (rte_eth_tx_burst(port_id, 0, &head, 1) == 0)
+			;
+		usleep(200);
+	}
+	rte_delay_ms(100);
+	rte_eth_tx_burst(port_id, 0, NULL, 0);
+	rte_ib_ah_destroy(ah);
+	printf("OK segs %u\n", count);
+}
+
+static void
+do_hold(unsigned int n, uint32_t timeout_ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * timeout_ms / 1000;
+	struct rte_mbuf *m[BURST];
+
+	while (nheld < n && nheld < HOLD_MAX && rte_get_timer_cycles() < end) {
+		uint16_t k = rte_eth_rx_burst(port_id, 0, m, BURST), i;
+
+		for (i = 0; i < k; i++) {
+			if (nheld < HOLD_MAX)
+				held[nheld++] = m[i];
+			else
+				rte_pktmbuf_free(m[i]);
+		}
+	}
+	printf("OK held %u\n", nheld);
+}
+
+static void
+do_release(void)
+{
+	unsigned int n = nheld;
+
+	rte_pktmbuf_free_bulk(held, nheld);
+	nheld = 0;
+	printf("OK released %u\n", n);
+}
+
+/*
+ * The PMD's cost per packet: rdtsc around every tx_burst and every
+ * rx_burst that returned packets, divided by the packets they moved; and
+ * the end-to-end rate, both hosts in this one thread (as hca_host bench).
+ */
+static void
+do_bench(uint32_t size, uint64_t count)
+{
+	uint64_t txc = 0, rxc = 0, txn = 0, rxn = 0, t0, t1, start, end, hz = rte_get_timer_hz();
+	struct rte_ib_port_attr pa;
+	struct rte_ib_ah_attr attr;
+	struct rte_ib_device *rdev;
+	struct rte_mbuf *m[BURST];
+	struct rte_ib_ah *ah;
+	uint32_t rqpn;
+	uint8_t rport;
+	unsigned int i;
+
+	rdev = rte_ib_device_from_port_id(2, &rport);
+	if (rte_eth_dev_count_avail() < 3 || rdev == NULL ||
+	    rte_ib_query_port(rdev, rport, &pa) != 0 || pa.state != RTE_IB_PORT_ACTIVE ||
+	    rte_pmd_mthca_queue_qpn(2, 0, 0, &rqpn) != 0) {
+		printf("ERR bench needs a second HCA (ethdev 2) with an ACTIVE port\n");
+		return;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.dlid = pa.lid;
+	attr.port_num = ib_port;
+	ah = rte_ib_ah_create(ibdev, &attr);
+	if (ah == NULL)
+		return;
+	start = rte_get_timer_cycles();
+	end = start + 120 * hz;
+	while (rxn < count && rte_get_timer_cycles() < end) {
+		uint16_t n, k;
+
+		if (txn < count && txn - rxn < NB_DESC && rte_pktmbuf_alloc_bulk(pool, m, BURST) == 0) {
+			for (i = 0; i < BURST; i++) {
+				struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
+
+				rte_pktmbuf_append(m[i], size);
+				a->tx.ah = ah;
+				a->tx.dest_qpn = rqpn;
+				a->tx.qkey = QKEY;
+			}
+			t0 = rte_rdtsc();
+			n = rte_eth_tx_burst(0, 0, m, BURST);
+			t1 = rte_rdtsc();
+			txc += t1 - t0;
+			txn += n;
+			if (n < BURST)
+				rte_pktmbuf_free_bulk(m + n, BURST - n);
+		}
+		t0 = rte_rdtsc();
+		k = rte_eth_rx_burst(2, 0, m, BURST);
+		t1 = rte_rdtsc();
+		if (k > 0) {
+			rxc += t1 - t0;
+			rxn += k;
+			rte_pktmbuf_free_bulk(m, k);
+		}
+	}
+	end = rte_get_timer_cycles();
+	rte_delay_ms(50);
+	rte_eth_tx_burst(0, 0, NULL, 0);
+	rte_ib_ah_destroy(ah);
+	printf("OK bench size %u sent %" PRIu64 " received %" PRIu64 " pps %.0f "
+	       "tx_cycles_per_pkt %.1f rx_cycles_per_pkt %.1f\n", size, txn, rxn,
+	       rxn * (double)hz / (end - start), txn ? (double)txc / txn : 0.0,
+	       rxn ? (double)rxc / rxn : 0.0);
+}
+
 static void
 do_cycle(unsigned int n)
 {
@@ -218,18 +433,24 @@ main(int argc, char **argv)
 		return 1;
 	}
 	port_id = 0;
-	pool = rte_pktmbuf_pool_create("mthca_host", 8191, 256, 0,
+	/* port 0 can hold 4095 mbufs beyond its ring (HOLD); every other port a ring */
+	pool = rte_pktmbuf_pool_create("mthca_host", 8191 + NB_RX_DESC *
+				       (rte_eth_dev_count_avail() - 1), 256, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	ibdev = rte_ib_device_from_port_id(port_id, &ib_port);
 	if (pool == NULL || ibdev == NULL || rte_ib_mbuf_dynfield_register() < 0) {
 		printf("ERR setup: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
-	ret = port_setup();
-	if (ret != 0) {
-		printf("ERR port setup: %s\n", strerror(-ret));
-		return 1;
+	rte_eth_dev_callback_register(RTE_ETH_ALL, RTE_ETH_EVENT_INTR_LSC, lsc_event, NULL);
+	RTE_ETH_FOREACH_DEV(port_id) {
+		ret = port_setup(port_id);
+		if (ret != 0) {
+			printf("ERR port %u setup: %s\n", port_id, strerror(-ret));
+			return 1;
+		}
 	}
+	port_id = 0;
 	if (rte_pmd_mthca_queue_qpn(port_id, 0, 0, &qpn) != 0 ||
 	    rte_pmd_mthca_queue_qpn(port_id, 0, 1, &txqpn) != 0) {
 		printf("ERR queue QPNs: %s\n", rte_strerror(rte_errno));
@@ -261,12 +482,23 @@ main(int argc, char **argv)
 			do_stats();
 		} else if (sscanf(line, "CYCLE %u", &a) == 1) {
 			do_cycle(a);
+		} else if (sscanf(line, "BENCH %u %u", &a, &b) == 2) {
+			do_bench(a, b);
+		} else if (sscanf(line, "NOAH %u", &a) == 1) {
+			do_noah(a);
+		} else if (sscanf(line, "SEGS %u %u %u %u %u", &a, &b, &c, &d, &e) == 5) {
+			do_segs((uint16_t)a, b, c, d, e);
+		} else if (sscanf(line, "HOLD %u %u", &a, &b) == 2) {
+			do_hold(a, b);
+		} else if (strncmp(line, "RELEASE", 7) == 0) {
+			do_release();
 		} else if (strncmp(line, "QUIT", 4) == 0) {
 			break;
 		} else {
 			printf("ERR unknown command: %s", line);
 		}
 	}
+	do_release();
 	RTE_ETH_FOREACH_DEV(port_id) {
 		rte_eth_dev_stop(port_id);
 		rte_eth_dev_close(port_id);

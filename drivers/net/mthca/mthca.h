@@ -282,6 +282,12 @@ void mthca_eq_cleanup(struct mthca_dev *dev);
 /** Drain the EQs; port changes are reported through mthca_port_event(). */
 void mthca_eq_poll(struct mthca_dev *dev);
 void mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active);
+/**
+ * The device is gone (simulated function's socket closed): no command is
+ * posted any more, every port goes down with an LSC event, the IB device
+ * raises DEVICE_FATAL. Closing the ports then only frees host memory.
+ */
+void mthca_dev_gone(struct mthca_dev *dev);
 
 /* mthca_cq.c */
 int mthca_cq_create(struct mthca_dev *dev, struct mthca_cq *cq, uint32_t nent);
@@ -305,6 +311,7 @@ int mthca_ib_register(struct mthca_dev *dev);
 void mthca_ib_unregister(struct mthca_dev *dev);
 void mthca_ib_port_event(struct mthca_dev *dev, uint8_t port, bool active);
 void mthca_ib_port_close(struct mthca_dev *dev, uint8_t port);
+void mthca_ib_fatal(struct mthca_dev *dev);
 /** A completion event for CQ @p cqn (EQ drain): wakes the control side if it is a special CQ. */
 void mthca_ib_cq_event(struct mthca_dev *dev, uint32_t cqn);
 

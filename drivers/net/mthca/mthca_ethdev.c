@@ -157,6 +157,30 @@ mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 	mthca_ib_port_event(dev, port, active);
 }
 
+void
+mthca_dev_gone(struct mthca_dev *dev)
+{
+	unsigned int p;
+
+	dev->catastrophic = true;
+	for (p = 1; p <= dev->num_ports; p++) {
+		struct rte_eth_dev *eth;
+		struct rte_eth_link link;
+		struct mthca_port *mp;
+
+		if (dev->eth_port[p - 1] == RTE_MAX_ETHPORTS)
+			continue;
+		eth = &rte_eth_devices[dev->eth_port[p - 1]];
+		mp = eth->data->dev_private;
+		mp->state = 1;
+		port_link_fill(mp, &link);
+		if (rte_eth_linkstatus_set(eth, &link) == 0 && eth->data->dev_conf.intr_conf.lsc)
+			rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
+		mthca_ib_port_event(dev, (uint8_t)p, false);
+	}
+	mthca_ib_fatal(dev);
+}
+
 /* ---- ethdev operations -------------------------------------------------- */
 
 static uint16_t

@@ -726,6 +726,19 @@ mthca_ib_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 }
 
 void
+mthca_ib_fatal(struct mthca_dev *dev)
+{
+	struct rte_ib_event ev;
+
+	if (dev->ibdev == NULL || dev->ibdev->core == NULL)
+		return;
+	ev.dev = dev->ibdev;
+	ev.type = RTE_IB_EVENT_DEVICE_FATAL;
+	ev.port = 0;
+	rte_ib_dispatch_event(&ev);
+}
+
+void
 mthca_ib_port_close(struct mthca_dev *dev, uint8_t port)
 {
 	struct mthca_ibdev *d = dev->ibdev != NULL ?

@@ -27,6 +27,7 @@
 
 #include <bus_pci_driver.h>
 #include <rte_eal_memconfig.h>
+#include <rte_interrupts.h>
 #include <rte_malloc.h>
 #include <rte_memory.h>
 
@@ -91,6 +92,8 @@ struct mthca_sim {
 	bool cb_registered;
 	char cb_name[64];
 	struct mthca_dev *dev;
+	struct rte_intr_handle *hup;	/* the socket in the EAL interrupt thread */
+	bool hup_registered;
 };
 
 static void
@@ -344,6 +347,32 @@ sim_map_bar(const char *dir, const char *name, volatile uint8_t **va, size_t *le
 	return 0;
 }
 
+/*
+ * The socket closes only when ibfabric goes away: to the host that is the
+ * device falling off the bus (a surprise removal). Replies to our own
+ * requests are read synchronously under s->lock, so only an EOF is seen
+ * here (MSG_PEEK).
+ */
+static void
+sim_hangup(void *arg)
+{
+	struct mthca_sim *s = arg;
+	char c;
+	ssize_t n;
+
+	if (pthread_mutex_trylock(&s->lock) != 0)
+		return;		/* a request is on the wire: look again next time */
+	n = recv(s->sock, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+	pthread_mutex_unlock(&s->lock);
+	if (n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR)))
+		return;
+	MTHCA_LOG(ERR, "%s: %s/%s closed: the device is gone", s->dev->name, s->dir,
+		  SIM_SOCK_NAME);
+	rte_intr_callback_unregister_pending(s->hup, sim_hangup, s, NULL);
+	s->hup_registered = false;
+	mthca_dev_gone(s->dev);
+}
+
 int
 mthca_sim_open(struct mthca_dev *dev)
 {
@@ -401,6 +430,14 @@ mthca_sim_open(struct mthca_dev *dev)
 	rte_mcfg_mem_read_unlock();
 	if (ret != 0)
 		goto err;
+	s->hup = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED);
+	if (s->hup == NULL || rte_intr_type_set(s->hup, RTE_INTR_HANDLE_EXT) != 0 ||
+	    rte_intr_fd_set(s->hup, s->sock) != 0 ||
+	    rte_intr_callback_register(s->hup, sim_hangup, s) != 0) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	s->hup_registered = true;
 	MTHCA_LOG(INFO, "%s: simulated function %s, BAR0 %zu bytes, BAR2 %zu bytes", dev->name,
 		  s->dir, dev->bar0_len, dev->bar2_len);
 	return 0;
@@ -439,6 +476,10 @@ mthca_sim_close(struct mthca_dev *dev)
 
 	if (s == NULL)
 		return;
+	if (s->hup_registered)
+		while (rte_intr_callback_unregister(s->hup, sim_hangup, s) == -EAGAIN)
+			usleep(1000);
+	rte_intr_instance_free(s->hup);
 	if (s->cb_registered)
 		rte_mem_event_callback_unregister(s->cb_name, s);
 	pthread_mutex_lock(&s->lock);
