@@ -158,12 +158,14 @@ tx_complete(struct mthca_txq *txq)
 	if (n == 0)
 		return;
 	cq_release(cq, n);
+	/* the retired run, freed in bulk up to where the ring wraps */
 	while (txq->tail != tail) {
 		uint32_t slot = txq->tail & txq->mask;
+		uint32_t run = RTE_MIN(tail - txq->tail, txq->mask + 1 - slot);
 
-		rte_pktmbuf_free(txq->elts[slot]);
-		txq->elts[slot] = NULL;
-		txq->tail++;
+		rte_pktmbuf_free_bulk(&txq->elts[slot], run);
+		memset(&txq->elts[slot], 0, sizeof(txq->elts[0]) * run);
+		txq->tail += run;
 	}
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""net_mthca's cost and rate (issue 13): one mthca_host process drives both
+simulated MT25208s of hca2.net in one thread (as hca_host bench does),
+sending from the first HCA's port to the second's in bursts of 32 with at
+most 1024 in flight. It reports the PMD's cycles per packet inside
+tx_burst and inside the rx_burst calls that returned packets (rdtsc in
+the PMD's thread; the model runs on the other core), and the end-to-end
+rate, for 64- and 2044-byte datagrams; then the driver-less harness
+(hca_host bench) on the same model in the same run, for the ratio.
+Goals: <= 40 cycles/packet each way, >= 0.9x the harness, >= 961 Kpps at
+2044 bytes. A benchmark reports; exit 0 after a run.
+
+usage: bench_mthca.py IBFABRIC MTHCA_HOST HCA_HOST NETFILE [COUNT]
+"""
+
+import os
+import re
+import sys
+
+from simlib import Fabric, Harness, find_umad2sim, start_opensm
+
+
+def main():
+    ibfabric, host, hca_host, net = (os.path.abspath(x) for x in sys.argv[1:5])
+    count = int(sys.argv[5]) if len(sys.argv) > 5 else 500000
+    with Harness('bench_mthca', timeout=900) as h:
+        root = h.path('pci')
+        fab = Fabric(h, ibfabric, net, extra=['--pci-root', root, '-q'])
+        h.wait_for(lambda: os.path.isdir(root) and
+                   len([d for d in os.listdir(root) if d.startswith('0000:')]) == 2,
+                   timeout=10, what='PCI functions')
+        a, b = sorted(d for d in os.listdir(root) if d.startswith('0000:'))
+        lib = find_umad2sim(h)
+        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
+        p = h.spawn([host, '--no-huge', '-m', '512', '-l', '1', '--file-prefix',
+                     'mthcabench%d' % os.getpid(), '-a', a, '-a', b],
+                    name='mthca_host', stdin=True, env={'SYSFS_PCI_DEVICES': root})
+        h.wait_log(p, 'READY', timeout=90)
+        mine = {}
+        for size in (64, 2044):
+            seen = len(p.log().splitlines())
+            for _ in range(100):
+                p.write('BENCH %d %d\n' % (size, count))
+                line = h.wait_for(lambda: next((x for x in p.log().splitlines()[seen:]
+                                                if x.startswith(('OK bench', 'ERR'))), None),
+                                  timeout=200, what='bench %d' % size)
+                seen = len(p.log().splitlines())
+                if line.startswith('OK'):
+                    break
+                h.info(line + ' (the second port is not ACTIVE yet: again)')
+                import time
+                time.sleep(1)
+            m = re.search(r'pps (\d+) tx_cycles_per_pkt ([0-9.]+) rx_cycles_per_pkt ([0-9.]+)',
+                          line)
+            h.check(m is not None, 'bench %d: %s' % (size, line))
+            mine[size] = int(m.group(1))
+            print('bench_mthca: %4d bytes: net_mthca %8d pps (%.1f Kpps), tx_burst %s '
+                  'cycles/pkt, rx_burst %s cycles/pkt (goal <= 40)' %
+                  (size, mine[size], mine[size] / 1e3, m.group(2), m.group(3)))
+        p.write('QUIT\n')
+        h.wait_for(lambda: not p.alive(), timeout=60, what='mthca_host to exit')
+        for size in (64, 2044):
+            r = h.run([hca_host, 'bench', os.path.join(root, a), os.path.join(root, b),
+                       str(size), str(count)], timeout=300, check=False)
+            m = re.search(r'received in ([0-9.]+) s = ([0-9]+) pps', r.stdout)
+            h.check(r.returncode == 0 and m, 'hca_host bench %d: %s %s' % (size, r.stdout, r.stderr))
+            theirs = int(m.group(2))
+            print('bench_mthca: %4d bytes: hca_host %8d pps; net_mthca / hca_host = %.2f '
+                  '(goal >= 0.9)' % (size, theirs, mine[size] / theirs))
+        print('bench_mthca: goal >= 961 Kpps at 2044 bytes: %s' %
+              ('met' if mine[2044] >= 961000 else 'NOT met (%.0f%%)' % (100.0 * mine[2044] / 961000)))
+
+
+if __name__ == '__main__':
+    main()
