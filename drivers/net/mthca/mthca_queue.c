@@ -99,6 +99,48 @@ rxq_register_pool(struct mthca_rxq *rxq)
 	return 0;
 }
 
+/* ---- the hardware of a queue: a CQ and a UD QP on it ------------------------ */
+
+static int
+queue_hw_create(struct mthca_port *p, struct mthca_cq *cq, struct mthca_qp *qp,
+		struct mthca_cq_ring *ring, uint32_t sq_depth, uint32_t rq_depth,
+		uint32_t rq_gs, uint32_t sq_gs)
+{
+	struct mthca_dev *dev = p->dev;
+	int64_t qpn;
+	int ret;
+
+	ret = mthca_cq_create(dev, cq, RTE_MAX(sq_depth, rq_depth));
+	if (ret != 0)
+		return ret;
+	qpn = mthca_qpn_alloc(dev);
+	if (qpn < 0)
+		return -ENOSPC;
+	ret = mthca_qp_create(dev, qp, (uint32_t)qpn, MTHCA_QPST_UD, p->port, cq, cq,
+			      sq_depth, rq_depth, rq_gs, sq_gs);
+	if (ret != 0) {
+		mthca_qpn_free(dev, (uint32_t)qpn);
+		return ret;
+	}
+	qp->qkey = mthca_port_qkey(p);
+	ring->cqes = cq->buf.va;
+	ring->mask = cq->nent - 1;
+	ring->set_ci_rec = cq->set_ci_rec;
+	return 0;
+}
+
+static void
+queue_hw_destroy(struct mthca_dev *dev, struct mthca_cq *cq, struct mthca_qp *qp)
+{
+	if (qp->buf.mz != NULL) {
+		uint32_t qpn = qp->qpn;
+
+		mthca_qp_destroy(dev, qp);
+		mthca_qpn_free(dev, qpn);
+	}
+	mthca_cq_destroy(dev, cq);
+}
+
 /* ---- receive queues ------------------------------------------------------ */
 
 int
@@ -107,10 +149,8 @@ mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 		     struct rte_mempool *mp)
 {
 	struct mthca_port *p = eth->data->dev_private;
-	struct mthca_dev *dev = p->dev;
 	struct mthca_rxq *rxq;
 	uint16_t room;
-	int64_t qpn;
 	int ret;
 
 	RTE_SET_USED(conf);
@@ -149,25 +189,10 @@ mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	ret = rxq_register_pool(rxq);
 	if (ret != 0)
 		goto err;
-	ret = mthca_cq_create(dev, &rxq->hwcq, nb_desc);
+	/* a receive-only UD QP: one send WQE slot the ring needs, never posted */
+	ret = queue_hw_create(p, &rxq->hwcq, &rxq->qp, &rxq->cq, 1, nb_desc, RX_MAX_GS, 1);
 	if (ret != 0)
 		goto err;
-	qpn = mthca_qpn_alloc(dev);
-	if (qpn < 0) {
-		ret = -ENOSPC;
-		goto err;
-	}
-	/* a receive-only UD QP: one send WQE slot the ring needs, never posted */
-	ret = mthca_qp_create(dev, &rxq->qp, (uint32_t)qpn, MTHCA_QPST_UD, p->port, &rxq->hwcq,
-			      &rxq->hwcq, 1, nb_desc, RX_MAX_GS, 1);
-	if (ret != 0) {
-		mthca_qpn_free(dev, (uint32_t)qpn);
-		goto err;
-	}
-	rxq->qp.qkey = mthca_port_qkey(p);
-	rxq->cq.cqes = rxq->hwcq.buf.va;
-	rxq->cq.mask = rxq->hwcq.nent - 1;
-	rxq->cq.set_ci_rec = rxq->hwcq.set_ci_rec;
 	rxq->wqes = rxq->qp.buf.va;
 	rxq->mask = rxq->qp.rq_max - 1;
 	rxq->rq_rec = rxq->qp.rq_rec;
@@ -261,13 +286,7 @@ mthca_rxq_release(struct mthca_rxq *rxq)
 		return;
 	dev = rxq->priv->dev;
 	mthca_rxq_stop(rxq);
-	if (rxq->qp.buf.mz != NULL) {
-		uint32_t qpn = rxq->qp.qpn;
-
-		mthca_qp_destroy(dev, &rxq->qp);
-		mthca_qpn_free(dev, qpn);
-	}
-	mthca_cq_destroy(dev, &rxq->hwcq);
+	queue_hw_destroy(dev, &rxq->hwcq, &rxq->qp);
 	mthca_mr_free(dev, &rxq->mr);
 	rte_free(rxq->elts);
 	rte_free(rxq);
@@ -289,7 +308,6 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	struct mthca_port *p = eth->data->dev_private;
 	struct mthca_dev *dev = p->dev;
 	struct mthca_txq *txq;
-	int64_t qpn;
 	int ret;
 
 	RTE_SET_USED(conf);
@@ -310,24 +328,9 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 		ret = -ENOMEM;
 		goto err;
 	}
-	ret = mthca_cq_create(dev, &txq->hwcq, nb_desc);
+	ret = queue_hw_create(p, &txq->hwcq, &txq->qp, &txq->cq, nb_desc, 0, 1, MTHCA_TX_MAX_SEGS);
 	if (ret != 0)
 		goto err;
-	qpn = mthca_qpn_alloc(dev);
-	if (qpn < 0) {
-		ret = -ENOSPC;
-		goto err;
-	}
-	ret = mthca_qp_create(dev, &txq->qp, (uint32_t)qpn, MTHCA_QPST_UD, p->port, &txq->hwcq,
-			      &txq->hwcq, nb_desc, 0, 1, MTHCA_TX_MAX_SEGS);
-	if (ret != 0) {
-		mthca_qpn_free(dev, (uint32_t)qpn);
-		goto err;
-	}
-	txq->qp.qkey = mthca_port_qkey(p);
-	txq->cq.cqes = txq->hwcq.buf.va;
-	txq->cq.mask = txq->hwcq.nent - 1;
-	txq->cq.set_ci_rec = txq->hwcq.set_ci_rec;
 	txq->wqes = txq->qp.buf.va + txq->qp.send_off;
 	txq->send_off = txq->qp.send_off;
 	txq->mask = txq->qp.sq_max - 1;
@@ -383,13 +386,7 @@ mthca_txq_release(struct mthca_txq *txq)
 		return;
 	dev = txq->priv->dev;
 	mthca_txq_stop(txq);
-	if (txq->qp.buf.mz != NULL) {
-		uint32_t qpn = txq->qp.qpn;
-
-		mthca_qp_destroy(dev, &txq->qp);
-		mthca_qpn_free(dev, qpn);
-	}
-	mthca_cq_destroy(dev, &txq->hwcq);
+	queue_hw_destroy(dev, &txq->hwcq, &txq->qp);
 	rte_free(txq->elts);
 	rte_free(txq);
 }
