@@ -40,7 +40,9 @@
 #include <rte_ethdev.h>
 #include <rte_ib_dev.h>
 #include <rte_ib_mbuf.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 #include <rte_pmd_mthca.h>
 
 #define NB_DESC		1024
@@ -401,16 +403,36 @@ do_bench(uint32_t size, uint64_t count)
 }
 
 static void
+count_mz(const struct rte_memzone *mz, void *arg)
+{
+	RTE_SET_USED(mz);
+	(*(unsigned int *)arg)++;
+}
+
+/* n stop/start cycles; the DMA memory (memzones) the PMD holds before and after */
+static void
 do_cycle(unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, before = 0, after = 0;
+	size_t free0, free1;
+	struct rte_malloc_socket_stats ms;
 
+	unsigned int mb0 = rte_mempool_avail_count(pool), mb1;
+
+	rte_memzone_walk(count_mz, &before);
+	rte_malloc_get_socket_stats(rte_socket_id(), &ms);
+	free0 = ms.heap_freesz_bytes;
 	for (i = 0; i < n; i++)
 		if (rte_eth_dev_stop(port_id) != 0 || rte_eth_dev_start(port_id) != 0) {
 			printf("ERR cycle %u\n", i);
 			return;
 		}
-	printf("OK cycles %u\n", n);
+	rte_memzone_walk(count_mz, &after);
+	rte_malloc_get_socket_stats(rte_socket_id(), &ms);
+	free1 = ms.heap_freesz_bytes;
+	mb1 = rte_mempool_avail_count(pool);
+	printf("OK cycles %u memzones %u %u heap_free %zu %zu mbufs %u %u\n", n, before, after,
+	       free0, free1, mb0, mb1);
 }
 
 int

@@ -10,7 +10,8 @@ against their LIDs answer. Then UD datagrams (LIDs from the port
 attributes, QPNs passed by this script) go both ways at a paced rate,
 256 and 2044 bytes, with no loss and every payload, source QPN and SLID
 verified; ethdev stats and xstats (PortXmitPkts of the PMA) agree.
-Last, 200 stop/start cycles, after which traffic still flows.
+Last, 1,000 stop/start cycles leave the DMA memory and the heap as they
+were (memzones, heap, free mbufs), and traffic still flows.
 
 usage: test_mthca_fabric.py <ibfabric> <netfile> <mthca_host>
 """
@@ -138,8 +139,14 @@ def main():
                 (xa['PortXmitPkts'], COUNT))
         h.check(xb['PortRcvPkts'] >= COUNT, 'hostb PMA PortRcvPkts %d' % xb['PortRcvPkts'])
 
-        # stop/start cycles leave the queues working
-        a.cmd('CYCLE 200', timeout=120)
+        # 1,000 stop/start cycles: the DMA memory and the heap are what they
+        # were (every QP, CQ, UAR and region of a start is given back at
+        # the stop), and the queues still work
+        m = re.search(r'memzones (\d+) (\d+) heap_free (\d+) (\d+) mbufs (\d+) (\d+)',
+                      a.cmd('CYCLE 1000', timeout=240))
+        h.check_eq(m.group(6), m.group(5), 'free mbufs after 1,000 stop/start cycles')
+        h.check_eq(m.group(2), m.group(1), 'memzones after 1,000 stop/start cycles')
+        h.check_eq(m.group(4), m.group(3), 'free heap bytes after 1,000 stop/start cycles')
         b.p.write('RECV 1000 20000\n')
         a.cmd('SEND %d %d 1000 64 20000' % (b.lid, b.qpn))
         b.expect('OK received', timeout=30)
