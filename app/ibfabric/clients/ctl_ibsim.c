@@ -121,8 +121,8 @@ ibs_nodeport(struct fabric *f, const char **s, int *port, FILE *out)
 	*port = -1;
 	if (*p == '[') {
 		p++;
-		if (!isdigit((unsigned char)*p) || (v = strtoull(p, (char **)&q, 0)) > FAB_MAX_PORTS ||
-		    *q != ']') {
+		v = isdigit((unsigned char)*p) ? strtoull(p, (char **)&q, 0) : UINT64_MAX;
+		if (v > FAB_MAX_PORTS || *q != ']') {
 			ibs_err(out, "nodeid \"%s\": bad port, expected [N]", name);
 			return NULL;
 		}
@@ -215,7 +215,8 @@ ibs_unlink(struct fabric *f, const char *s, bool clear, FILE *out)
 		if (p == NULL)
 			return -EINVAL;
 		if (!clear && p->peer == NULL)
-			return ibs_err(out, "port %d at nodeid \"%s\" is not linked", port, n->name);
+			return ibs_err(out, "port %d at nodeid \"%s\" is not linked", port,
+				       n->name);
 	}
 	for (i = 1; i <= n->nports; i++) {
 		p = &n->ports[i];
@@ -304,8 +305,8 @@ ibs_guid(struct fabric *f, const char *s, FILE *out)
 				       o->name);
 		for (j = o->type == FAB_NODE_SWITCH ? 0 : 1; j <= o->nports; j++)
 			if (o->ports[j].guid == g && &o->ports[j] != p && o != n)
-				return ibs_err(out, "GUID 0x%016" PRIx64 " is a port GUID of \"%s\"",
-					       g, o->name);
+				return ibs_err(out, "GUID 0x%016" PRIx64
+					       " is a port GUID of \"%s\"", g, o->name);
 	}
 	if (p != NULL) {
 		p->guid = g;
@@ -470,7 +471,8 @@ ibs_perfset(struct fabric *f, const char *s, FILE *out)
 	eq = dot != NULL ? strchr(dot, '=') : NULL;
 	if (dot == NULL || eq == NULL || (size_t)(dot - s) >= sizeof(attr) ||
 	    (size_t)(eq - dot - 1) >= sizeof(field))
-		return ibs_err(out, "usage: PerformanceSet \"nodeid\"[port] [attribute].[field]=[value]");
+		return ibs_err(out, "usage: PerformanceSet \"nodeid\"[port]"
+			       " [attribute].[field]=[value]");
 	memcpy(attr, s, (size_t)(dot - s));
 	attr[dot - s] = '\0';
 	len = (size_t)(eq - dot - 1);
@@ -659,9 +661,9 @@ ibs_route(struct fabric *f, const char *s, FILE *out)
 		if (n->sw != NULL) {
 			out_port = b <= n->sw->lft_top ? n->sw->lft[b] : FAB_NO_PORT;
 			if (out_port > n->nports)
-				return ibs_err(out, "bad forwarding table entry: node \"%s\" lid %u"
-					       " is %u (top %u)", n->name, (unsigned int)b, out_port,
-					       n->sw->lft_top);
+				return ibs_err(out, "bad forwarding table entry: node \"%s\""
+					       " lid %u is %u (top %u)", n->name, (unsigned int)b,
+					       out_port, n->sw->lft_top);
 			p = &n->ports[out_port];
 			if (out_port == 0) {
 				if (p != to)
@@ -670,8 +672,8 @@ ibs_route(struct fabric *f, const char *s, FILE *out)
 				break;
 			}
 			if (p->state != FAB_PORT_ACTIVE)
-				return ibs_err(out, "bad out port state: node \"%s\" port %u state %u",
-					       n->name, out_port, p->state);
+				return ibs_err(out, "bad out port state: node \"%s\" port %u"
+					       " state %u", n->name, out_port, p->state);
 		}
 		if (p->peer == NULL)
 			return ibs_err(out, "node \"%s\" port %u: no cable", n->name, p->num);
