@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""The SA client of librte_ibmad (rte_ibmad_sa.h, issue 14) against the
+real OpenSM's SA, checked against saquery asking the same SA the same
+questions from the same DPDK host (through the user-MAD service and
+usertools/dpdk-ib-ns):
+
+1. PathRecord GetTable from the host to the SM's node: the fields the
+   client unpacks (DLID, SLID, SL, MTU, rate, P_Key, PacketLifeTime)
+   equal saquery's;
+2. MCMemberRecord Set (a full-member join of a new group, with the
+   broadcast group's parameters as IPoIB joins): the group appears in
+   saquery -g with the MLID the client was given; Get returns it;
+3. MCMemberRecord Delete (leave): the group is gone from saquery -g.
+
+OpenSM runs on a first DPDK host (sa_host, idle, on hosta) through the
+user-MAD service, so that its SA answers with real RMPP (an OpenSM behind
+libumad2sim leaves the RMPP headers to a kernel that is not there); the
+SA client runs in a second sa_host, on hostb.
+
+usage: test_sa_client.py <ibfabric> <netfile> <sa_host> <preload> <dpdk-ib-ns>
+"""
+
+import os
+import re
+import subprocess
+import sys
+import time
+
+from simlib import Fabric, Harness
+
+BDF = '0000:11:00.0'       # hostb: the SA client
+SM_BDF = '0000:10:00.0'    # hosta: OpenSM
+MGID = 'ff12:601b:ffff::1:ff00:abcd'
+
+
+def answer(h, proc, cmd, timeout=30):
+    """Send @cmd to sa_host; return the lines up to its OK/ERR line."""
+    start = len(proc.log().splitlines())
+    proc.write(cmd + '\n')
+    lines = []
+
+    def finished():
+        new = proc.log().splitlines()[start:]
+        for i, ln in enumerate(new):
+            if ln.startswith('OK') or ln.startswith('ERR'):
+                lines[:] = new[:i + 1]
+                return True
+        return False
+    h.wait_for(finished, timeout=timeout, what='sa_host answering %r' % cmd)
+    h.check(lines[-1].startswith('OK'), 'sa_host %r: %s' % (cmd, lines))
+    return lines
+
+
+def kv(line):
+    return dict(w.split('=', 1) for w in line.split()[1:] if '=' in w)
+
+
+def sq_field(text, name):
+    m = re.search(r'^\s*%s\.+(\S+)' % re.escape(name), text, re.M)
+    return m.group(1) if m else None
+
+
+def main():
+    ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(a) for a in sys.argv[1:6])
+    with Harness('sa_client', timeout=240) as h:
+        for prog in ('opensm', 'saquery', 'unshare'):
+            h.need_program(prog)
+        root = h.path('pci')
+        fab = Fabric(h, ibfabric, netfile, tag='sac', extra=['--pci-root', root])
+        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
+                   timeout=10, what='the simulated PCI function')
+        runs = {}
+        for tag in ('sm', 'client'):
+            runs[tag] = h.path('umad-' + tag)
+            os.makedirs(runs[tag])
+            h.on_teardown(lambda d=runs[tag]: subprocess.run(
+                ['umount', '-l', os.path.join(d, 'dev')], stderr=subprocess.DEVNULL))
+        env = {'DPDK_IB_UMAD_PRELOAD': preload}
+        # The SA: OpenSM on DPDK host A (hosta), through the user-MAD
+        # service, so that its SA answers with real RMPP.
+        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                           'sacsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
+                          name='sm_host', stdin=True,
+                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': runs['sm']})
+        h.wait_for(lambda: os.path.exists(os.path.join(runs['sm'], 'dev', 'umad0')),
+                   timeout=60, what='umad0 of the SM host')
+        osm = h.spawn([ns, runs['sm'], 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'],
+                      name='opensm', env=env)
+        h.wait_log(osm, 'SUBNET UP', timeout=90)
+        run = runs['client']
+        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                        'sac%d' % os.getpid(), '-a', BDF, '--log-level=lib.ibmad:info'],
+                       name='sa_host', stdin=True,
+                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
+        h.wait_log(host, 'READY', timeout=120)
+        ready = kv([ln for ln in host.log().splitlines() if ln.startswith('READY')][0])
+        lid, sm_lid = int(ready['lid']), int(ready['sm_lid'])
+        casm = int([p for p in fab.ports('ca-sm') if p['num'] == '1'][0]['lid'])
+        sm_port = int([p for p in fab.ports('hosta') if p['num'] == '1'][0]['lid'])
+        h.check_eq(sm_lid, sm_port, 'the host found the SM on hosta')
+
+        def saquery(args):
+            return h.run([ns, run, 'saquery'] + args, env=env, timeout=30).stdout
+
+        # 1. PathRecord
+        ours = [kv(ln) for ln in answer(h, host, 'PR %d' % casm) if ln.startswith('PR ')]
+        h.check(len(ours) >= 1, 'the SA client got no PathRecord')
+        theirs = saquery(['--src-to-dst', '%d:%d' % (lid, casm)])
+        h.check('PathRecord dump' in theirs, 'saquery PR: %r' % theirs)
+        p = ours[0]
+        for name, key, mask in (('dlid', 'dlid', None), ('slid', 'slid', None),
+                                ('sl', 'sl', None), ('mtu', 'mtu', 0x3f),
+                                ('rate', 'rate', 0x3f), ('pkey', 'pkey', None),
+                                ('pkt_life', 'pkt_life', 0x3f)):
+            v = int(sq_field(theirs, name), 0)
+            if mask is not None:
+                v &= mask
+            h.check_eq(int(p[key], 0), v, 'PathRecord %s: SA client vs saquery' % name)
+        h.info('PathRecord %d -> %d equal in %d fields' % (lid, casm, 7))
+
+        # 2. join
+        joined = kv(answer(h, host, 'JOIN %s' % MGID)[-1])
+        mlid = int(joined['mlid'], 16)
+        h.check(mlid >= 0xc000, 'a multicast LID: 0x%x' % mlid)
+        groups = saquery(['-g'])
+        m = re.search(r'MGID\.+%s\s*\n\s*Mlid\.+(0x[0-9A-Fa-f]+)' % re.escape(MGID), groups)
+        h.check(m is not None, 'saquery -g lacks %s: %r' % (MGID, groups))
+        h.check_eq(int(m.group(1), 16), mlid, 'MLID: SA client vs saquery')
+        got = kv([ln for ln in answer(h, host, 'MC %s' % MGID) if ln.startswith('MC ')][0])
+        h.check_eq(int(got['mlid'], 16), mlid, 'Get of the group')
+
+        # 3. leave
+        answer(h, host, 'LEAVE %s' % MGID)
+
+        def gone():
+            return MGID not in saquery(['-g'])
+        h.wait_for(gone, timeout=10, interval=0.5, what='%s gone from the SA' % MGID)
+        answer(h, host, 'QUIT')
+        h.wait_for(lambda: not host.alive(), timeout=30, what='sa_host exits')
+
+
+if __name__ == '__main__':
+    main()
