@@ -1060,7 +1060,13 @@ scenario_ud(const char *da, const char *db)
 			struct pollfd pfd = { .fd = B.d.eq[HH_EQ_COMP].irq_fd, .events = POLLIN };
 			uint64_t v;
 
-			eqe = hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP]);
+			uint64_t until = now_us() + 1000000;
+			unsigned int spins = 0;
+
+			/* the HCA writes the EQE after the CQE: it may trail it a little */
+			while ((eqe = hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP])) == NULL &&
+			       now_us() < until)
+				hh_idle(&B.d, ++spins);
 			REQUIRE(eqe != NULL, "completion EQE for the armed CQ");
 			CHECK_EQ(hh_get8(eqe, HH_EQE_TYPE), HH_EV_COMP, "completion EQE type 0");
 			CHECK_EQ(hh_get32(eqe, HH_EQE_DATA) & 0xffffff, B.rcq.cqn, "completion EQE CQN");
