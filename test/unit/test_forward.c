@@ -47,6 +47,18 @@ port_up(struct fab_port *p)
 	p->pkeys[0] = 0xffff;
 }
 
+/* A Get(@p attr) MAD of class @p mgmt_class, version 1, everything else zero. */
+static void
+get_mad(uint8_t *mad, uint8_t mgmt_class, uint16_t attr)
+{
+	memset(mad, 0, 256);
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_MGMT_CLASS] = mgmt_class;
+	mad[MAD_CLASS_VERSION] = 1;
+	mad[MAD_METHOD] = MAD_METHOD_GET;
+	mad_set16(mad, MAD_ATTR_ID, attr);
+}
+
 static int
 fabric_setup(void)
 {
@@ -368,13 +380,8 @@ test_dr_two_switches(void)
 	pcap_t *pd;
 	bool reply_seen = false;
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI_DR;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
+	get_mad(mad, MAD_CLASS_SMI_DR, SMP_ATTR_NODE_INFO);
 	mad_set64(mad, MAD_TID, 0x1234);
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
 	mad[MAD_DR_HOP_CNT] = 3;
 	mad_set16(mad, MAD_DR_SLID, 0xffff);
 	mad_set16(mad, MAD_DR_DLID, 0xffff);
@@ -452,12 +459,7 @@ test_lid_routed_smp(void)
 	unsigned int n = 0;
 	pcap_t *pd;
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	get_mad(mad, MAD_CLASS_SMI, SMP_ATTR_NODE_INFO);
 	memset(&a, 0, sizeof(a));
 	a.dlid = 2;
 
@@ -496,12 +498,7 @@ test_smp_needs_vl15(void)
 	uint8_t mad[256];
 	unsigned int vl;
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	get_mad(mad, MAD_CLASS_SMI, SMP_ATTR_NODE_INFO);
 	for (vl = 0; vl <= 15; vl += 15) {
 		struct fab_pkt *p = fab_pkt_alloc(fab);
 		uint64_t xmit = B->ports[1].cnt.xmit_pkts, rcv = B->ports[1].cnt.rcv_pkts;
@@ -530,12 +527,7 @@ test_dr_hop_count_zero(void)
 	uint8_t mad[256];
 	uint64_t dropped = fab->pkts_dropped;
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI_DR;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	get_mad(mad, MAD_CLASS_SMI_DR, SMP_ATTR_NODE_INFO);
 	mad_set16(mad, MAD_DR_SLID, 0xffff);
 	mad_set16(mad, MAD_DR_DLID, 0xffff);
 	memset(&a, 0, sizeof(a));
@@ -562,12 +554,7 @@ test_dr_mixed_path(void)
 	struct fab_mad_addr a;
 	uint8_t mad[256];
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI_DR;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	get_mad(mad, MAD_CLASS_SMI_DR, SMP_ATTR_NODE_INFO);
 	mad[MAD_DR_HOP_CNT] = 2;
 	mad_set16(mad, MAD_DR_SLID, 10);
 	mad_set16(mad, MAD_DR_DLID, 0xffff);
@@ -600,12 +587,7 @@ test_dr_lid_tail(void)
 	struct fab_mad_addr a;
 	uint8_t mad[256];
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_SMI_DR;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, SMP_ATTR_NODE_INFO);
+	get_mad(mad, MAD_CLASS_SMI_DR, SMP_ATTR_NODE_INFO);
 	mad[MAD_DR_HOP_CNT] = 1;
 	mad_set16(mad, MAD_DR_SLID, 0xffff);
 	mad_set16(mad, MAD_DR_DLID, 11);
@@ -683,13 +665,8 @@ gmp_row(struct fab_node *tx, struct fab_node *rx, uint16_t pkey, bool ok, const 
 
 	printf("  %s -> %s: GMP with P_Key 0x%04x: %s\n", tx->name, rx->name, pkey, rule);
 	TEST_ASSERT(p != NULL, "packet");
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_PERF;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
+	get_mad(mad, MAD_CLASS_PERF, MAD_ATTR_CLASS_PORT_INFO);
 	mad_set64(mad, MAD_TID, 0x4711);
-	mad_set16(mad, MAD_ATTR_ID, MAD_ATTR_CLASS_PORT_INFO);
 	memset(&a, 0, sizeof(a));
 	a.dlid = rx->ports[1].lid;
 	a.slid = tx->ports[1].lid;
@@ -750,12 +727,7 @@ test_ca_loopback(void)
 	uint8_t mad[256];
 	uint64_t moved = fab->pkts_moved;
 
-	memset(mad, 0, sizeof(mad));
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_MGMT_CLASS] = MAD_CLASS_PERF;
-	mad[MAD_CLASS_VERSION] = 1;
-	mad[MAD_METHOD] = MAD_METHOD_GET;
-	mad_set16(mad, MAD_ATTR_ID, PMA_ATTR_PORT_COUNTERS);
+	get_mad(mad, MAD_CLASS_PERF, PMA_ATTR_PORT_COUNTERS);
 	mad[MAD_GMP_DATA + PC_PORT_SELECT] = 1;
 	memset(&a, 0, sizeof(a));
 	a.dlid = 10;
