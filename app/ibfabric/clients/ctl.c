@@ -47,10 +47,7 @@ static const char *const ctl_help =
 	"source <file>                              run the commands in a file\n"
 	"quit                                       stop ibfabric\n";
 
-static int
-ctl_err(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
+int
 ctl_err(FILE *out, const char *fmt, ...)
 {
 	va_list ap;

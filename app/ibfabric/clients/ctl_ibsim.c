@@ -20,7 +20,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,22 +30,6 @@
 
 #define IBS_MAX_HOPS	64	/* "Route": longer is a loop (ibsim: MAXHOPS) */
 #define IBS_WAIT_MAX	3600	/* seconds one "Wait" may last */
-
-static int
-ibs_err(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int
-ibs_err(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("error: ", out);
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-	return -EINVAL;
-}
 
 static const char *
 ibs_ws(const char *s)
@@ -95,17 +78,17 @@ ibs_nodeport(struct fabric *f, const char **s, int *port, FILE *out)
 	size_t len;
 
 	if (*p != '"') {
-		ibs_err(out, "expected a quoted \"nodeid\"");
+		ctl_err(out, "expected a quoted \"nodeid\"");
 		return NULL;
 	}
 	q = strchr(p + 1, '"');
 	if (q == NULL) {
-		ibs_err(out, "nodeid: missing closing '\"'");
+		ctl_err(out, "nodeid: missing closing '\"'");
 		return NULL;
 	}
 	len = (size_t)(q - p - 1);
 	if (len == 0 || len >= sizeof(name)) {
-		ibs_err(out, "nodeid: empty or too long");
+		ctl_err(out, "nodeid: empty or too long");
 		return NULL;
 	}
 	memcpy(name, p + 1, len);
@@ -114,7 +97,7 @@ ibs_nodeport(struct fabric *f, const char **s, int *port, FILE *out)
 	if (n == NULL)
 		n = fabric_find_node_by_desc(f, name);
 	if (n == NULL) {
-		ibs_err(out, "nodeid \"%s\": no such node", name);
+		ctl_err(out, "nodeid \"%s\": no such node", name);
 		return NULL;
 	}
 	p = q + 1;
@@ -123,7 +106,7 @@ ibs_nodeport(struct fabric *f, const char **s, int *port, FILE *out)
 		p++;
 		v = isdigit((unsigned char)*p) ? strtoull(p, (char **)&q, 0) : UINT64_MAX;
 		if (v > FAB_MAX_PORTS || *q != ']') {
-			ibs_err(out, "nodeid \"%s\": bad port, expected [N]", name);
+			ctl_err(out, "nodeid \"%s\": bad port, expected [N]", name);
 			return NULL;
 		}
 		*port = (int)v;
@@ -140,11 +123,28 @@ ibs_port(struct fab_node *n, int port, bool sw0, FILE *out)
 	int first = sw0 && n->type == FAB_NODE_SWITCH ? 0 : 1;
 
 	if (port < first || port > n->nports) {
-		ibs_err(out, "node \"%s\": port %d out of range %d..%u", n->name, port, first,
+		ctl_err(out, "node \"%s\": port %d out of range %d..%u", n->name, port, first,
 			n->nports);
 		return NULL;
 	}
 	return &n->ports[port];
+}
+
+/* "nodeid"[port] where the port is required (@p cmd names the command). */
+static struct fab_port *
+ibs_required_port(struct fabric *f, const char **s, const char *cmd, FILE *out)
+{
+	struct fab_node *n;
+	int port;
+
+	n = ibs_nodeport(f, s, &port, out);
+	if (n == NULL)
+		return NULL;
+	if (port < 0) {
+		ctl_err(out, "%s: port number not found in command", cmd);
+		return NULL;
+	}
+	return ibs_port(n, port, true, out);
 }
 
 /* ------------------------------------------------------------------ */
@@ -180,17 +180,17 @@ ibs_link(struct fabric *f, const char *s, FILE *out)
 	if (b == NULL)
 		return -EINVAL;
 	if (na < 0 || nb < 0 || !ibs_at_end(s))
-		return ibs_err(out, "usage: Link \"nodeid\"[port] \"remoteid\"[port]");
+		return ctl_err(out, "usage: Link \"nodeid\"[port] \"remoteid\"[port]");
 	pa = ibs_port(a, na, false, out);
 	pb = pa != NULL ? ibs_port(b, nb, false, out) : NULL;
 	if (pb == NULL)
 		return -EINVAL;
 	if (pa->peer != NULL || pb->peer != NULL)
-		return ibs_err(out, "can't link: \"%s\"[%d] or \"%s\"[%d] is already connected",
+		return ctl_err(out, "can't link: \"%s\"[%d] or \"%s\"[%d] is already connected",
 			       a->name, na, b->name, nb);
 	rc = fabric_connect(f, pa, pb);
 	if (rc != 0)
-		return ibs_err(out, "can't link \"%s\"[%d] to \"%s\"[%d]: %s", a->name, na,
+		return ctl_err(out, "can't link \"%s\"[%d] to \"%s\"[%d]: %s", a->name, na,
 			       b->name, nb, strerror(-rc));
 	pa->prev_peer = pb->prev_peer = NULL;
 	return 0;
@@ -209,13 +209,13 @@ ibs_unlink(struct fabric *f, const char *s, bool clear, FILE *out)
 	if (n == NULL)
 		return -EINVAL;
 	if (!ibs_at_end(s))
-		return ibs_err(out, "usage: %s \"nodeid\"[port]", clear ? "Clear" : "Unlink");
+		return ctl_err(out, "usage: %s \"nodeid\"[port]", clear ? "Clear" : "Unlink");
 	if (port >= 0) {
 		p = ibs_port(n, port, false, out);
 		if (p == NULL)
 			return -EINVAL;
 		if (!clear && p->peer == NULL)
-			return ibs_err(out, "port %d at nodeid \"%s\" is not linked", port,
+			return ctl_err(out, "port %d at nodeid \"%s\" is not linked", port,
 				       n->name);
 	}
 	for (i = 1; i <= n->nports; i++) {
@@ -247,15 +247,15 @@ ibs_relink(struct fabric *f, const char *s, FILE *out)
 	if (n == NULL)
 		return -EINVAL;
 	if (!ibs_at_end(s))
-		return ibs_err(out, "usage: ReLink \"nodeid\"[port]");
+		return ctl_err(out, "usage: ReLink \"nodeid\"[port]");
 	if (port >= 0) {
 		p = ibs_port(n, port, false, out);
 		if (p == NULL)
 			return -EINVAL;
 		if (p->prev_peer == NULL)
-			return ibs_err(out, "\"%s\"[%d]: no previous link stored", n->name, port);
+			return ctl_err(out, "\"%s\"[%d]: no previous link stored", n->name, port);
 		if (p->peer != NULL || p->prev_peer->peer != NULL)
-			return ibs_err(out, "can't link: \"%s\"[%d] or its old peer is connected",
+			return ctl_err(out, "can't link: \"%s\"[%d] or its old peer is connected",
 				       n->name, port);
 	}
 	for (i = 1; i <= n->nports; i++) {
@@ -289,7 +289,7 @@ ibs_guid(struct fabric *f, const char *s, FILE *out)
 	if (n == NULL)
 		return -EINVAL;
 	if (!ibs_number(&s, UINT64_MAX, &g) || !ibs_at_end(s) || g == 0)
-		return ibs_err(out, "usage: Guid \"nodeid\"[port] <non-zero GUID>");
+		return ctl_err(out, "usage: Guid \"nodeid\"[port] <non-zero GUID>");
 	/* ibsim: a port number sets a CA port's GUID; a switch's ports share the node's. */
 	if (port >= 0 && n->type != FAB_NODE_SWITCH) {
 		p = ibs_port(n, port, false, out);
@@ -301,11 +301,11 @@ ibs_guid(struct fabric *f, const char *s, FILE *out)
 		const struct fab_node *o = f->nodes[i];
 
 		if (o->node_guid == g && (o != n || p != NULL))
-			return ibs_err(out, "GUID 0x%016" PRIx64 " is the NodeGUID of \"%s\"", g,
+			return ctl_err(out, "GUID 0x%016" PRIx64 " is the NodeGUID of \"%s\"", g,
 				       o->name);
 		for (j = o->type == FAB_NODE_SWITCH ? 0 : 1; j <= o->nports; j++)
 			if (o->ports[j].guid == g && &o->ports[j] != p && o != n)
-				return ibs_err(out, "GUID 0x%016" PRIx64
+				return ctl_err(out, "GUID 0x%016" PRIx64
 					       " is a port GUID of \"%s\"", g, o->name);
 	}
 	if (p != NULL) {
@@ -328,24 +328,19 @@ ibs_baselid(struct fabric *f, const char *s, FILE *out)
 	struct fab_port *p;
 	uint64_t lid, lmc = 0;
 	bool has_lmc;
-	int port;
 
-	n = ibs_nodeport(f, &s, &port, out);
-	if (n == NULL)
-		return -EINVAL;
-	if (port < 0)
-		return ibs_err(out, "Baselid: missing [port]");
-	p = ibs_port(n, port, true, out);
+	p = ibs_required_port(f, &s, "Baselid", out);
 	if (p == NULL)
 		return -EINVAL;
+	n = p->node;
 	if (n->type == FAB_NODE_SWITCH)
 		p = &n->ports[0];	/* a switch has one LID, port 0's */
 	/* A unicast LID (IBA 4.1.3), an LMC of 0..7. */
 	if (!ibs_number(&s, 0xbfff, &lid) || lid == 0)
-		return ibs_err(out, "Baselid: bad lid (1..0xbfff)");
+		return ctl_err(out, "Baselid: bad lid (1..0xbfff)");
 	has_lmc = ibs_number(&s, 7, &lmc);
 	if (!ibs_at_end(s))
-		return ibs_err(out, "usage: Baselid \"nodeid\"[port] <lid> [lmc 0..7]");
+		return ctl_err(out, "usage: Baselid \"nodeid\"[port] <lid> [lmc 0..7]");
 	p->lid = (uint16_t)lid;
 	/* ibsim changes the LMC only when one above 0 is given. */
 	if (has_lmc && lmc > 0)
@@ -375,11 +370,11 @@ ibs_error(struct fabric *f, const char *s, FILE *out)
 	if (n == NULL)
 		return -EINVAL;
 	if (!ibs_number(&s, 100, &rate))
-		return ibs_err(out, "Error: the rate is a percentage, 0..100");
+		return ctl_err(out, "Error: the rate is a percentage, 0..100");
 	if (!ibs_at_end(s) && !ibs_number(&s, 0xffff, &attr))
-		return ibs_err(out, "Error: the attribute is an AttributeID, 0..0xffff");
+		return ctl_err(out, "Error: the attribute is an AttributeID, 0..0xffff");
 	if (!ibs_at_end(s))
-		return ibs_err(out, "usage: Error \"nodeid\"[port] <rate> [attribute]");
+		return ctl_err(out, "usage: Error \"nodeid\"[port] <rate> [attribute]");
 	if (port >= 0 && ibs_port(n, port, true, out) == NULL)
 		return -EINVAL;
 	for (i = n->type == FAB_NODE_SWITCH ? 0 : 1; i <= n->nports; i++) {
@@ -455,23 +450,20 @@ ibs_perfset(struct fabric *f, const char *s, FILE *out)
 	size_t i, len;
 	int port;
 
-	n = ibs_nodeport(f, &s, &port, out);
-	if (n == NULL)
-		return -EINVAL;
-	if (port < 0)
-		return ibs_err(out, "PerformanceSet: port number not found in command");
-	p = ibs_port(n, port, true, out);
+	p = ibs_required_port(f, &s, "PerformanceSet", out);
 	if (p == NULL)
 		return -EINVAL;
+	n = p->node;
+	port = p->num;
 	/* ibsim: base switch port 0 has no counters (SwitchInfo EnhancedPort0) */
 	if (n->sw != NULL && port == 0 && !n->sw->enhanced_port0)
-		return ibs_err(out, "can't set performance counters of base switch port 0");
+		return ctl_err(out, "can't set performance counters of base switch port 0");
 	s = ibs_ws(s);
 	dot = strchr(s, '.');
 	eq = dot != NULL ? strchr(dot, '=') : NULL;
 	if (dot == NULL || eq == NULL || (size_t)(dot - s) >= sizeof(attr) ||
 	    (size_t)(eq - dot - 1) >= sizeof(field))
-		return ibs_err(out, "usage: PerformanceSet \"nodeid\"[port]"
+		return ctl_err(out, "usage: PerformanceSet \"nodeid\"[port]"
 			       " [attribute].[field]=[value]");
 	memcpy(attr, s, (size_t)(dot - s));
 	attr[dot - s] = '\0';
@@ -482,10 +474,10 @@ ibs_perfset(struct fabric *f, const char *s, FILE *out)
 	field[len] = '\0';
 	s = eq + 1;
 	if (!ibs_number(&s, UINT64_MAX, &v) || !ibs_at_end(s))
-		return ibs_err(out, "PerformanceSet: value '%s' is not a valid integer", eq + 1);
+		return ctl_err(out, "PerformanceSet: value '%s' is not a valid integer", eq + 1);
 	for (i = 0; i < sizeof(ibs_unmodelled) / sizeof(ibs_unmodelled[0]); i++)
 		if (strcasecmp(attr, ibs_unmodelled[i]) == 0)
-			return ibs_err(out, "attribute %s: not served by ibfabric's PMA", attr);
+			return ctl_err(out, "attribute %s: not served by ibfabric's PMA", attr);
 	for (i = 0; i < sizeof(ibs_counters) / sizeof(ibs_counters[0]); i++) {
 		if (strcasecmp(attr, ibs_counters[i].attr) != 0)
 			continue;
@@ -498,9 +490,9 @@ ibs_perfset(struct fabric *f, const char *s, FILE *out)
 	if (c == NULL) {
 		for (i = 0; i < sizeof(ibs_counters) / sizeof(ibs_counters[0]); i++)
 			if (strcasecmp(attr, ibs_counters[i].attr) == 0)
-				return ibs_err(out, "field %s cannot be found in attribute %s",
+				return ctl_err(out, "field %s cannot be found in attribute %s",
 					       field, attr);
-		return ibs_err(out, "attribute %s not found", attr);
+		return ctl_err(out, "attribute %s not found", attr);
 	}
 	/* ibsim clamps to the field's width (check_limit()): a counter stops at all ones. */
 	max = c->bits == 64 ? UINT64_MAX : (1ull << c->bits) - 1;
@@ -642,18 +634,18 @@ ibs_route(struct fabric *f, const char *s, FILE *out)
 
 	if (!ibs_number(&s, 0xbfff, &a) || !ibs_number(&s, 0xbfff, &b) || !ibs_at_end(s) ||
 	    a == 0 || b == 0)
-		return ibs_err(out, "usage: Route <from-lid> <to-lid>");
+		return ctl_err(out, "usage: Route <from-lid> <to-lid>");
 	from = fabric_find_port_by_lid(f, (uint16_t)a);
 	to = fabric_find_port_by_lid(f, (uint16_t)b);
 	if (from == NULL || to == NULL)
-		return ibs_err(out, "Route: lid %u or %u is not configured",
+		return ctl_err(out, "Route: lid %u or %u is not configured",
 			       (unsigned int)a, (unsigned int)b);
 	p = from;
 	n = p->node;
 	fprintf(out, "From node \"%s\" port %u lid %u\n", n->name, p->num, (unsigned int)a);
 	for (hops = 0; hops < IBS_MAX_HOPS; hops++) {
 		if (p->state != FAB_PORT_ACTIVE)
-			return ibs_err(out, "bad port state: node \"%s\" port %u state %u",
+			return ctl_err(out, "bad port state: node \"%s\" port %u state %u",
 				       n->name, p->num, p->state);
 		if (p == to)
 			break;
@@ -661,28 +653,28 @@ ibs_route(struct fabric *f, const char *s, FILE *out)
 		if (n->sw != NULL) {
 			out_port = b <= n->sw->lft_top ? n->sw->lft[b] : FAB_NO_PORT;
 			if (out_port > n->nports)
-				return ibs_err(out, "bad forwarding table entry: node \"%s\""
+				return ctl_err(out, "bad forwarding table entry: node \"%s\""
 					       " lid %u is %u (top %u)", n->name, (unsigned int)b,
 					       out_port, n->sw->lft_top);
 			p = &n->ports[out_port];
 			if (out_port == 0) {
 				if (p != to)
-					return ibs_err(out, "node \"%s\" lid %u: routed to port 0",
+					return ctl_err(out, "node \"%s\" lid %u: routed to port 0",
 						       n->name, (unsigned int)b);
 				break;
 			}
 			if (p->state != FAB_PORT_ACTIVE)
-				return ibs_err(out, "bad out port state: node \"%s\" port %u"
+				return ctl_err(out, "bad out port state: node \"%s\" port %u"
 					       " state %u", n->name, out_port, p->state);
 		}
 		if (p->peer == NULL)
-			return ibs_err(out, "node \"%s\" port %u: no cable", n->name, p->num);
+			return ctl_err(out, "node \"%s\" port %u: no cable", n->name, p->num);
 		p = p->peer;
 		n = p->node;
 		fprintf(out, "[%u] -> \"%s\"[%u]\n", out_port, n->name, p->num);
 	}
 	if (hops == IBS_MAX_HOPS)
-		return ibs_err(out, "no route found after %d hops", IBS_MAX_HOPS);
+		return ctl_err(out, "no route found after %d hops", IBS_MAX_HOPS);
 	fprintf(out, "To node \"%s\" port %u lid %u\n", n->name, p->num, (unsigned int)b);
 	return 0;
 }
@@ -700,9 +692,9 @@ ibs_kick(struct fabric *f, const char *s, FILE *out)
 	uint64_t slot;
 
 	if (!ibs_number(&s, 0xffff, &slot) || !ibs_at_end(s))
-		return ibs_err(out, "usage: X <client num> (the slot of \"Attached\")");
+		return ctl_err(out, "usage: X <client num> (the slot of \"Attached\")");
 	if (umad2sim_kick(f, (unsigned int)slot) != 0)
-		return ibs_err(out, "disconnect client: bad clientid %u", (unsigned int)slot);
+		return ctl_err(out, "disconnect client: bad clientid %u", (unsigned int)slot);
 	return 0;
 }
 
@@ -717,7 +709,7 @@ ibs_verbose(const char *s, FILE *out)
 	/* ibsim's scale: 0 its default, 1 verbose, 2 and up debug; ours is one higher. */
 	if (!ibs_at_end(s)) {
 		if (!ibs_number(&s, 255, &v) || !ibs_at_end(s))
-			return ibs_err(out, "usage: Verbose [level]");
+			return ctl_err(out, "usage: Verbose [level]");
 		fab_log_level = v >= 1 ? 2 : 1;
 	}
 	fprintf(out, "simulator verbose level is %d\n", fab_log_level - 1);
@@ -730,9 +722,9 @@ ibs_wait(struct fabric *f, const char *s, FILE *out)
 	uint64_t sec;
 
 	if (!ibs_number(&s, IBS_WAIT_MAX, &sec) || sec == 0 || !ibs_at_end(s))
-		return ibs_err(out, "usage: Wait <seconds, 1..%d>", IBS_WAIT_MAX);
+		return ctl_err(out, "usage: Wait <seconds, 1..%d>", IBS_WAIT_MAX);
 	if (f->run_for == NULL)
-		return ibs_err(out, "Wait: no event loop to wait in");
+		return ctl_err(out, "Wait: no event loop to wait in");
 	return f->run_for(f, (unsigned int)sec * 1000u) != 0 ? CTL_QUIT : 0;
 }
 
@@ -776,7 +768,7 @@ ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out)
 		while (plen > 0 && isspace((unsigned char)s[plen - 1]))
 			plen--;
 		if (plen == 0 || plen >= sizeof(path))
-			return ibs_err(out, "!<file>: no file name");
+			return ctl_err(out, "!<file>: no file name");
 		memcpy(path, s, plen);
 		path[plen] = '\0';
 		return ctl_source(f, path, out);
@@ -809,14 +801,14 @@ ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out)
 	if (ibs_is(s, len, "Wait"))
 		return ibs_wait(f, a, out);
 	if (ibs_is(s, len, "Attached"))
-		return ibs_at_end(a) ? ibs_attached(f, out) : ibs_err(out, "usage: Attached");
+		return ibs_at_end(a) ? ibs_attached(f, out) : ctl_err(out, "usage: Attached");
 	if (ibs_is(s, len, "X"))
 		return ibs_kick(f, a, out);
 	if (ibs_is(s, len, "Start"))
-		return ibs_at_end(a) ? 0 : ibs_err(out, "usage: Start");
+		return ibs_at_end(a) ? 0 : ctl_err(out, "usage: Start");
 	if (ibs_is(s, len, "Quit")) {
 		if (!ibs_at_end(a))
-			return ibs_err(out, "usage: Quit");
+			return ctl_err(out, "usage: Quit");
 		fputs("Exiting network simulator.\n", out);
 		return CTL_QUIT;
 	}

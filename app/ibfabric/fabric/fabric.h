@@ -698,6 +698,8 @@ void umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p);
  * returns CTL_QUIT; else 0.
  */
 int ctl_exec(struct fabric *f, const char *line, FILE *out);
+/** Print "error: <what>" on @p out (one line); returns -EINVAL. */
+int ctl_err(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /**
  * ibsim's console commands (ctl_ibsim.c), in ibsim's spelling (any case,
  * whole word): "Dump", "Route", "Link", "ReLink", "Unlink", "Clear",

@@ -111,6 +111,19 @@ sma_key_port(const struct sma_req *r)
 	return r->node->type == FAB_NODE_SWITCH ? &r->node->ports[0] : r->in;
 }
 
+/*
+ * The port a per-port attribute's modifier names: the port number; 0 is
+ * the port the SMP arrived on for a CA and port 0 for a switch
+ * (14.2.5.6). NULL if out of range.
+ */
+static struct fab_port *
+sma_mod_port(const struct sma_req *r)
+{
+	if (r->mod == 0 && r->node->type != FAB_NODE_SWITCH)
+		return r->in;
+	return sma_port(r->node, r->mod);
+}
+
 /* Ports whose PortInfo LID/SM/M_Key fields are reserved: switch external ports. */
 static bool
 sma_is_switch_ext(const struct fab_port *p)
@@ -454,14 +467,7 @@ sma_port_info(struct sma_req *r)
 	struct fab_port *p;
 	struct sma_pi_set s;
 
-	/*
-	 * Modifier = port number; 0 is the port the SMP arrived on for a CA
-	 * and port 0 for a switch (14.2.5.6).
-	 */
-	if (r->mod == 0 && r->node->type != FAB_NODE_SWITCH)
-		p = r->in;
-	else
-		p = sma_port(r->node, r->mod);
+	p = sma_mod_port(r);
 	if (p == NULL)
 		return MAD_STATUS_INVALID_FIELD;
 
@@ -505,10 +511,7 @@ sma_mlnx_ext_port_info(struct sma_req *r)
 		any |= r->node->ports[i].mlnx_speed_supported != 0;
 	if (!any)
 		return MAD_STATUS_UNSUP_METHOD_ATTR;
-	if (r->mod == 0 && r->node->type != FAB_NODE_SWITCH)
-		p = r->in;
-	else
-		p = sma_port(r->node, r->mod);
+	p = sma_mod_port(r);
 	if (p == NULL)
 		return MAD_STATUS_INVALID_FIELD;
 	if (r->method == MAD_METHOD_SET) {
