@@ -5,9 +5,11 @@
 unmodified OpenSM and infiniband-diags on a DPDK host, through
 usertools/dpdk-ib-ns, with no umad2sim and no ibsim.
 
-Debian's dpdk-testpmd is the DPDK host: it loads the net_mthca PMD with -d
-(which links librte_ibmad) and gets the service from DPDK_IB_UMAD_DIR; its HCA
-is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
+The DPDK host is test/fabric/sa_host in its idle mode: net_mthca and
+librte_ibmad linked, the service started by DPDK_IB_UMAD_DIR as in any
+DPDK application (dpdk-testpmd with -d librte_net_mthca.so does the same;
+sa_host also runs in the sanitizer pass, which Debian's testpmd cannot);
+its HCA is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
 
 1. the service publishes umad0/issm0 and the sysfs attributes; ibstat
    shows the HCA as the model describes it (type, GUIDs, firmware);
@@ -25,9 +27,8 @@ is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
 6. bad use: a second issm open with O_NONBLOCK gets EAGAIN, a write of
    a short MAD gets EINVAL, an ioctl the ABI does not have gets ENOTTY.
 
-usage: test_umad_service.py <ibfabric> <netfile> <librte_net_mthca.so>
+usage: test_umad_service.py <ibfabric> <netfile> <sa_host>
                             <libibmad_umad_preload.so> <dpdk-ib-ns>
-                            <lib dirs (colon separated)>
 """
 
 import os
@@ -35,7 +36,7 @@ import re
 import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_safe_plugin
+from simlib import Fabric, Harness
 
 BDF = '0000:10:00.0'
 
@@ -46,15 +47,9 @@ def field(text, name):
 
 
 def main():
-    (ibfabric, netfile, pmd, preload, ns, libdirs) = sys.argv[1:7]
-    ibfabric, netfile, pmd, preload, ns = (
-        os.path.abspath(p) for p in (ibfabric, netfile, pmd, preload, ns))
-    with open(pmd, 'rb') as f:
-        asan = b'libasan.so' in f.read()
+    ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(p) for p in sys.argv[1:6])
     with Harness('umad_service', timeout=240) as h:
-        if asan:
-            h.skip('the PMD is built with ASan; Debian\'s dpdk-testpmd is not')
-        for prog in ('dpdk-testpmd', 'opensm', 'ibstat', 'smpquery', 'sminfo',
+        for prog in ('opensm', 'ibstat', 'smpquery', 'sminfo',
                      'perfquery', 'ibnetdiscover', 'unshare'):
             h.need_program(prog)
         root = h.path('pci')
@@ -66,13 +61,10 @@ def main():
         # After the host is gone, a mount it could not undo (a kill) goes too.
         h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
                                              stderr=subprocess.DEVNULL))
-        plug_pmd = eal_safe_plugin(h, pmd)
-        host = h.spawn(['dpdk-testpmd', '-d', plug_pmd, '--no-huge',
-                        '-m', '256', '--file-prefix', 'umd%d' % os.getpid(), '-a', BDF,
-                        '--', '-i', '--total-num-mbufs=2048'],
+        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                        'umd%d' % os.getpid(), '-a', BDF, '--', 'idle'],
                        name='dpdk-host', stdin=True,
-                       env={'SYSFS_PCI_DEVICES': root, 'LD_LIBRARY_PATH': libdirs,
-                            'DPDK_IB_UMAD_DIR': run})
+                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
         h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')), timeout=60,
                    what='umad0 from the DPDK host')
         env = {'DPDK_IB_UMAD_PRELOAD': preload}
@@ -178,8 +170,8 @@ except OSError as e:
             p = [p for p in fab.ports('hosta') if p['num'] == '1'][0]
             return not int(p['cap_mask'], 16) & 0x2
         h.wait_for(sm_bit_clear, timeout=10, what='IsSM cleared after OpenSM exits')
-        host.write('quit\n')
-        h.wait_for(lambda: not host.alive(), timeout=30, what='testpmd quits')
+        host.write('QUIT\n')
+        h.wait_for(lambda: not host.alive(), timeout=30, what='the DPDK host quits')
         h.check(not os.path.ismount(os.path.join(run, 'dev')),
                 'the service unmounted its file system at exit')
 
