@@ -30,6 +30,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ib_proto.h"
+
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_compat.h>
@@ -166,18 +168,19 @@ rte_ib_gid_is_link_local(const struct rte_ib_gid *gid)
  * LIDs (IBA 4.1.3; ranges in table "LID address space", 7.11.1).
  */
 
+/* The values are ib_proto.h's, shared with ibfabric (written once). */
 /** LID 0 is reserved: never a valid address. */
-#define RTE_IB_LID_RESERVED       0x0000
+#define RTE_IB_LID_RESERVED       IB_LID_RESERVED
 /** First unicast LID. */
-#define RTE_IB_LID_UNICAST_MIN    0x0001
+#define RTE_IB_LID_UNICAST_MIN    IB_LID_UNICAST_MIN
 /** Last unicast LID. */
-#define RTE_IB_LID_UNICAST_MAX    0xbfff
+#define RTE_IB_LID_UNICAST_MAX    IB_LID_UNICAST_MAX
 /** First multicast LID. */
-#define RTE_IB_LID_MULTICAST_MIN  0xc000
+#define RTE_IB_LID_MULTICAST_MIN  IB_LID_MULTICAST_MIN
 /** Last multicast LID. */
-#define RTE_IB_LID_MULTICAST_MAX  0xfffe
+#define RTE_IB_LID_MULTICAST_MAX  IB_LID_MULTICAST_MAX
 /** Permissive LID: accepted by any port, used by directed-route SMPs. */
-#define RTE_IB_LID_PERMISSIVE     0xffff
+#define RTE_IB_LID_PERMISSIVE     IB_LID_PERMISSIVE
 /** Largest LID Mask Control value (PortInfo:LMC is 3 bits). */
 #define RTE_IB_LMC_MAX            7
 
@@ -192,7 +195,7 @@ __rte_experimental
 static inline bool
 rte_ib_lid_is_unicast(uint16_t lid)
 {
-	return lid >= RTE_IB_LID_UNICAST_MIN && lid <= RTE_IB_LID_UNICAST_MAX;
+	return ib_lid_is_unicast(lid);
 }
 
 /**
@@ -206,8 +209,7 @@ __rte_experimental
 static inline bool
 rte_ib_lid_is_multicast(uint16_t lid)
 {
-	return lid >= RTE_IB_LID_MULTICAST_MIN &&
-		lid <= RTE_IB_LID_MULTICAST_MAX;
+	return ib_lid_is_multicast(lid);
 }
 
 /**
@@ -221,7 +223,7 @@ __rte_experimental
 static inline bool
 rte_ib_lid_is_permissive(uint16_t lid)
 {
-	return lid == RTE_IB_LID_PERMISSIVE;
+	return ib_lid_is_permissive(lid);
 }
 
 /**
@@ -340,7 +342,7 @@ rte_ib_pkey_match(uint16_t a, uint16_t b)
 /** Q_Keys with the MSB set are controlled: only privileged senders. */
 #define RTE_IB_QKEY_CONTROLLED   UINT32_C(0x80000000)
 /** Well-known Q_Key of QP1, the GSI (IBA 10.2.4, Q_Keys). */
-#define RTE_IB_QP1_QKEY          UINT32_C(0x80010000)
+#define RTE_IB_QP1_QKEY          IB_QP1_QKEY
 
 /*
  * Encodings shared by PortInfo and the SA records.
@@ -416,14 +418,14 @@ static_assert(sizeof(struct rte_ib_grh) == RTE_IB_GRH_LEN,
  */
 
 /** Every MAD is 256 bytes (IBA 13.4.1). */
-#define RTE_IB_MAD_SIZE          256
+#define RTE_IB_MAD_SIZE          IB_MAD_SIZE
 /** MAD BaseVersion of IBA 1.x (IBA 13.4.2). */
 #define RTE_IB_MAD_BASE_VERSION  1
 
 /** Management classes (IBA 13.4.4). */
-#define RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED     0x01
-#define RTE_IB_MGMT_CLASS_SUBN_ADM            0x03
-#define RTE_IB_MGMT_CLASS_PERF_MGMT           0x04
+#define RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED     IB_MGMT_CLASS_SMI
+#define RTE_IB_MGMT_CLASS_SUBN_ADM            IB_MGMT_CLASS_SA
+#define RTE_IB_MGMT_CLASS_PERF_MGMT           IB_MGMT_CLASS_PERF
 #define RTE_IB_MGMT_CLASS_BM                  0x05
 #define RTE_IB_MGMT_CLASS_DEVICE_MGMT         0x06
 #define RTE_IB_MGMT_CLASS_CM                  0x07
@@ -432,7 +434,7 @@ static_assert(sizeof(struct rte_ib_grh) == RTE_IB_GRH_LEN,
 #define RTE_IB_MGMT_CLASS_VENDOR_RANGE1_END   0x0f
 #define RTE_IB_MGMT_CLASS_VENDOR_RANGE2_START 0x30
 #define RTE_IB_MGMT_CLASS_VENDOR_RANGE2_END   0x4f
-#define RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE 0x81
+#define RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE IB_MGMT_CLASS_SMI_DR
 
 /** ClassVersion of the SM classes, the PMA and the SA (IBA 13.4.2). */
 #define RTE_IB_SMP_CLASS_VERSION 1

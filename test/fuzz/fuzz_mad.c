@@ -27,7 +27,7 @@
 #include "fabric.h"
 #include "mad.h"
 
-#define FUZZ_RECORD	(1 + FAB_MAD_SIZE)
+#define FUZZ_RECORD	(1 + IB_MAD_SIZE)
 #define FUZZ_MAX_RECORDS 16
 
 static void
@@ -56,7 +56,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fab_node *ca, *sw;
 	struct fabric *f;
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	size_t off, len;
 	unsigned int i;
 
@@ -74,8 +74,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (i = 0, off = 0; i < FUZZ_MAX_RECORDS && off < size; i++) {
 		len = size - off - 1;
-		if (len > FAB_MAD_SIZE)
-			len = FAB_MAD_SIZE;
+		if (len > IB_MAD_SIZE)
+			len = IB_MAD_SIZE;
 		memset(mad, 0, sizeof(mad));
 		memcpy(mad, data + off + 1, len);
 		fuzz_one(f, (data[off] & 1) ? sw : ca, data[off], mad);

@@ -52,7 +52,7 @@ static void
 gmp_make(uint8_t *mad, uint8_t method, uint16_t attr, uint8_t port_select,
 	 uint16_t counter_select)
 {
-	memset(mad, 0, FAB_MAD_SIZE);
+	memset(mad, 0, IB_MAD_SIZE);
 	mad[0] = 1;
 	mad[1] = MAD_CLASS_PERF;
 	mad[2] = 1;
@@ -77,7 +77,7 @@ pma_do(struct fab_node *n, struct fab_port *in, uint8_t *mad)
 static int
 test_class_port_info(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * ClassPortInfo (13.4.8.1): BaseVersion 1, ClassVersion 1,
 	 * CapabilityMask 0x1300 = AllPortSelect (bit 8) |
@@ -127,7 +127,7 @@ plant(struct fab_port_counters *c)
 static int
 test_port_counters_get(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * PortCounters (16.1.3.5 table 233): byte 1 PortSelect 1, bytes
 	 * 2-3 CounterSelect as sent (0), SymbolErrorCounter 16 bits
@@ -167,7 +167,7 @@ test_port_counters_get(void)
 static int
 test_port_counters_set(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	struct fab_port_counters *c = &ca_ports[2].cnt;
 
 	plant(c);
@@ -197,7 +197,7 @@ test_port_counters_set(void)
 static int
 test_port_counters_ext(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * PortCountersExtended (16.1.4.11): PortSelect 1, CounterSelect 0,
 	 * bytes 4-7 reserved, then eight 64-bit counters at their full
@@ -235,7 +235,7 @@ test_port_counters_ext(void)
 static int
 test_all_port_select(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	unsigned int i;
 
 	/* 0xFF with AllPortSelect: the sum over ports 0..N of the switch. */
@@ -294,7 +294,7 @@ static const struct pma_status_row status_rows[] = {
 static int
 test_status_codes(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	unsigned int i;
 
 	for (i = 0; i < sizeof(status_rows) / sizeof(status_rows[0]); i++) {

@@ -31,7 +31,7 @@ static struct fab_switch sw_state;
 struct sent_mad {
 	struct fab_port *port;
 	struct fab_mad_addr addr;
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	uint32_t len;
 	int origin;
 };
@@ -54,7 +54,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 		s->addr = *a;
 		s->len = mad_len;
 		s->origin = origin;
-		memcpy(s->mad, mad, mad_len < FAB_MAD_SIZE ? mad_len : FAB_MAD_SIZE);
+		memcpy(s->mad, mad, mad_len < IB_MAD_SIZE ? mad_len : IB_MAD_SIZE);
 	}
 	nsent++;
 }

@@ -35,7 +35,7 @@ static struct fab_port ca_ports[3], sw_ports[SW_PORTS + 1];
 static struct fab_switch sw_state;
 static uint16_t sw_mft[FAB_MFT_CAP][16];
 static unsigned int traps_sent;
-static uint8_t last_trap[FAB_MAD_SIZE];
+static uint8_t last_trap[IB_MAD_SIZE];
 
 void
 fab_node_send_mad(struct fabric *f, struct fab_port *port,
@@ -48,8 +48,8 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	(void)origin;
 	(void)origin_gen;
 	traps_sent++;
-	if (mad_len == FAB_MAD_SIZE)
-		memcpy(last_trap, mad, FAB_MAD_SIZE);
+	if (mad_len == IB_MAD_SIZE)
+		memcpy(last_trap, mad, IB_MAD_SIZE);
 }
 
 static int
@@ -70,7 +70,7 @@ fixture_setup(void)
 static void
 smp_make(uint8_t *mad, uint8_t cls, uint8_t method, uint16_t attr, uint32_t mod)
 {
-	memset(mad, 0, FAB_MAD_SIZE);
+	memset(mad, 0, IB_MAD_SIZE);
 	mad[0] = 1;			/* BaseVersion */
 	mad[1] = cls;
 	mad[2] = 1;			/* ClassVersion */
@@ -104,7 +104,7 @@ smp_do(struct fab_node *n, struct fab_port *in, uint8_t *mad)
 static int
 test_node_info_ca(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * NodeInfo, IBA 14.2.5.3 table 148: BaseVersion 1, ClassVersion 1,
 	 * NodeType 1 (CA), NumPorts 2, SystemImageGUID, NodeGUID, PortGUID
@@ -132,7 +132,7 @@ test_node_info_ca(void)
 static int
 test_node_info_switch_dr(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/* Switch: NodeType 2, NumPorts 8, PortGUID = port 0's = node GUID,
 	 * DeviceID 0xb924 (47396), LocalPortNum = ingress port 5. */
 	static const uint8_t expect[64] = {
@@ -163,7 +163,7 @@ test_node_info_switch_dr(void)
 static int
 test_node_desc(void)
 {
-	uint8_t mad[FAB_MAD_SIZE], expect[64];
+	uint8_t mad[IB_MAD_SIZE], expect[64];
 
 	memset(expect, 0, sizeof(expect));
 	memcpy(expect, "hca-1", 5);
@@ -235,7 +235,7 @@ static const struct status_row status_rows[] = {
 static int
 test_status_codes(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	const struct status_row *r;
 	struct fab_node *n;
 	unsigned int i;
@@ -259,7 +259,7 @@ test_status_codes(void)
 static int
 test_port_info_defaults(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * PortInfo of CA port 1 after the cable came up (14.2.5.6 table 151):
 	 * M_Key 0; GidPrefix fe80::; LID 0; MasterSMLID 0;
@@ -321,7 +321,7 @@ test_port_info_defaults(void)
 static int
 test_port_info_set(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	uint8_t *d = mad + 64;
 	struct fab_port *p = &ca_ports[1];
 
@@ -392,7 +392,7 @@ static const struct pi_bad_row pi_bad_rows[] = {
 static int
 test_port_info_set_invalid(void)
 {
-	uint8_t mad[FAB_MAD_SIZE], before[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE], before[IB_MAD_SIZE];
 	struct fab_port *p = &ca_ports[1];
 	unsigned int i;
 
@@ -424,7 +424,7 @@ test_port_info_set_invalid(void)
 static int
 test_port_info_ext_speeds(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 
 	/* CA port EDR|FDR, switch port NDR..FDR: they train at EDR (bit 2). */
 	ca_ports[1].link_speed_ext_supported = ca_ports[1].link_speed_ext_enabled = 3;
@@ -485,7 +485,7 @@ test_port_info_ext_speeds(void)
 static int
 test_port_info_switch(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 
 	/* Port 0 holds the switch's LID. */
 	smp_make(mad, MAD_CLASS_SMI_DR, MAD_METHOD_GET, SMP_ATTR_PORT_INFO, 0);
@@ -520,7 +520,7 @@ test_port_info_switch(void)
 static int
 test_port_info_phys_disable(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 
 	/* ibportstate disable on switch port 1: PhysState 3 (Disabled). */
 	smp_make(mad, MAD_CLASS_SMI, MAD_METHOD_SET, SMP_ATTR_PORT_INFO, 1);
@@ -544,7 +544,7 @@ test_port_info_phys_disable(void)
 static int
 test_switch_info(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	/*
 	 * SwitchInfo after init (14.2.5.4 table 149): LinearFDBCap 49152
 	 * (0xc000), RandomFDBCap 0, MulticastFDBCap 1024 (0x0400),
@@ -583,7 +583,7 @@ test_switch_info(void)
 static int
 test_forwarding_tables(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	unsigned int i;
 
 	TEST_ASSERT_EQUAL(sw_state.lft[0], 0xff, "LFT empty after init");
@@ -619,7 +619,7 @@ test_forwarding_tables(void)
 static int
 test_pkey_guid_tables(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 
 	/* Default P_KeyTable: entry 0 = 0xffff, rest 0 (14.2.5.7). */
 	smp_make(mad, MAD_CLASS_SMI, MAD_METHOD_GET, SMP_ATTR_PKEY_TABLE, 0);
@@ -654,7 +654,7 @@ test_pkey_guid_tables(void)
 static int
 test_sl2vl_vlarb(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	static const uint8_t map[8] = { 0x01, 0x23, 0x45, 0x67, 0x01, 0x23, 0x45, 0x6f };
 	unsigned int i;
 
@@ -716,7 +716,7 @@ static const struct mkey_row mkey_rows[] = {
 static int
 test_mkey(void)
 {
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 	unsigned int i;
 	uint16_t viol;
 	int got;

@@ -153,6 +153,8 @@ umad2sim_open(struct fabric *f, const char *base)
 		u->clients[i].fd = fd;
 	}
 	f->u2s = u;
+	f->client_deliver = umad2sim_deliver;
+	f->client_drop = umad2sim_report_drop;
 	return 0;
 
 err_close:
@@ -249,6 +251,8 @@ umad2sim_close(struct fabric *f)
 	close(u->ctl_fd);
 	free(u);
 	f->u2s = NULL;
+	f->client_deliver = NULL;
+	f->client_drop = NULL;
 }
 
 const char *
@@ -822,7 +826,7 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	 * umad2sim never writes more than 256 MAD bytes (ibsim.h struct sim_request); a
 	 * MAD shorter than its common header is not a MAD.
 	 */
-	if (len > FAB_MAD_SIZE || len < MAD_HDR_SIZE ||
+	if (len > IB_MAD_SIZE || len < MAD_HDR_SIZE ||
 	    r->mad[MAD_BASE_VERSION] != MAD_BASE_VERSION_1) {
 		f->bad_mads++;
 		return;
@@ -833,7 +837,7 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	 * kernel pads short MADs (Linux user_mad.c). "length" itself rides along
 	 * in the packet's side-band mad_len for the receiving client.
 	 */
-	memset(r->mad + len, 0, FAB_MAD_SIZE - len);
+	memset(r->mad + len, 0, IB_MAD_SIZE - len);
 
 	/* Requests get the client slot in TID bits 63..48 (ibsim.c find_client()). */
 	if (!mad_is_response(r->mad)) {
@@ -847,7 +851,7 @@ u2s_handle_request(struct umad2sim *u, struct fab_client *c, struct u2s_request 
 	a.slid = u2s_lid_get(r->slid);
 	a.dqp = ntohl(r->dqp);
 	a.sqp = ntohl(r->sqp);
-	a.qkey = a.dqp != 0 ? FAB_QP1_QKEY : 0;
+	a.qkey = a.dqp != 0 ? IB_QP1_QKEY : 0;
 	c->mads_in++;
 	c->classes_sent[r->mad[MAD_MGMT_CLASS] >> 5] |= 1u << (r->mad[MAD_MGMT_CLASS] & 31);
 	fab_node_send_mad(f, c->port, &a, r->mad, (uint32_t)len,
@@ -975,12 +979,12 @@ u2s_fill_request(struct u2s_request *r, const struct fab_hdrs *h,
 	r->dqp = htonl(h->dest_qp);
 	r->sqp = htonl(h->src_qp);
 	r->status = htonl(status);
-	if (len > FAB_MAD_SIZE)
-		len = FAB_MAD_SIZE;
+	if (len > IB_MAD_SIZE)
+		len = IB_MAD_SIZE;
 	memcpy(r->mad, p->data + h->payload_off, len);
 	/* ibsim keeps the sender's "length" (ibsim.h struct sim_request); firmware MADs are 256. */
-	r->length = htobe64(p->mad_len != 0 && p->mad_len <= FAB_MAD_SIZE ?
-			    p->mad_len : FAB_MAD_SIZE);
+	r->length = htobe64(p->mad_len != 0 && p->mad_len <= IB_MAD_SIZE ?
+			    p->mad_len : IB_MAD_SIZE);
 }
 
 int

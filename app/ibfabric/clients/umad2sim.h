@@ -102,7 +102,7 @@ struct u2s_request {
 	uint32_t status;	/**< big-endian; 110 in the drop echo */
 	uint32_t pad;
 	uint64_t length;	/**< big-endian: valid MAD bytes, <= 256 */
-	uint8_t mad[FAB_MAD_SIZE];
+	uint8_t mad[IB_MAD_SIZE];
 };
 
 _Static_assert(sizeof(struct u2s_ctl) == 80, "sim_ctl is 80 bytes");
@@ -169,6 +169,17 @@ struct umad2sim;
 int umad2sim_open(struct fabric *f, const char *base);
 /** Close every socket and detach every client (abstract names vanish with the fds). */
 void umad2sim_close(struct fabric *f);
+/**
+ * A MAD reached @p port for the local host stack (not answered by the
+ * firmware): fabric.client_deliver. Delivers it to the right client per
+ * ibsim's rules (responses by TID slot bits 63..48, requests to the
+ * port's issm client). Returns 0 if delivered (packet consumed), or
+ * -ENOENT (the caller drops it with fab_pkt_drop).
+ */
+int umad2sim_deliver(struct fabric *f, struct fab_port *port,
+		     const struct fab_hdrs *h, struct fab_pkt *p);
+/** Echo a client's undeliverable MAD back with status 110: fabric.client_drop. */
+void umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p);
 /** The base name in use. */
 const char *umad2sim_basename(const struct fabric *f);
 /** The control socket, for the event loop. */

@@ -435,7 +435,7 @@ fabric_find_port_by_lid(const struct fabric *f, uint16_t lid)
 	unsigned int i, j, first, last;
 	uint16_t mask;
 
-	if (f == NULL || lid == 0 || lid >= FAB_LID_MCAST_FIRST)
+	if (f == NULL || lid == 0 || lid >= IB_LID_MULTICAST_MIN)
 		return NULL;
 	for (i = 0; i < f->nnodes; i++) {
 		n = f->nodes[i];

@@ -34,6 +34,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ib_proto.h"	/* lib/ib: LIDs, classes, Q_Keys (no DPDK) */
+
 /* ------------------------------------------------------------------ */
 /* Limits                                                              */
 
@@ -44,12 +46,8 @@
 #define FAB_GUID_CAP		8	/**< GUIDCap: one GUIDInfo block */
 #define FAB_LFT_CAP		49152	/**< LinearFDBCap: unicast LIDs 0..0xbfff */
 #define FAB_MFT_CAP		1024	/**< MulticastFDBCap: MLIDs 0xc000..0xc3ff */
-#define FAB_MAD_SIZE		256
 #define FAB_PKT_MAX		4224	/**< LRH+GRH+BTH+DETH+4096 payload+ICRC+VCRC, rounded */
 
-#define FAB_LID_PERMISSIVE	0xffff
-#define FAB_LID_MCAST_FIRST	0xc000
-#define FAB_LID_MCAST_LAST	0xfffe
 #define FAB_NO_PORT		0xff	/**< LFT/MFT "no route" port value */
 
 enum fab_node_type {
@@ -347,7 +345,6 @@ struct fab_pkt_addr {
 
 #define FAB_BTH_OP_UD_SEND_ONLY		0x64
 #define FAB_BTH_OP_UD_SEND_ONLY_IMM	0x65
-#define FAB_QP1_QKEY			0x80010000u
 
 /* ------------------------------------------------------------------ */
 /* The fabric                                                          */
@@ -403,8 +400,23 @@ struct fabric {
 	int (*run_for)(struct fabric *f, unsigned int ms);
 	void *run_ctx;
 
-	/* ibsim client protocol server (umad2sim.c), or NULL */
+	/* ibsim client protocol server (umad2sim.c), or NULL: its own state */
 	struct umad2sim *u2s;
+
+	/*
+	 * Hooks to the local clients (the host stacks of the nodes: the ibsim
+	 * protocol server sets them when it opens), or NULL. The core never
+	 * calls a client otherwise, as it calls the MT25208 model only
+	 * through hca_recv.
+	 * - client_deliver: a MAD (headers @p h) reached @p port for its
+	 *   host stack, not answered by firmware. Returns 0 when a client
+	 *   took it (and @p p), -ENOENT when none did (the core drops it).
+	 * - client_drop: @p p, sent by a client (p->origin >= 0), cannot be
+	 *   delivered and is about to be freed: tell its sender.
+	 */
+	int (*client_deliver)(struct fabric *f, struct fab_port *port,
+			      const struct fab_hdrs *h, struct fab_pkt *p);
+	void (*client_drop)(struct fabric *f, const struct fab_pkt *p);
 
 	/*
 	 * Receive hook of the MT25208 device model, or NULL: set by the
@@ -670,21 +682,6 @@ void port_state_send_trap(struct fabric *f, struct fab_port *p, uint16_t trap_nu
  * port's LID is 0.
  */
 void port_state_cap_mask_changed(struct fabric *f, struct fab_port *p);
-
-/* ------------------------------------------------------------------ */
-/* umad2sim.c */
-
-/**
- * A MAD reached @p port for the local host stack (not answered by the
- * firmware). Delivers it to the right umad2sim client per ibsim's rules
- * (responses by TID slot bits 63..48, requests to the port's issm
- * client). Returns 0 if delivered (packet consumed), or -ENOENT (the
- * caller drops it with fab_pkt_drop).
- */
-int umad2sim_deliver(struct fabric *f, struct fab_port *port,
-		     const struct fab_hdrs *h, struct fab_pkt *p);
-/** Echo a client's undeliverable MAD back with status 110 (fab_pkt_drop). */
-void umad2sim_report_drop(struct fabric *f, const struct fab_pkt *p);
 
 /* ------------------------------------------------------------------ */
 /* ctl.c: one command interpreter for console, control socket, scripts */

@@ -86,8 +86,8 @@ fab_pkt_drop(struct fabric *f, struct fab_pkt *p, const char *why)
 {
 	f->pkts_dropped++;
 	FAB_DBG("drop: %s (len %u, origin %d)", why, p->len, p->origin);
-	if (p->origin >= 0)
-		umad2sim_report_drop(f, p);
+	if (p->origin >= 0 && f->client_drop != NULL)
+		f->client_drop(f, p);
 	fab_pkt_free(f, p);
 }
 
@@ -101,12 +101,6 @@ fab_pkt_enqueue(struct fabric *f, struct fab_port *dst, struct fab_pkt *p)
 	else
 		f->q_head = p;
 	f->q_tail = p;
-}
-
-static bool
-is_mcast(uint16_t lid)
-{
-	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
 }
 
 void
@@ -142,7 +136,7 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 	words = (p->len - 2) / 4;
 	out->cnt.xmit_pkts++;
 	out->cnt.xmit_data += words;
-	if (is_mcast(pkt_dlid(p)))
+	if (ib_lid_is_multicast(pkt_dlid(p)))
 		out->cnt.multicast_xmit_pkts++;
 	else
 		out->cnt.unicast_xmit_pkts++;
@@ -174,7 +168,7 @@ fab_port_xmit(struct fabric *f, struct fab_port *out, struct fab_pkt *p)
 	 */
 	peer->cnt.rcv_pkts++;
 	peer->cnt.rcv_data += words;
-	if (is_mcast(pkt_dlid(p)))
+	if (ib_lid_is_multicast(pkt_dlid(p)))
 		peer->cnt.multicast_rcv_pkts++;
 	else
 		peer->cnt.unicast_rcv_pkts++;

@@ -26,6 +26,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ib_proto.h"
+
 /* ------------------------------------------------------------------ */
 /* Big-endian accessors                                                */
 
@@ -119,7 +121,7 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 /* ------------------------------------------------------------------ */
 /* MAD common header, IBA 13.4.2 (figure 146)                          */
 
-#define MAD_SIZE		256
+#define MAD_SIZE		IB_MAD_SIZE
 #define MAD_BASE_VERSION	0	/**< 8 bits, always 1 */
 #define MAD_MGMT_CLASS		1
 #define MAD_CLASS_VERSION	2
@@ -134,10 +136,10 @@ mad_setbits(uint8_t *b, unsigned int off, unsigned int shift,
 #define MAD_BASE_VERSION_1	1
 
 /* Management classes, IBA 13.4.4 table 113 */
-#define MAD_CLASS_SMI		0x01	/**< LID-routed SMP */
-#define MAD_CLASS_SA		0x03
-#define MAD_CLASS_PERF		0x04
-#define MAD_CLASS_SMI_DR	0x81	/**< directed-route SMP */
+#define MAD_CLASS_SMI		IB_MGMT_CLASS_SMI	/**< LID-routed SMP */
+#define MAD_CLASS_SA		IB_MGMT_CLASS_SA
+#define MAD_CLASS_PERF		IB_MGMT_CLASS_PERF
+#define MAD_CLASS_SMI_DR	IB_MGMT_CLASS_SMI_DR	/**< directed-route SMP */
 
 #define MAD_SMP_CLASS_VERSION	1
 #define MAD_PERF_CLASS_VERSION	1

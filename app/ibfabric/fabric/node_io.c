@@ -22,20 +22,11 @@
 #define PKEY_DEFAULT	0xffff
 #define PKEY_FULL	0x8000
 
-static inline bool
-lid_is_mcast(uint16_t lid)
-{
-	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
-}
-
 /* IBA 4.1.3 (LMC): a port answers to its base LID and the 2^LMC LIDs above it. */
 static inline bool
 lid_is_mine(const struct fab_port *port, uint16_t lid)
 {
-	uint16_t mask = (uint16_t)~((1u << (port->lmc & 7)) - 1);
-
-	return port->lid != 0 && !lid_is_mcast(lid) && lid != FAB_LID_PERMISSIVE &&
-	       (lid & mask) == (port->lid & mask);
+	return ib_lid_in_lmc_range(port->lid, port->lmc, lid);
 }
 
 /*
@@ -74,12 +65,12 @@ mgmt_port(struct fab_port *port)
 	return port->node->type == FAB_NODE_SWITCH ? &port->node->ports[0] : port;
 }
 
-/* Hand @p p (already parsed into @p h) to a local umad2sim client. */
+/* Hand @p p (already parsed into @p h) to the node's host stack: a local client. */
 static void
 deliver(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 	const struct fab_hdrs *h)
 {
-	if (umad2sim_deliver(f, port, h, p) < 0)
+	if (f->client_deliver == NULL || f->client_deliver(f, port, h, p) < 0)
 		fab_pkt_drop(f, p, "no local client for the MAD");
 }
 
@@ -122,7 +113,7 @@ reply_addr(struct fab_pkt_addr *a, const struct fab_hdrs *h)
 	a->pkey = h->pkey;
 	a->dest_qp = h->src_qp;
 	a->src_qp = h->dest_qp;
-	a->qkey = h->dest_qp == 1 ? FAB_QP1_QKEY : h->qkey;
+	a->qkey = h->dest_qp == 1 ? IB_QP1_QKEY : h->qkey;
 	if (h->has_grh) {
 		a->grh = true;
 		a->tclass = h->tclass;
@@ -133,13 +124,58 @@ reply_addr(struct fab_pkt_addr *a, const struct fab_hdrs *h)
 	}
 }
 
+/*
+ * The directed-route tail shared by every DR SMP a node originates, a
+ * request from its agent or a reply of its firmware (IBA 14.2.2.1 and
+ * 14.2.2.3, after dr_originate() gave @p r): the LIDs for the action
+ * (permissive on the DR part of the path; @p a's LIDs, with the DR
+ * segment's DrDLID when set, to LID-route to its start), the packet
+ * built, then sent out the path's first port (CA: @p port; switch: the
+ * port the path names), LID-routed from the management port @p mp, or
+ * kept for the node itself. A discarded SMP is dropped once built, so
+ * that its sender hears of it. Returns true when the packet is for this
+ * node (DR_LOCAL: hop count 0): the caller delivers it.
+ */
+static bool
+dr_send_tail(struct fabric *f, struct fab_port *port, struct fab_port *mp, struct fab_pkt *p,
+	     struct fab_pkt_addr *a, const uint8_t *buf, const struct dr_result *r)
+{
+	struct fab_node *node = port->node;
+
+	if (r->verdict == DR_DISCARD || r->action != DR_SEND) {
+		a->dlid = IB_LID_PERMISSIVE;
+		a->slid = IB_LID_PERMISSIVE;
+	} else if (r->lid != 0) {
+		a->dlid = r->lid;
+	}
+	if (pkt_build_ud_lazy(p, a, buf, IB_MAD_SIZE) != 0) {
+		fab_pkt_drop(f, p, "SMP does not fit a packet");
+		return false;
+	}
+	if (r->verdict == DR_DISCARD) {
+		fab_pkt_drop(f, p, r->rule);
+		return false;
+	}
+	switch (r->action) {
+	case DR_FORWARD:
+		fab_port_xmit(f, node->type == FAB_NODE_SWITCH ? &node->ports[r->port] : port, p);
+		return false;
+	case DR_SEND:
+		fab_node_output(f, mp, p);
+		return false;
+	case DR_LOCAL:
+	default:
+		return true;
+	}
+}
+
 void
 fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 	       const struct fab_hdrs *h, const uint8_t *mad)
 {
 	struct fab_node *node = port->node;
 	bool is_sw = node->type == FAB_NODE_SWITCH;
-	uint8_t buf[FAB_MAD_SIZE];
+	uint8_t buf[IB_MAD_SIZE];
 	struct fab_pkt_addr a;
 	struct dr_result r;
 
@@ -149,7 +185,7 @@ fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 	if (buf[MAD_MGMT_CLASS] != MAD_CLASS_SMI_DR) {
 		/* LID-routed reply: from the LID the request was sent to */
 		a.dlid = h->slid;
-		a.slid = h->dlid != FAB_LID_PERMISSIVE ? h->dlid : port->lid;
+		a.slid = h->dlid != IB_LID_PERMISSIVE ? h->dlid : port->lid;
 		if (pkt_build_ud_lazy(p, &a, buf, sizeof(buf)) != 0) {
 			fab_pkt_drop(f, p, "reply does not fit");
 			return;
@@ -161,34 +197,15 @@ fab_node_reply(struct fabric *f, struct fab_port *port, struct fab_pkt *p,
 	/* IBA 14.2.2.3: the responder sets D and walks the return path */
 	dr_set_returning(buf);
 	dr_originate(buf, is_sw, node->nports, &r);
+	/* Dropped as it came: the requester is told of its own request. */
 	if (r.verdict == DR_DISCARD) {
 		fab_pkt_drop(f, p, r.rule);
 		return;
 	}
-	switch (r.action) {
-	case DR_FORWARD:
-		a.dlid = FAB_LID_PERMISSIVE;
-		a.slid = FAB_LID_PERMISSIVE;
-		break;
-	case DR_SEND:
-		a.dlid = r.lid != 0 ? r.lid : h->slid;
-		a.slid = port->lid;
-		break;
-	case DR_LOCAL:
-	default:
-		a.dlid = FAB_LID_PERMISSIVE;
-		a.slid = FAB_LID_PERMISSIVE;
-		break;
-	}
-	if (pkt_build_ud_lazy(p, &a, buf, sizeof(buf)) != 0) {
-		fab_pkt_drop(f, p, "reply does not fit");
-		return;
-	}
-	if (r.action == DR_FORWARD)
-		fab_port_xmit(f, is_sw ? &node->ports[r.port] : port, p);
-	else if (r.action == DR_SEND)
-		fab_node_output(f, port, p);
-	else
+	/* LID-routed to the requester when the return path starts with a LID part */
+	a.dlid = h->slid;
+	a.slid = port->lid;
+	if (dr_send_tail(f, port, port, p, &a, buf, &r))
 		deliver_built(f, port, p);	/* C14-13:3, hop count 0: our own SM */
 }
 
@@ -201,7 +218,7 @@ node_firmware(struct fabric *f, struct fab_port *port, struct fab_port *in,
 	      struct fab_pkt *p, const struct fab_hdrs *h, const uint8_t *mad,
 	      bool pma)
 {
-	uint8_t buf[FAB_MAD_SIZE];
+	uint8_t buf[IB_MAD_SIZE];
 	enum fab_mad_result res;
 
 	memcpy(buf, mad, sizeof(buf));
@@ -230,7 +247,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 {
 	const uint8_t *mad = p->data + h->payload_off;
 
-	if ((h->dest_qp == 0 || h->dest_qp == 1) && h->payload_len < FAB_MAD_SIZE) {
+	if ((h->dest_qp == 0 || h->dest_qp == 1) && h->payload_len < IB_MAD_SIZE) {
 		f->bad_mads++;
 		fab_pkt_drop(f, p, "MAD shorter than 256 bytes");
 		return;
@@ -262,7 +279,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 			return;
 		}
 		/* GSI datagrams carry the well-known QP1 Q_Key (IBA 13.5) */
-		if (h->qkey != FAB_QP1_QKEY) {
+		if (h->qkey != IB_QP1_QKEY) {
 			port->qkey_violations++;
 			fab_pkt_drop(f, p, "QP1: wrong Q_Key");
 			return;
@@ -285,13 +302,13 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	struct dr_result r;
 	uint8_t *mad;
 
-	if (h->dlid == FAB_LID_PERMISSIVE) {
+	if (h->dlid == IB_LID_PERMISSIVE) {
 		/* the permissive DLID is for SMPs, on QP0, only (IBA 4.1.3) */
 		if (h->dest_qp != 0) {
 			fab_pkt_drop(f, p, "permissive DLID on a QP other than 0");
 			return;
 		}
-	} else if (lid_is_mcast(h->dlid)) {
+	} else if (ib_lid_is_multicast(h->dlid)) {
 		/* no QP attached to any group on a passive CA */
 		fab_pkt_drop(f, p, "multicast: no QP attached");
 		return;
@@ -300,7 +317,7 @@ ca_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 		return;
 	}
 
-	if (h->dest_qp == 0 && h->payload_len >= FAB_MAD_SIZE &&
+	if (h->dest_qp == 0 && h->payload_len >= IB_MAD_SIZE &&
 	    p->data[h->payload_off + MAD_MGMT_CLASS] == MAD_CLASS_SMI_DR) {
 		mad = p->data + h->payload_off;
 		dr_receive(mad, false, in->num, in->node->nports, &r);
@@ -349,7 +366,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	struct fab_port *mp = mgmt_port(port);
 	struct fab_node *node = port->node;
 	bool is_sw = node->type == FAB_NODE_SWITCH;
-	uint8_t buf[FAB_MAD_SIZE];
+	uint8_t buf[IB_MAD_SIZE];
 	struct fab_pkt_addr pa;
 	struct dr_result r;
 	struct fab_hdrs h;
@@ -363,7 +380,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 	}
 	p->origin = origin;
 	p->origin_gen = origin_gen;
-	p->mad_len = (uint16_t)(mad_len > FAB_MAD_SIZE ? FAB_MAD_SIZE : mad_len);
+	p->mad_len = (uint16_t)(mad_len > IB_MAD_SIZE ? IB_MAD_SIZE : mad_len);
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, mad, p->mad_len);
 
@@ -378,7 +395,7 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 		pa.pkey = PKEY_DEFAULT;
 	pa.dest_qp = a->dqp;
 	pa.src_qp = a->sqp;
-	pa.qkey = a->dqp == 1 ? FAB_QP1_QKEY : a->qkey;
+	pa.qkey = a->dqp == 1 ? IB_QP1_QKEY : a->qkey;
 	pa.dlid = a->dlid;
 	pa.slid = a->slid != 0 ? a->slid : mp->lid;
 
@@ -393,31 +410,8 @@ fab_node_send_mad(struct fabric *f, struct fab_port *port,
 
 	/* Directed route: IBA 14.2.2 processing at the originating node */
 	dr_originate(buf, is_sw, node->nports, &r);
-	if (r.verdict == DR_DISCARD || r.action != DR_SEND) {
-		pa.dlid = FAB_LID_PERMISSIVE;
-		pa.slid = FAB_LID_PERMISSIVE;
-	} else if (r.lid != 0) {
-		pa.dlid = r.lid;
-	}
-	if (pkt_build_ud_lazy(p, &pa, buf, sizeof(buf)) != 0) {
-		fab_pkt_drop(f, p, "MAD does not fit a packet");
+	if (!dr_send_tail(f, port, mp, p, &pa, buf, &r))
 		return;
-	}
-	if (r.verdict == DR_DISCARD) {
-		fab_pkt_drop(f, p, r.rule);
-		return;
-	}
-	switch (r.action) {
-	case DR_FORWARD:
-		fab_port_xmit(f, is_sw ? &node->ports[r.port] : port, p);
-		return;
-	case DR_SEND:
-		fab_node_output(f, mp, p);
-		return;
-	case DR_LOCAL:
-	default:
-		break;
-	}
 	/* hop count 0: this node's own SMA, or a reply for the local SM */
 	if (pkt_parse(p, &h) != 0) {
 		fab_pkt_drop(f, p, "local SMP does not parse");

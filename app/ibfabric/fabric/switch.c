@@ -21,20 +21,11 @@
 
 #define VL15		15
 
-static inline bool
-lid_is_mcast(uint16_t lid)
-{
-	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
-}
-
 /* The switch answers to port 0's LID and the 2^LMC LIDs above it. */
 static inline bool
 lid_is_switch(const struct fab_port *p0, uint16_t lid)
 {
-	uint16_t mask = (uint16_t)~((1u << (p0->lmc & 7)) - 1);
-
-	return p0->lid != 0 && !lid_is_mcast(lid) && lid != FAB_LID_PERMISSIVE &&
-	       (lid & mask) == (p0->lid & mask);
+	return ib_lid_in_lmc_range(p0->lid, p0->lmc, lid);
 }
 
 static void
@@ -67,12 +58,12 @@ switch_dr(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	switch (r.action) {
 	case DR_FORWARD:
 		/* directed part: LRH LIDs permissive; HopPointer changed, so new CRCs */
-		pkt_set_lids(p, FAB_LID_PERMISSIVE, FAB_LID_PERMISSIVE);
+		pkt_set_lids(p, IB_LID_PERMISSIVE, IB_LID_PERMISSIVE);
 		fab_port_xmit(f, &node->ports[r.port], p);
 		return;
 	case DR_SEND:
 		/* end of the directed part: LID-routed on, from this switch */
-		if (r.lid == 0 || r.lid >= FAB_LID_MCAST_FIRST) {
+		if (r.lid == 0 || r.lid >= IB_LID_MULTICAST_MIN) {
 			fab_pkt_drop(f, p, "DR: DrDLID/DrSLID is not a unicast LID");
 			return;
 		}
@@ -91,7 +82,7 @@ switch_mcast(struct fabric *f, struct fab_port *in, struct fab_pkt *p, uint16_t 
 {
 	struct fab_node *node = in->node;
 	struct fab_switch *sw = node->sw;
-	unsigned int idx = mlid - FAB_LID_MCAST_FIRST;
+	unsigned int idx = mlid - IB_LID_MULTICAST_MIN;
 	unsigned int pos, npos = node->nports / 16 + 1;
 	uint8_t out[FAB_MAX_PORTS + 1];
 	unsigned int nout = 0, i;
@@ -158,17 +149,17 @@ switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 	struct fab_port *p0 = &node->ports[0];
 	struct fab_switch *sw = node->sw;
 	uint16_t dlid = h->dlid;
-	bool smp = h->dest_qp == 0 && h->vl == VL15 && h->payload_len >= FAB_MAD_SIZE;
+	bool smp = h->dest_qp == 0 && h->vl == VL15 && h->payload_len >= IB_MAD_SIZE;
 	uint8_t cls = smp ? p->data[h->payload_off + MAD_MGMT_CLASS] : 0;
 	uint8_t egress;
 
 	if (cls == MAD_CLASS_SMI_DR &&
-	    (dlid == FAB_LID_PERMISSIVE || lid_is_switch(p0, dlid))) {
+	    (dlid == IB_LID_PERMISSIVE || lid_is_switch(p0, dlid))) {
 		if (icrc_ok(f, in, p))
 			switch_dr(f, in, p, h);
 		return;
 	}
-	if (dlid == FAB_LID_PERMISSIVE) {
+	if (dlid == IB_LID_PERMISSIVE) {
 		/* only an SMP may use the permissive DLID (IBA 4.1.3): for this switch */
 		if (cls != MAD_CLASS_SMI)
 			fab_pkt_drop(f, p, "permissive DLID on a non-SMP");
@@ -181,7 +172,7 @@ switch_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
 			fab_node_local(f, p0, in, p, h);
 		return;
 	}
-	if (lid_is_mcast(dlid)) {
+	if (ib_lid_is_multicast(dlid)) {
 		switch_mcast(f, in, p, dlid);
 		return;
 	}

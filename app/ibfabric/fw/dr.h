@@ -20,7 +20,6 @@
 #include "mad.h"
 
 #define DR_MAX_HOPS		63	/**< paths are 64 bytes, entry 0 unused */
-#define DR_LID_PERMISSIVE	0xffff
 
 /** Whether the SMP travels (HANDLE) or is discarded, IBA 14.2.2. */
 enum dr_verdict {
@@ -53,13 +52,13 @@ dr_is_returning(const uint8_t *smp)
 static inline bool
 dr_slid_is_permissive(const uint8_t *smp)
 {
-	return mad_get16(smp, MAD_DR_SLID) == DR_LID_PERMISSIVE;
+	return mad_get16(smp, MAD_DR_SLID) == IB_LID_PERMISSIVE;
 }
 
 static inline bool
 dr_dlid_is_permissive(const uint8_t *smp)
 {
-	return mad_get16(smp, MAD_DR_DLID) == DR_LID_PERMISSIVE;
+	return mad_get16(smp, MAD_DR_DLID) == IB_LID_PERMISSIVE;
 }
 
 /** Set the D bit: the responder turns a request around (IBA 14.2.2.3). */

@@ -362,7 +362,7 @@ sma_port_info_check(const struct fab_port *p, const uint8_t *d,
 	s->speed_ext_set = false;
 
 	/* A port LID is unicast: 0 (unassigned) .. 0xbfff (IBA 4.1.3). */
-	if (!sma_is_switch_ext(p) && s->lid >= FAB_LID_MCAST_FIRST)
+	if (!sma_is_switch_ext(p) && s->lid >= IB_LID_MULTICAST_MIN)
 		return false;
 	if (s->state > FAB_PORT_ACTIVE)
 		return false;

@@ -1229,12 +1229,6 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		cqe_post(dev, mt_qpc_cqn_rcv(qpc), cqe, h->solicited != 0, false);
 }
 
-static bool
-lid_is_mcast(uint16_t lid)
-{
-	return lid >= FAB_LID_MCAST_FIRST && lid <= FAB_LID_MCAST_LAST;
-}
-
 /*
  * The CQ doorbells of every polled UAR page. MMIO reaches silicon in
  * order, so an arm the host wrote before a packet arrives is in effect
@@ -1272,7 +1266,7 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 		fab_pkt_drop(dev->fab, p, "not a UD SEND");
 		return;
 	}
-	if (lid_is_mcast(h->dlid)) {
+	if (ib_lid_is_multicast(h->dlid)) {
 		const uint8_t *mgm;
 		unsigned int i;
 
@@ -1292,7 +1286,7 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 		fab_pkt_free(dev->fab, p);
 		return;
 	}
-	if (h->dlid == FAB_LID_PERMISSIVE ? h->dest_qp != 0 :
+	if (h->dlid == IB_LID_PERMISSIVE ? h->dest_qp != 0 :
 	    (in->lid == 0 || (h->dlid & mask) != (in->lid & mask))) {
 		dp->st.drop_no_qp++;
 		fab_pkt_drop(dev->fab, p, "DLID is not this port's");

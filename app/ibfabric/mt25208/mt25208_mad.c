@@ -37,7 +37,7 @@ mt25208_cmd_mad_ifc(struct mt25208 *dev, struct mt25208_cmd *c)
 	uint32_t port = c->in_mod & 0xffff;
 	enum fab_mad_result res;
 	struct fab_port *p;
-	uint8_t mad[FAB_MAD_SIZE], *out, cls, st;
+	uint8_t mad[IB_MAD_SIZE], *out, cls, st;
 	const uint8_t *in;
 	uint64_t req_mkey = 0;
 	bool ignore_mkey = (c->op_mod & MT_MAD_IFC_IGNORE_MKEY) != 0;
