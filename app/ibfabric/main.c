@@ -45,7 +45,7 @@
 #define MAIN_MAX_CONNS		16	/* control-socket connections */
 #define MAIN_LINE_MAX		1024
 /* Reply bytes a control connection may leave unread before it is closed. */
-#define MAIN_CONN_OUT_MAX	(4u << 20)
+#define MAIN_CONN_OUT_MAX	(1u << 20)
 
 #define EXIT_TOPOLOGY		2	/* bad net file or bad usage */
 
@@ -73,6 +73,7 @@ struct main_conn {
 	char *out;
 	size_t out_len;
 	size_t out_off;
+	size_t out_cap;
 };
 
 struct main_ctx {
@@ -213,7 +214,7 @@ main_conn_close(struct main_ctx *m, struct main_conn *c)
 	c->len = 0;
 	free(c->out);
 	c->out = NULL;
-	c->out_len = c->out_off = 0;
+	c->out_len = c->out_off = c->out_cap = 0;
 }
 
 static void
@@ -268,7 +269,7 @@ main_conn_flush(struct main_ctx *m, struct main_conn *c)
 	if (c->out_off == c->out_len) {
 		free(c->out);
 		c->out = NULL;
-		c->out_len = c->out_off = 0;
+		c->out_len = c->out_off = c->out_cap = 0;
 	} else if (c->out_len - c->out_off > MAIN_CONN_OUT_MAX) {
 		FAB_ERR("control connection %u: more than %u bytes of replies unread: closed",
 			(unsigned int)(c - m->conns), MAIN_CONN_OUT_MAX);
@@ -283,13 +284,20 @@ main_conn_flush(struct main_ctx *m, struct main_conn *c)
 static bool
 main_conn_reply(struct main_ctx *m, struct main_conn *c, const char *text, size_t len)
 {
+	size_t cap = c->out_cap;
 	char *grown;
 
-	grown = realloc(c->out, c->out_len + len + 1);
-	if (grown == NULL)
-		return false;
-	memcpy(grown + c->out_len, text, len);
-	c->out = grown;
+	/* Doubling: a client that reads nothing must not cost a copy per reply. */
+	if (c->out_len + len > cap) {
+		while (cap < c->out_len + len)
+			cap = cap != 0 ? 2 * cap : 4096;
+		grown = realloc(c->out, cap);
+		if (grown == NULL)
+			return false;
+		c->out = grown;
+		c->out_cap = cap;
+	}
+	memcpy(c->out + c->out_len, text, len);
 	c->out_len += len;
 	return main_conn_flush(m, c);
 }
