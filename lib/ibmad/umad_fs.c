@@ -591,6 +591,8 @@ umad_fs_start(const char *mountpoint)
 		TAILQ_INIT(&fs->ports[i].issm_waiters);
 	snprintf(fs->mountpoint, sizeof(fs->mountpoint), "%s", mountpoint);
 	fs->se = fuse_session_new(&args, &fs_ops, sizeof(fs_ops), fs);
+	/* The session may have copied the arguments onto the heap. */
+	fuse_opt_free_args(&args);
 	if (fs->se == NULL) {
 		err = EIO;
 		goto fail;

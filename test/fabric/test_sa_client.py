@@ -96,6 +96,14 @@ def main():
                        env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
         h.wait_log(host, 'READY', timeout=120)
         ready = kv([ln for ln in host.log().splitlines() if ln.startswith('READY')][0])
+
+        def sysfs_sm_lid():
+            for d in os.listdir(os.path.join(run, 'sys/class/infiniband')):
+                with open(os.path.join(run, 'sys/class/infiniband', d, 'ports/1/sm_lid')) as f:
+                    return int(f.read(), 0)
+            return 0
+        # saquery finds the SA through sysfs, which follows the port within 1 s
+        h.wait_for(lambda: sysfs_sm_lid() != 0, timeout=10, what='sm_lid in sysfs')
         lid, sm_lid = int(ready['lid']), int(ready['sm_lid'])
         casm = int([p for p in fab.ports('ca-sm') if p['num'] == '1'][0]['lid'])
         sm_port = int([p for p in fab.ports('hosta') if p['num'] == '1'][0]['lid'])
