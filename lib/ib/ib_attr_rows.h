@@ -21,6 +21,18 @@
 
 #include "rte_ib_pack.h"
 
+/* A record layout named @nm over the rows @rows (one definition for both
+ * the attributes and the records).
+ */
+#define IB_RECORD_LAYOUT(var, nm, rows, size, host)	\
+	static const struct rte_ib_record_layout var = {	\
+		.name = (nm),					\
+		.fields = (rows),				\
+		.nb_fields = RTE_DIM(rows),			\
+		.wire_size = (size),				\
+		.host_size = sizeof(host),			\
+	}
+
 #define IB_ROWS_NODE_INFO(T, M, W)						\
 	RTE_IB_ROW_UINT(T, M.base_version, "BaseVersion", (W) + 0, 0, 8),	\
 	RTE_IB_ROW_UINT(T, M.class_version, "ClassVersion", (W) + 0, 8, 8),	\

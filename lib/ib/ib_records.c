@@ -100,23 +100,14 @@ static const struct rte_ib_field service_rec_fields[] = {
 	SR_UINT(service_data64[1], "ServiceData64.1", 42, 0, 64),
 };
 
-#define REC_LAYOUT(var, nm, rows, size, host)		\
-	static const struct rte_ib_record_layout var = {	\
-		.name = (nm),					\
-		.fields = (rows),				\
-		.nb_fields = RTE_DIM(rows),			\
-		.wire_size = (size),				\
-		.host_size = sizeof(host),			\
-	}
-
-REC_LAYOUT(node_rec_layout, "NodeRecord", node_rec_fields,
+IB_RECORD_LAYOUT(node_rec_layout, "NodeRecord", node_rec_fields,
 	   RTE_IB_SA_NODE_REC_SIZE, struct rte_ib_sa_node_rec);
-REC_LAYOUT(port_info_rec_layout, "PortInfoRecord", port_info_rec_fields,
+IB_RECORD_LAYOUT(port_info_rec_layout, "PortInfoRecord", port_info_rec_fields,
 	   RTE_IB_SA_PORT_INFO_REC_SIZE, struct rte_ib_sa_port_info_rec);
-REC_LAYOUT(inform_info_rec_layout, "InformInfoRecord",
+IB_RECORD_LAYOUT(inform_info_rec_layout, "InformInfoRecord",
 	   inform_info_rec_fields, RTE_IB_SA_INFORM_INFO_REC_SIZE,
 	   struct rte_ib_sa_inform_info_rec);
-REC_LAYOUT(service_rec_layout, "ServiceRecord", service_rec_fields,
+IB_RECORD_LAYOUT(service_rec_layout, "ServiceRecord", service_rec_fields,
 	   RTE_IB_SA_SERVICE_REC_SIZE, struct rte_ib_sa_service_rec);
 
 #define PR_UINT(m, n, w, b, width) \
