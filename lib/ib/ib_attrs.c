@@ -85,15 +85,15 @@ static const struct rte_ib_field notice_fields[] = {
 };
 
 IB_RECORD_LAYOUT(node_info_layout, "NodeInfo", node_info_fields,
-       RTE_IB_NODE_INFO_SIZE, struct rte_ib_node_info);
+		 RTE_IB_NODE_INFO_SIZE, struct rte_ib_node_info);
 IB_RECORD_LAYOUT(port_info_layout, "PortInfo", port_info_fields,
-       RTE_IB_PORT_INFO_SIZE, struct rte_ib_port_info);
+		 RTE_IB_PORT_INFO_SIZE, struct rte_ib_port_info);
 IB_RECORD_LAYOUT(class_port_info_layout, "ClassPortInfo", class_port_info_fields,
-       RTE_IB_CLASS_PORT_INFO_SIZE, struct rte_ib_class_port_info);
+		 RTE_IB_CLASS_PORT_INFO_SIZE, struct rte_ib_class_port_info);
 IB_RECORD_LAYOUT(notice_layout, "Notice", notice_fields,
-       RTE_IB_NOTICE_SIZE, struct rte_ib_notice);
+		 RTE_IB_NOTICE_SIZE, struct rte_ib_notice);
 IB_RECORD_LAYOUT(inform_info_layout, "InformInfo", inform_info_fields,
-       RTE_IB_INFORM_INFO_SIZE, struct rte_ib_inform_info);
+		 RTE_IB_INFORM_INFO_SIZE, struct rte_ib_inform_info);
 
 const struct rte_ib_record_layout *
 rte_ib_node_info_layout(void)

@@ -11,22 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mad_rmpp.h"
 #include "umad_file.h"
-
-/* Management classes whose MADs may be RMPP (Linux ib_is_mad_class_rmpp()). */
-static bool
-class_is_rmpp(uint8_t mgmt_class)
-{
-	return mgmt_class == 0x03 ||    /* SubnAdm */
-		mgmt_class == 0x06 ||   /* DevMgt */
-		mgmt_class == 0x10 ||   /* DevAdm */
-		mgmt_class == 0x12 ||   /* BIS */
-		(mgmt_class >= 0x30 && mgmt_class <= 0x4f); /* vendor range 2 */
-}
-
-/* RMPP header: RMPPFlags at byte 26, bit 0 Active (IBA 13.6.2.1). */
-#define RMPP_FLAGS_OFFSET 26
-#define RMPP_FLAG_ACTIVE 0x01
 
 void
 umad_file_init(struct umad_file *f, const struct umad_backend_ops *ops,
@@ -306,8 +292,8 @@ umad_file_write(struct umad_file *f, const void *buf, size_t count)
 	}
 	mad = (const uint8_t *)buf + hs;
 	len = count - hs;
-	if (class_is_rmpp(mad[1]))
-		rmpp_active = mad[RMPP_FLAGS_OFFSET] & RMPP_FLAG_ACTIVE;
+	/* An RMPP class with the RMPP Active flag (Linux ib_umad_write()). */
+	rmpp_active = ibmad_rmpp_active(mad);
 	/*
 	 * ib_create_send_mad(): an RMPP-active send needs an agent that
 	 * does RMPP in the kernel; anything else fits one MAD.
