@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "fabric.h"
+#include "fab_log.h"
 
 #ifndef IBFABRIC_VERSION
 #define IBFABRIC_VERSION "unknown"

@@ -35,9 +35,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "ctl.h"
 #include "fab_file.h"
+#include "fab_link.h"
+#include "fab_log.h"
 #include "fabric.h"
 #include "mt25208_host.h"
+#include "topo.h"
 #include "umad2sim.h"
 
 #define MAIN_RUN_BUDGET		4096	/* packets moved per loop iteration */

@@ -29,8 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
 #include "mt25208.h"
+#include "port_state.h"
 
 #define HOST_IOVA	0x100000000ull
 #define HOST_SIZE	(1u << 20)

@@ -27,6 +27,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
 #include "mt25208.h"
 #include "pcisim.h"

@@ -24,7 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fab_link.h"
+#include "fab_node.h"
 #include "fabric.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
 
 #define FUZZ_RECORD	(1 + IB_MAD_SIZE)

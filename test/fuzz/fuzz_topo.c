@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fabric.h"
+#include "topo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -25,7 +25,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "fab_link.h"
+#include "fab_log.h"
 #include "fabric.h"
+#include "topo.h"
 #include "umad2sim.h"
 
 static const char net[] =

@@ -24,6 +24,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fab_link.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
 #include "fabric.h"
 
 #define FUZZ_MAX_RECORDS	16

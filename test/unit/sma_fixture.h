@@ -15,7 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fabric.h"
+#include "fab_node.h"
+#include "fw_agents.h"
 
 /*
  * Build @p n with @p nports ports in @p ports (nports + 1 entries; [0]

@@ -27,6 +27,10 @@
 
 #include <pcap/pcap.h>
 
+#include "fab_link.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
 #include "mad.h"
 #include "test.h"

@@ -29,10 +29,13 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
 #include "mad.h"
 #include "mt25208.h"
+#include "port_state.h"
+#include "test.h"
 
 #define HOST_IOVA	0x100000000ull	/* bus address of the host window */
 #define HOST_SIZE	(8u << 20)

@@ -23,10 +23,17 @@
 
 #include "test.h"
 
+#include "fab_link.h"
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
+#include "hh_host.h"
 #include "mt25208.h"
 #include "mt25208_dp.h"
-#include "hh_host.h"
+#include "port_state.h"
+#include "topo.h"
 
 #define DMA_SIZE	(40u << 20)
 #define DMA_IOVA	0x0000004000000000ull

@@ -26,11 +26,13 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "test.h"
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
 #include "mt25208.h"
 #include "mt25208_host.h"
 #include "pcisim.h"
+#include "test.h"
 
 static struct fabric *fab;
 static struct fab_node *ca;

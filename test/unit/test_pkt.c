@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fabric.h"
+#include "fab_pkt.h"
 #include "test.h"
 
 static struct fab_pkt pkt;

@@ -13,10 +13,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "test.h"
+#include "fab_node.h"
+#include "fab_route.h"
 #include "fabric.h"
-#include "sma_fixture.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
+#include "sma_fixture.h"
+#include "test.h"
 
 #define SW_PORTS 4
 

@@ -15,10 +15,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "test.h"
+#include "fab_node.h"
+#include "fab_route.h"
 #include "fabric.h"
-#include "sma_fixture.h"
+#include "ib_proto.h"
 #include "mad.h"
+#include "port_state.h"
+#include "sma_fixture.h"
+#include "test.h"
 
 #define SW_PORTS 4
 #define MAX_SENT 8

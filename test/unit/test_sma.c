@@ -16,10 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "test.h"
+#include "fab_node.h"
+#include "fab_route.h"
 #include "fabric.h"
-#include "sma_fixture.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
+#include "port_state.h"
+#include "sma_fixture.h"
+#include "test.h"
 
 /* ------------------------------------------------------------------ */
 /* Fixture: a 2-port CA "hca-1" and an 8-port switch "sw-1", CA port 1

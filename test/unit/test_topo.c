@@ -33,9 +33,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fab_node.h"
 #include "fabric.h"
-#include "topo.h"
 #include "test.h"
+#include "topo.h"
 
 static const char *fabrics_dir;
 static char scratch[64];

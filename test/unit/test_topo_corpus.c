@@ -25,8 +25,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fab_node.h"
 #include "fabric.h"
 #include "test.h"
+#include "topo.h"
 
 static const char *corpus_dir;
 static char err[512];

@@ -31,6 +31,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,9 +41,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fab_link.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
 #include "fabric.h"
-#include "umad2sim.h"
 #include "test.h"
+#include "umad2sim.h"
 
 #define CTL_SIZE	80
 #define REQ_SIZE	288

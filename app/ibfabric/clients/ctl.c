@@ -21,8 +21,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctl.h"
 #include "fab_file.h"
+#include "fab_link.h"
+#include "fab_node.h"
 #include "fabric.h"
+#include "port_state.h"
 #include "umad2sim.h"
 
 #define CTL_MAX_ARGS		8

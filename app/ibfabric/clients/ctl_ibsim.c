@@ -25,7 +25,12 @@
 #include <strings.h>
 #include <time.h>
 
+#include "ctl.h"
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
+#include "fw_agents.h"
+#include "port_state.h"
 #include "umad2sim.h"
 
 #define IBS_MAX_HOPS	64	/* "Route": longer is a loop (ibsim: MAXHOPS) */

@@ -43,8 +43,16 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "fab_link.h"
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
+#include "port_state.h"
 #include "umad2sim.h"
 
 /* Longest base name: "<base>:out63" must fit in sun_path after the NUL. */

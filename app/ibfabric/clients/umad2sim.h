@@ -28,7 +28,12 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "fabric.h"
+#include "ib_proto.h"
+
+struct fab_hdrs;
+struct fab_pkt;
+struct fab_port;
+struct fabric;
 
 /* ------------------------------------------------------------------ */
 /* Wire format (ibsim.h)                                               */

@@ -26,6 +26,10 @@
 #include <pcap/pcap.h>
 
 #include "fab_file.h"
+#include "fab_link.h"
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
 #include "fabric.h"
 
 /* pcapng block types and option codes (draft-ietf-opsawg-pcapng 4.1-4.3) */

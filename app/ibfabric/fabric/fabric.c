@@ -17,7 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fab_link.h"
+#include "fab_node.h"
 #include "fabric.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
+#include "port_state.h"
 
 /* FNV-1a, 64-bit (offset basis and prime of the published algorithm). */
 #define FNV64_OFFSET	0xcbf29ce484222325ull

@@ -13,7 +13,13 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "fab_link.h"
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
+#include "ib_proto.h"
 
 /* Per-direction link state, created when a fault is first set. */
 struct fab_link {

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "fabric.h"
+#include "fab_log.h"
 
 int fab_log_level = 1;
 

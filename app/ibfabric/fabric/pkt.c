@@ -35,7 +35,7 @@
 #define PKT_HAVE_CLMUL 1
 #endif
 
-#include "fabric.h"
+#include "fab_pkt.h"
 
 #define LRH_LEN		8
 #define GRH_LEN		40

@@ -28,8 +28,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fab_node.h"
+#include "fab_route.h"
 #include "fabric.h"
 #include "mad.h"
+#include "port_state.h"
 
 #define PS_TRAP_LINK_STATE	128	/* 14.2.5.1 table 146 */
 #define PS_TRAP_CAP_MASK	144

@@ -16,7 +16,12 @@
 #include <string.h>
 
 #include "dr.h"
+#include "fab_link.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
+#include "ib_proto.h"
 #include "mad.h"
 
 #define VL15		15

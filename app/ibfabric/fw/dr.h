@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ib_proto.h"
 #include "mad.h"
 
 #define DR_MAX_HOPS		63	/**< paths are 64 bytes, entry 0 unused */

@@ -21,7 +21,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fab_node.h"
 #include "fabric.h"
+#include "fw_agents.h"
 #include "mad.h"
 
 /* ClassPortInfo.CapabilityMask we advertise (16.1.2 table 223). */

@@ -25,8 +25,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fab_node.h"
 #include "fabric.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
+#include "port_state.h"
 
 /* One SMP being answered. */
 struct sma_req {

@@ -38,8 +38,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "fabric.h"
 #include "mt25208_hw.h"
+
+struct fab_node;
+struct fabric;
 
 #define MT25208_MAX_PORTS	2	/**< MTHCA_MAX_PORTS */
 #define MT25208_MAX_WINS	256	/**< DMA windows one host may register */

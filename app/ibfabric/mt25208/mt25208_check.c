@@ -12,6 +12,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 static const struct {

@@ -23,6 +23,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 #include "mt25208_guard.h"
 

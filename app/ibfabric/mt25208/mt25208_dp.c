@@ -61,11 +61,18 @@
 #include <string.h>
 #include <time.h>
 
+#include "fab_link.h"
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fab_pkt.h"
+#include "fab_route.h"
 #include "fabric.h"
+#include "ib_proto.h"
 #include "mad.h"
 #include "mt25208.h"
 #include "mt25208_dp.h"
 #include "mt25208_guard.h"
+#include "port_state.h"
 
 #define DP_MAX_QPS		1024	/* QPs the data path tracks */
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 /* ------------------------------------------------------------------ */

@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
+#include "port_state.h"
 
 uint8_t
 mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c)

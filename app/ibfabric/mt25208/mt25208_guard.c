@@ -9,7 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "fabric.h"
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 #include "mt25208_guard.h"
 

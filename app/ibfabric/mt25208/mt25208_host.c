@@ -14,6 +14,9 @@
 #include <sys/epoll.h>
 #include <time.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fabric.h"
 #include "mt25208.h"
 #include "mt25208_dp.h"
 #include "mt25208_guard.h"

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 /* ------------------------------------------------------------------ */

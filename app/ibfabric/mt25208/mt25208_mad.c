@@ -17,8 +17,13 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fw_agents.h"
+#include "ib_proto.h"
 #include "mad.h"
 #include "mt25208.h"
+#include "port_state.h"
 
 static uint8_t
 port_check(struct mt25208 *dev, uint32_t port, const char *cmd)

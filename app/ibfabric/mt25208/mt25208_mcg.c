@@ -18,6 +18,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 uint32_t

@@ -19,6 +19,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 /* ------------------------------------------------------------------ */

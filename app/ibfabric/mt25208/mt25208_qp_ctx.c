@@ -24,6 +24,8 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
 #include "mt25208.h"
 
 /* A field governed by an optpar bit: word offset in the QPC and bit mask. */

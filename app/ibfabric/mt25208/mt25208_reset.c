@@ -20,7 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fab_log.h"
+#include "fab_node.h"
+#include "fabric.h"
 #include "mt25208.h"
+#include "port_state.h"
 
 static void
 ports_down(struct mt25208 *dev)

@@ -30,7 +30,8 @@
 
 #include <stdint.h>
 
-#include "fabric.h"
+struct fab_node;
+struct fabric;
 
 #define PCISIM_PROTO_VERSION	1
 

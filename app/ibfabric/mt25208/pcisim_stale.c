@@ -14,11 +14,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "fab_log.h"
 #include "pcisim.h"
 
 #define SHM_DIR		"/dev/shm"

@@ -12,7 +12,10 @@
 #ifndef _IBFABRIC_TOPO_H_
 #define _IBFABRIC_TOPO_H_
 
+#include <stddef.h>
 #include <stdio.h>
+
+struct fabric;
 
 /** Deepest "include" nesting a net file may use (ibsim allows 9 files). */
 #define TOPO_INCLUDE_MAX	8
@@ -58,5 +61,20 @@ int topo_gen_fattree(FILE *out, const struct topo_fattree *t);
  */
 int topo_gen_switch(FILE *out, unsigned int hosts, unsigned int ports,
 		    unsigned int active, char *err, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* topo_parse.c: net files in */
+
+/**
+ * Read a net file (ibsim / ibnetdiscover format) into @p f. On error,
+ * writes "file:line: what" into @p err and returns -1; @p f may hold a
+ * partial fabric and must be freed by the caller.
+ */
+int topo_parse_file(struct fabric *f, const char *path, char *err, size_t errlen);
+/** Same, from memory (@p name is used in messages). */
+int topo_parse_buf(struct fabric *f, const char *name, const char *buf, size_t len,
+		   char *err, size_t errlen);
+/** The "ibfabric gen ..." sub-command. Returns a process exit code. */
+int topo_gen_main(int argc, char **argv);
 
 #endif /* _IBFABRIC_TOPO_H_ */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fabric.h"
+#include "fab_node.h"
 #include "topo.h"
 
 /* Unicast LIDs 0x0001..0xbfff (IBA 4.1.3): every node needs one. */

@@ -29,6 +29,8 @@
 #include <unistd.h>
 
 #include "fab_file.h"
+#include "fab_log.h"
+#include "fab_node.h"
 #include "fabric.h"
 #include "mad.h"
 #include "topo.h"
