@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""Reading and checking ibfabric's pcap captures (LINKTYPE_INFINIBAND, 247).
+"""Reading and checking InfiniBand captures: ibfabric's (LINKTYPE_INFINIBAND,
+247) and captures of real links (LINKTYPE_ERF, 197, InfiniBand records).
 
 check_pcap() verifies every packet's ICRC and VCRC with its own CRC
 engines (tshark's InfiniBand dissector does not verify CRCs), written from
@@ -16,13 +17,17 @@ IBA 7.8:
   Sent least significant byte first, as the Ethernet FCS;
 - VCRC: CRC-16, polynomial 0x100B reflected (0xD008), seed all ones,
   result complemented, over LRH..ICRC, least significant byte first.
-then has tshark decode the file with zero malformed packets.
+then has tshark decode the file with zero malformed packets. The ICRC
+engine agrees with real HCAs: test_icrc_silicon checks it on a capture of
+a live link holding local and global (GRH) packets.
 """
 
 import struct
 import zlib
 
 LINKTYPE_INFINIBAND = 247
+LINKTYPE_ERF = 197
+ERF_TYPE_INFINIBAND = 21
 
 
 def crc16_vcrc(data):
@@ -51,6 +56,10 @@ def icrc(pkt, icrc_off):
 
 
 def read_pcap(path):
+    """(linktype, [(packet, original length)]). In a LINKTYPE_ERF file (a
+    capture of a real link by an Endace DAG card) every record must be an
+    InfiniBand one (ERF type 21, no extension header): the packet is what
+    follows the 16-byte ERF header, LRH to VCRC, its length ERF's wlen."""
     with open(path, 'rb') as f:
         data = f.read()
     magic = struct.unpack('<I', data[:4])[0]
@@ -65,8 +74,16 @@ def read_pcap(path):
     off = 24
     while off + 16 <= len(data):
         _, _, incl, orig = struct.unpack(endian + 'IIII', data[off:off + 16])
-        pkts.append((data[off + 16:off + 16 + incl], orig))
+        rec = data[off + 16:off + 16 + incl]
         off += 16 + incl
+        if linktype == LINKTYPE_ERF:
+            if len(rec) < 16 or rec[8] != ERF_TYPE_INFINIBAND:
+                raise ValueError('%s: record %d is not a plain InfiniBand ERF record' %
+                                 (path, len(pkts) + 1))
+            wlen = struct.unpack('>H', rec[14:16])[0]
+            pkts.append((rec[16:16 + wlen], wlen))
+        else:
+            pkts.append((rec, orig))
     return linktype, pkts
 
 
@@ -93,7 +110,8 @@ def tshark_argv(h, path):
 
 def check_pcap(h, path, min_pkts):
     linktype, pkts = read_pcap(path)
-    h.check_eq(linktype, LINKTYPE_INFINIBAND, '%s link type' % path)
+    h.check(linktype in (LINKTYPE_INFINIBAND, LINKTYPE_ERF),
+            '%s: link type %d, not InfiniBand (247) or ERF (197)' % (path, linktype))
     h.check(len(pkts) >= min_pkts, '%s: %d packets, expected >= %d' % (path, len(pkts), min_pkts))
     bad = []
     for i, (p, orig) in enumerate(pkts, 1):
