@@ -19,34 +19,32 @@ usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib 
 import os
 import sys
 
-from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, start_opensm
+from simlib import (Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload,
+                    start_opensm)
 
 BDF = '0000:10:00.0'
 
 
-def testpmd(h, fab_root, plugin, libdir, allow, cmds, tag):
+def testpmd(h, env, plugin, allow, cmds, tag):
     return h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '128',
                   '--file-prefix', 'mthcatp%s%d' % (tag, os.getpid()), '-a', allow,
                   '--log-level=pmd.net.mthca:info', '--', '-i', '--total-num-mbufs=4096'],
-                 env={'SYSFS_PCI_DEVICES': fab_root, 'LD_LIBRARY_PATH': libdir},
-                 input=cmds, timeout=90, check=False)
+                 env=env, input=cmds, timeout=90, check=False)
 
 
 def main():
     ibfabric, netfile, so, libdir = (os.path.abspath(a) for a in sys.argv[1:5])
-    with open(so, 'rb') as f:
-        asan = b'libasan.so' in f.read()
     with Harness('mthca_testpmd', timeout=240) as h:
-        if asan:
-            h.skip('the PMD is built with ASan; Debian\'s dpdk-testpmd is not')
         h.need_program('dpdk-testpmd')
         root = h.path('pci')
         fab = Fabric(h, ibfabric, netfile, tag='mtp', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
                    what='the simulated PCI function')
         plugin = eal_safe_plugin(h, so)
+        # in the sanitizer build: the runtimes the PMD links, preloaded
+        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=libdir)
 
-        r = testpmd(h, root, plugin, libdir, BDF,
+        r = testpmd(h, env, plugin, BDF,
                     'show port info 0\nshow port xstats 0\nport stop all\nport start all\n'
                     'quit\n', 'a')
         out = r.stdout + r.stderr
@@ -65,13 +63,13 @@ def main():
             h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
 
         # bad devargs: a clear error naming the key, no probe
-        r = testpmd(h, root, plugin, libdir, BDF + ',colour=blue', 'quit\n', 'b')
+        r = testpmd(h, env, plugin, BDF + ',colour=blue', 'quit\n', 'b')
         out = r.stdout + r.stderr
         h.check('bad devargs "colour=blue"' in out, 'bad devargs not reported:\n' + out[-2000:])
         h.check('Probe PCI driver: net_mthca' not in out or 'Requested device' in out or
                 'No probed ethernet devices' in out, 'probe went on with bad devargs')
         long_desc = 'x' * 65
-        r = testpmd(h, root, plugin, libdir, BDF + ',node_desc=' + long_desc, 'quit\n', 'c')
+        r = testpmd(h, env, plugin, BDF + ',node_desc=' + long_desc, 'quit\n', 'c')
         out = r.stdout + r.stderr
         h.check('node_desc=%s: a NodeDescription is 1 to 64 characters' % long_desc in out,
                 'a 65-byte node_desc was not refused:\n' + out[-2000:])
@@ -85,8 +83,7 @@ def main():
                       '--file-prefix', 'mthcatpd%d' % os.getpid(),
                       '-a', BDF + ',node_desc=dpdk-testpmd-hosta',
                       '--log-level=pmd.net.mthca:info', '--', '-i', '--total-num-mbufs=4096'],
-                     name='testpmd', stdin=True,
-                     env={'SYSFS_PCI_DEVICES': root, 'LD_LIBRARY_PATH': libdir})
+                     name='testpmd', stdin=True, env=env)
         h.wait_log(tp, 'testpmd>', timeout=60)
         start_opensm(h, fab, lib, 'ca-sm')
         h.wait_log(tp, 'Port 0: link state change event', timeout=60)

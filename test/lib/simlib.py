@@ -55,6 +55,31 @@ def eal_safe_plugin(h, path):
     return dst
 
 
+def sanitizer_preload(h, path):
+    """The environment under which Debian's dpdk-testpmd can load plugin
+    @path: {} for a plain build; for one built with ASan (and UBSan), the
+    sanitizer runtimes @path itself links, from ldd, in LD_PRELOAD.
+
+    ASan must be the first library of a process ("ASan runtime does not
+    come first in initial library list"): dlopen() of an instrumented
+    plugin from an uninstrumented program aborts unless the runtime is
+    preloaded. Preloaded, it intercepts malloc for the whole process, so
+    LeakSanitizer also covers testpmd and DPDK at exit; a report fails the
+    test as in every other process.
+    """
+    r = h.run(['ldd', path], timeout=30)
+    libs = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r'\s*(lib(?:asan|ubsan)\.so\S*) => (\S+)', line)
+        if m:
+            libs[m.group(1).split('.')[0]] = m.group(2)
+    if 'libasan' not in libs:
+        return {}
+    pre = [libs['libasan']] + ([libs['libubsan']] if 'libubsan' in libs else [])
+    h.info('%s is built with the sanitizers: LD_PRELOAD=%s' % (path, ':'.join(pre)))
+    return {'LD_PRELOAD': ':'.join(pre)}
+
+
 def find_umad2sim(h):
     """Path of libumad2sim.so, or fail the test."""
     for pattern in UMAD2SIM_GLOBS:
