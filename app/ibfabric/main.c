@@ -893,6 +893,12 @@ main(int argc, char **argv)
 		rc = EXIT_TOPOLOGY;
 		goto out;
 	}
+	if (m.f->nnodes == 0) {
+		/* Nothing to simulate: a wrong or emptied file, not a fabric. */
+		fprintf(stderr, "%s: no nodes in the net file\n", netfile);
+		rc = EXIT_TOPOLOGY;
+		goto out;
+	}
 
 	ret = umad2sim_open(m.f, sock_name);
 	if (ret < 0) {

@@ -574,8 +574,8 @@ ctl_run_do_cmds(struct fabric *f, FILE *out)
 	for (d = f->do_cmds; d != NULL; d = d->next) {
 		ret = ctl_exec(f, d->text, out);
 		if (ret < 0) {
-			fprintf(out, "error: net file line %u: \"do %s\" failed\n",
-				d->line, d->text);
+			fprintf(out, "error: %s:%u: \"do %s\" failed\n",
+				d->file, d->line, d->text);
 			return ret;
 		}
 		if (ret == CTL_QUIT)

@@ -47,7 +47,8 @@ struct fab_pcap;
  */
 struct fab_do_cmd {
 	struct fab_do_cmd *next;
-	unsigned int line;		/**< net-file line, for messages */
+	const char *file;		/**< net file (or included file), in this allocation */
+	unsigned int line;		/**< its line, for messages */
 	char text[];			/**< the command, "do" and outer blanks removed */
 };
 

@@ -22,6 +22,10 @@
 #include "mt25208_guard.h"
 #include "mt25208_host.h"
 #include "pcisim.h"
+#include "topo.h"
+
+/* The parser refuses more active HCAs than there are PCI buses for. */
+_Static_assert(TOPO_ACTIVE_MAX == 0x100 - MT25208_FIRST_BUS, "TOPO_ACTIVE_MAX");
 
 struct hca_set {
 	struct fabric *f;

@@ -23,6 +23,11 @@ struct fabric;
 #define TOPO_LINE_MAX		4096
 /** Largest net file (or included file) read into memory. */
 #define TOPO_FILE_MAX		(64u << 20)
+/**
+ * Most CAs marked active=mt25208 in a fabric: each is a PCI function on
+ * its own bus, 0x10..0xff (MT25208_FIRST_BUS in mt25208_host.h).
+ */
+#define TOPO_ACTIVE_MAX		240
 /** Switch radix the generator uses unless told otherwise. */
 #define TOPO_GEN_RADIX		36
 

@@ -357,6 +357,13 @@ topo_gen_main(int argc, char **argv)
 		return 2;
 	}
 
+	if (active > TOPO_ACTIVE_MAX) {
+		/* ibfabric would refuse the file it writes (topo_parse.c). */
+		fprintf(stderr, "ibfabric gen: --active %u: at most %u active HCAs"
+			" (one PCI bus each)\n", active, TOPO_ACTIVE_MAX);
+		return 2;
+	}
+
 	memset(&t, 0, sizeof(t));
 	if (strcmp(kind, "switch") == 0) {
 		if (!have_hosts || shape || lps != 0) {

@@ -100,6 +100,7 @@ struct tp_frame {
 /* Attributes that a statement line sets for the next node(s), as in ibsim. */
 struct tp_pending {
 	bool guid_base_set[4];		/* by type: "switchguid=", "caguid=", "rtguid=" */
+	bool guid_spent[4];		/* guid_next wrapped: the last GUID is taken */
 	uint64_t guid_base[4];		/* absolute base of the last "=" */
 	uint64_t guid_next[4];		/* next GUID of that type (ibsim's counter) */
 	bool sw_port_guid_set;		/* "switchguid=X(Y)": Y for the next switch */
@@ -145,6 +146,7 @@ struct tp {
 	unsigned int first_node;
 	struct fab_do_cmd **do_tail;
 	struct tp_pline *plines;	/* "ibnetdiscover -p" lines, cabled at the end */
+	unsigned int nactive;		/* active HCAs in the fabric so far */
 	uint32_t nplines;
 	uint32_t plines_cap;
 };
@@ -680,13 +682,40 @@ guid_from_id(enum fab_node_type type, const char *id, uint64_t *guid)
 	return true;
 }
 
+/* The statement that numbers nodes of @p type ("switchguid=" ...). */
+static const char *
+guid_key(enum fab_node_type type)
+{
+	return type == FAB_NODE_SWITCH ? "switchguid" : type == FAB_NODE_ROUTER ? "rtguid" :
+	       "caguid";
+}
+
+/*
+ * Give @p n the NodeGUID @p guid. A CA's or router's port GUIDs follow it
+ * (NodeGUID + port, as ibsim numbers them): refuse a range that would run
+ * past 0xffffffffffffffff to GUID 0 and the bottom of the space rather
+ * than wrap silently (GUID 0 is invalid, IBA 4.1.1).
+ */
+static int
+tp_set_guid(struct tp *tp, struct fab_node *n, uint64_t guid)
+{
+	unsigned int span = n->type == FAB_NODE_SWITCH ? 0 : n->nports;
+
+	if (guid > UINT64_MAX - span)
+		return tp_error(tp, "GUIDs of \"%s\" wrap: NodeGUID 0x%016llx + NumPorts %u"
+				" runs past 0xffffffffffffffff", n->name,
+				(unsigned long long)guid, span);
+	fabric_set_node_guid(n, guid);
+	return 0;
+}
+
 /* Apply the header's and the pending statements' attributes to @p n. */
-static void
+static int
 node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
 {
 	struct tp_pending *pd = &tp->pend;
 	unsigned int t = type_slot(h->type), i;
-	uint64_t guid;
+	uint64_t guid, span;
 
 	if (h->desc[0] != '\0')
 		memcpy(n->desc, h->desc, strlen(h->desc) + 1);
@@ -697,15 +726,22 @@ node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
 	 */
 	if (pd->guid_base_set[t]) {
 		guid = pd->guid_next[t];
-		fabric_set_node_guid(n, guid);
-		pd->guid_next[t] = guid + (h->type == FAB_NODE_SWITCH ? 1 : h->nports + 1u);
+		if (pd->guid_spent[t])
+			return tp_error(tp, "%s numbering ran out: \"%s\" would get a GUID past"
+					" 0xffffffffffffffff", guid_key(h->type), n->name);
+		if (tp_set_guid(tp, n, guid) != 0)
+			return -1;
+		span = h->type == FAB_NODE_SWITCH ? 0 : h->nports;
+		pd->guid_spent[t] = guid + span == UINT64_MAX;
+		pd->guid_next[t] = guid + span + 1;
 	} else if (guid_from_id(h->type, h->name, &guid)) {
 		/*
 		 * No GUID statement yet: a node id in ibnetdiscover's own form,
 		 * "S-<NodeGUID>" (ibnetdiscover.c node_name()), says the GUID,
 		 * as in an excerpt of a dump that lost its "switchguid=" lines.
 		 */
-		fabric_set_node_guid(n, guid);
+		if (tp_set_guid(tp, n, guid) != 0)
+			return -1;
 	}
 	if (h->type == FAB_NODE_SWITCH && pd->sw_port_guid_set) {
 		for (i = 0; i <= n->nports; i++) {
@@ -735,8 +771,16 @@ node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h)
 		n->ports[0].lid = h->lid;
 	if (n->sw != NULL && h->lmc_set)
 		n->ports[0].lmc = h->lmc;
-	n->active_hca = h->active;
 	n->line = tp->line;
+	if (h->active) {
+		/* One PCI bus per active HCA (mt25208_host.h): the net file's limit. */
+		if (tp->nactive >= TOPO_ACTIVE_MAX)
+			return tp_error(tp, "active=mt25208: more than %u active HCAs"
+					" (one PCI bus each, 0x10..0xff)", TOPO_ACTIVE_MAX);
+		tp->nactive++;
+		n->active_hca = true;
+	}
+	return 0;
 }
 
 static int
@@ -795,7 +839,8 @@ parse_header(struct tp *tp, const char *s, enum fab_node_type type)
 		       tp_error(tp, "cannot add node \"%s\": %s", h.name, strerror(errno));
 	if (tp_new_node_slot(tp, n) != 0)
 		return -1;
-	node_apply(tp, n, &h);
+	if (node_apply(tp, n, &h) != 0)
+		return -1;
 	/* ibsim's default attach point: the first port of the first node (port 0 of a switch). */
 	if (tp->f->sm_port == NULL)
 		tp->f->sm_port = &n->ports[type == FAB_NODE_SWITCH ? 0 : 1];
@@ -1032,6 +1077,11 @@ parse_guid_base(struct tp *tp, const char *s, const char *key, enum fab_node_typ
 		/* Relative to the last absolute base (ibsim's "+"). */
 		if (!tp->pend.guid_base_set[t])
 			return tp_error(tp, "%s+: no absolute %s= before it", key, key);
+		if (v > UINT64_MAX - tp->pend.guid_base[t])
+			return tp_error(tp, "%s+0x%llx: base 0x%016llx + 0x%llx runs past"
+					" 0xffffffffffffffff", key, (unsigned long long)v,
+					(unsigned long long)tp->pend.guid_base[t],
+					(unsigned long long)v);
 		tp->pend.guid_next[t] = tp->pend.guid_base[t] + v;
 	} else {
 		if (v == 0)
@@ -1040,6 +1090,7 @@ parse_guid_base(struct tp *tp, const char *s, const char *key, enum fab_node_typ
 		tp->pend.guid_base[t] = v;
 		tp->pend.guid_next[t] = v;
 	}
+	tp->pend.guid_spent[t] = false;
 	if (rc > 0 && type == FAB_NODE_SWITCH) {
 		tp->pend.sw_port_guid_set = true;
 		tp->pend.sw_port_guid = pg;
@@ -1068,9 +1119,10 @@ parse_number_stmt(struct tp *tp, const char *s, const char *key, uint64_t lo, ui
 static int
 parse_do(struct tp *tp, const char *s)
 {
+	const char *fname = tp->files[tp->file];
 	struct fab_do_cmd *c;
+	size_t len, flen;
 	const char *e;
-	size_t len;
 
 	s = skip_ws(s);
 	e = s + strlen(s);
@@ -1079,13 +1131,16 @@ parse_do(struct tp *tp, const char *s)
 	len = (size_t)(e - s);
 	if (len == 0)
 		return tp_error(tp, "do: missing command");
-	c = malloc(sizeof(*c) + len + 1);
+	flen = strlen(fname);
+	c = malloc(sizeof(*c) + len + 1 + flen + 1);
 	if (c == NULL)
 		return tp_nomem(tp);
 	c->next = NULL;
 	c->line = tp->line;
 	memcpy(c->text, s, len);
 	c->text[len] = '\0';
+	memcpy(c->text + len + 1, fname, flen + 1);
+	c->file = c->text + len + 1;
 	*tp->do_tail = c;
 	tp->do_tail = &c->next;
 	return 0;
@@ -1111,13 +1166,22 @@ read_whole_file(const char *path, char **out, size_t *outlen, struct stat *st, c
 		snprintf(why, whylen, "%s", strerror(errno));
 		goto err_close;
 	}
+	if (st->st_size > (off_t)TOPO_FILE_MAX) {
+		snprintf(why, whylen, "%lld bytes, more than the net-file limit of %u MiB",
+			 (long long)st->st_size, TOPO_FILE_MAX >> 20);
+		goto err_close;
+	}
 	for (;;) {
+		if (len > TOPO_FILE_MAX) {
+			/* It grew while being read. */
+			snprintf(why, whylen, "more than the net-file limit of %u MiB",
+				 TOPO_FILE_MAX >> 20);
+			goto err_close;
+		}
 		if (len == cap) {
-			if (cap > TOPO_FILE_MAX) {
-				snprintf(why, whylen, "larger than %u bytes", TOPO_FILE_MAX);
-				goto err_close;
-			}
-			cap = cap != 0 ? cap * 2 : 65536;
+			/* One byte over the limit is enough to tell. */
+			cap = cap != 0 ? (cap * 2 > TOPO_FILE_MAX + 1u ? TOPO_FILE_MAX + 1u : cap * 2) :
+			      65536;
 			nb = realloc(buf, cap);
 			if (nb == NULL) {
 				snprintf(why, whylen, "out of memory");
@@ -1402,8 +1466,8 @@ parse_list_line(struct tp *tp, const char *s, enum fab_node_type type)
 		return tp_nomem(tp);
 	if (tp_new_node_slot(tp, n) != 0)
 		return -1;
-	node_apply(tp, n, &h);
-	fabric_set_node_guid(n, guid);
+	if (node_apply(tp, n, &h) != 0 || tp_set_guid(tp, n, guid) != 0)
+		return -1;
 	if (has_devid)
 		n->device_id = (uint16_t)devid;
 	if (has_vendid)
@@ -1773,7 +1837,9 @@ report_node_make(struct tp *tp, const struct report_node *rn, uint64_t port_guid
 		return tp_nomem(tp);
 	if (tp_new_node_slot(tp, n) != 0)
 		return -1;
-	node_apply(tp, n, &h);
+	if (node_apply(tp, n, &h) != 0)
+		return -1;
+	/* A CA's port GUIDs are replaced just below: no range to check. */
 	fabric_set_node_guid(n, rn->guid);
 	/*
 	 * A report gives a CA or router port's GUID, not its NodeGUID: the
@@ -2016,11 +2082,15 @@ tp_release(struct tp *tp)
 static void
 tp_init(struct tp *tp, struct fabric *f, char *err, size_t errlen)
 {
+	unsigned int i;
+
 	memset(tp, 0, sizeof(*tp));
 	tp->f = f;
 	tp->err = err;
 	tp->errlen = errlen;
 	tp->first_node = f->nnodes;
+	for (i = 0; i < f->nnodes; i++)
+		tp->nactive += f->nodes[i]->active_hca;
 	tp->do_tail = &f->do_cmds;
 	while (*tp->do_tail != NULL)
 		tp->do_tail = &(*tp->do_tail)->next;
