@@ -5,13 +5,20 @@
 BAR files never outlive a run (issue 15; doc/guides/nics/mthca_hw.rst,
 "The IOMMU socket").
 
-usage: test_hostile_dma.py SCENARIO IBFABRIC NETFILE
+usage: test_hostile_dma.py SCENARIO IBFABRIC NETFILE [HCA_HOST]
 
   truncate  a host (this script) registers a tmpfs file as a DMA window
             (tmpfs cannot be sealed), truncates it, then asks QUERY_FW to
             write its output mailbox there: the command fails with status
             0x01 (INTERNAL_ERR, a DMA fault), the window is revoked, and
             ibfabric lives on
+  traffic   under OpenSM, hca_host (test/lib/hca_host, "shrink": a separate
+            process) sends UD datagrams from hosta to hostb and truncates
+            hostb's DMA memfd while they arrive: hostb's HCA reports the
+            catastrophic error (uplink bus error, the data-path outcome in
+            mthca_hw.rst), hosta's sends all complete and a datagram it sends
+            itself arrives; ibfabric logs the bus error, never dies of
+            SIGBUS, answers its console and exits 0 on SIGTERM
   stale     ibfabric killed with SIGKILL leaves its BAR files in /dev/shm;
             the next ibfabric (another PCI root) removes them at start, and
             one ended by SIGTERM or SIGHUP leaves nothing behind
@@ -33,7 +40,7 @@ import sys
 import tempfile
 import time
 
-from simlib import Fabric, Harness
+from simlib import Fabric, Harness, find_umad2sim, start_opensm
 
 HCR = 0x80680
 GO = 1 << 23
@@ -72,7 +79,7 @@ def hcr_cmd(bar, op, out_param, timeout=5):
     return None
 
 
-def truncate(h, ibfabric, netfile):
+def truncate(h, ibfabric, netfile, *_):
     fab, root = start(h, ibfabric, netfile, 'a')
     fn = pci_dirs(root)[0]
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -113,11 +120,28 @@ def truncate(h, ibfabric, netfile):
     h.check_eq(h.stop(fab.proc, timeout=10), 0, 'exit status after SIGTERM')
 
 
+def traffic(h, ibfabric, netfile, hca_host):
+    fab, root = start(h, ibfabric, netfile, 'a')
+    h.wait_for(lambda: len(pci_dirs(root)) == 2, timeout=10, what='two PCI functions')
+    a, b = pci_dirs(root)
+    sm, _ = start_opensm(h, fab, find_umad2sim(h), 'ca-sm', sweep=1)
+    r = h.run([h.need_file(hca_host), 'shrink', a, b], timeout=100, check=False)
+    print(r.stdout[-3000:])
+    h.check(fab.proc.alive(), 'ibfabric died when a host truncated memory under traffic')
+    h.check(r.returncode == 0, 'hca_host shrink failed:\n%s%s' % (r.stdout[-2000:],
+                                                                   r.stderr[-2000:]))
+    h.check('bus error' in open(h.path('ibfabric.log')).read(),
+            'the data-path fault is not logged as a bus error')
+    h.check(len(fab.ctl.cmd('show nodes')) > 0, 'control socket answers')
+    h.stop(sm)
+    h.check_eq(h.stop(fab.proc, timeout=10), 0, 'exit status after SIGTERM')
+
+
 def bar_files(pid):
     return glob.glob('/dev/shm/ibfabric-%d-*' % pid)
 
 
-def stale(h, ibfabric, netfile):
+def stale(h, ibfabric, netfile, *_):
     import signal
     fab, root = start(h, ibfabric, netfile, 'a')
     pid = fab.proc.pid
@@ -134,7 +158,7 @@ def stale(h, ibfabric, netfile):
     h.check(not os.path.exists(root2), 'PCI tree %s left after SIGHUP' % root2)
 
 
-SCENARIOS = {'truncate': truncate, 'stale': stale}
+SCENARIOS = {'truncate': truncate, 'stale': stale, 'traffic': traffic}
 
 
 def main():
@@ -142,7 +166,7 @@ def main():
     ibfabric, netfile = os.path.abspath(sys.argv[2]), sys.argv[3]
     with Harness('hostile_dma_' + scenario, timeout=100) as h:
         h.need_file(netfile)
-        SCENARIOS[scenario](h, ibfabric, netfile)
+        SCENARIOS[scenario](h, ibfabric, netfile, *(os.path.abspath(x) for x in sys.argv[4:]))
     return 0
 
 

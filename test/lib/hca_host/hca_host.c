@@ -20,6 +20,9 @@
  *   hca_host serve PCI_DIR             bring up and answer SMPs until killed
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
+ *   hca_host shrink PCI_A PCI_B        B truncates its DMA memory while A's
+ *                                      datagrams arrive: B's HCA reports the
+ *                                      catastrophic error, A works on
  *   hca_host matrix PCI_A PCI_B [ROW]  the buggy-driver matrix (hh_matrix.c):
  *                                      each row's bug, then the row without it
  *
@@ -1269,6 +1272,101 @@ scenario_bench(const char *da, const char *db, unsigned int len, unsigned int co
 	return got == count ? 0 : 1;
 }
 
+/*
+ * A host that truncates the memory it registered while UD traffic runs
+ * (doc/guides/nics/mthca_hw.rst, "The IOMMU socket"): hca_host's memfd
+ * is made without MFD_ALLOW_SEALING, so the model cannot seal it and the
+ * truncation succeeds. The model's next receive into B's memory is a bus
+ * error: B's HCA raises the catastrophic error (uplink bus error, type 3
+ * in word 0 of the buffer QUERY_FW names, Linux poll_catas()) and the
+ * packet is lost; A, another function of the same ibfabric, works on:
+ * every send completes without error and a datagram A sends to itself
+ * arrives intact. After the truncation nothing here touches B's memory
+ * (this process would take the SIGBUS); B's BAR0 is a separate file.
+ */
+static int
+scenario_shrink(const char *da, const char *db)
+{
+	static struct hh_host A, B;
+	struct hh_ud_dest dst;
+	unsigned int sent = 0, got = 0, done = 0, inflight = 0, bad_send = 0, i;
+	uint32_t catas, w0 = 0;
+	bool shrunk = false;
+	uint8_t cqe[32];
+	uint64_t until;
+	int ret;
+
+	A.name = "A";
+	B.name = "B";
+	ret = host_up(&A, da);
+	if (ret == 0)
+		ret = host_up(&B, db);
+	if (ret == -ENOENT)
+		return no_device(da, ret);
+	REQUIRE(ret == 0, "both hosts up");
+	REQUIRE(wait_active(&A, &B, 60000), "both ports ACTIVE under OpenSM");
+	A.lid = hh_get16(get_port_info(&A), 64 + 16);
+	B.lid = hh_get16(get_port_info(&B), 64 + 16);
+	catas = (uint32_t)(B.d.catas_base & (HH_BAR0_SIZE - 1));
+	CHECK_EQ(hh_bar0_read32(&B.d, catas), 0, "B: no catastrophic error before");
+	dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+	hh_post_recv(&B.d, &B.ud, QP_DEPTH / 2);
+	until = now_us() + 20000000;
+	/* 400 datagrams A -> B; B's memory goes away after the 32nd arrived. */
+	while (done < 400 && now_us() < until && !stop) {
+		while (sent < 400 && inflight < 16) {
+			hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, 1024, true);
+			sent++;
+			inflight++;
+		}
+		while (hh_cq_poll(&A.d, &A.scq, cqe)) {
+			inflight--;
+			done++;
+			bad_send += hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND;
+		}
+		while (!shrunk && hh_cq_poll(&B.d, &B.rcq, cqe)) {
+			got++;
+			hh_post_recv(&B.d, &B.ud, 1);
+		}
+		if (!shrunk && got >= 32) {
+			REQUIRE(ftruncate(B.d.dma_fd, 0) == 0, "B truncates its DMA memfd: %s",
+				strerror(errno));
+			shrunk = true;
+			printf("B truncated its memory after %u datagrams arrived, %u sent\n", got,
+			       sent);
+		}
+		host_service(&A);
+	}
+	REQUIRE(shrunk, "traffic ran: %u datagrams reached B before the truncation", got);
+	CHECK_EQ(done, 400, "A: every send completed");
+	CHECK_EQ(bad_send, 0, "A: send completions without error");
+
+	/* B: the catastrophic error of a data-path bus error. */
+	until = now_us() + 3000000;
+	while ((w0 = hh_bar0_read32(&B.d, catas)) == 0 && now_us() < until)
+		nap(1000);
+	CHECK(w0 != 0, "B: catastrophic error buffer written after the bus error");
+	CHECK_EQ(w0 >> 24, 3, "B: catastrophic error type: uplink bus error");
+
+	/* A works on: a datagram to itself arrives intact. */
+	for (i = 0; i < 64; i++)
+		A.payload.va[i] = (uint8_t)(i * 3 + 1);
+	hh_post_recv(&A.d, &A.ud, 1);
+	dst = (struct hh_ud_dest){ .dlid = A.lid, .dqpn = A.ud.qpn, .qkey = UD_QKEY, .port = 1 };
+	hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, 64, true);
+	REQUIRE(wait_cqe(&A, &A.scq, cqe, 3000), "A: send CQE to itself after B's fault");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), HH_OPCODE_SEND, "A: send to itself succeeded");
+	REQUIRE(wait_cqe(&A, &A.rcq, cqe, 3000), "A: receive CQE from itself after B's fault");
+	CHECK_EQ(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "A: receive CQE opcode UD SEND_ONLY");
+	CHECK_EQ(hh_get16(cqe, HH_CQE_RLID), A.lid, "A: receive CQE rlid = its own LID");
+	for (i = 0; i < QP_DEPTH && hh_rq_addr(&A.ud, i) != hh_get32(cqe, HH_CQE_WQE); i++)
+		;
+	REQUIRE(i < QP_DEPTH, "A: receive CQE names one of A's receive WQEs");
+	CHECK(memcmp(A.ud.data.va + (size_t)i * HH_RECV_SLOT + 40, A.payload.va, 64) == 0,
+	      "A: payload to itself intact");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1298,6 +1396,8 @@ main(int argc, char **argv)
 		rc = scenario_ud(argv[2], argv[3]);
 	else if (argc >= 4 && strcmp(argv[1], "pkey") == 0)
 		rc = scenario_pkey(argv[2], argv[3]);
+	else if (argc >= 4 && strcmp(argv[1], "shrink") == 0)
+		rc = scenario_shrink(argv[2], argv[3]);
 	else if (argc >= 4 && strcmp(argv[1], "matrix") == 0)
 		rc = scenario_matrix(argv[2], argv[3], argc - 4, argv + 4);
 	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
@@ -1308,7 +1408,7 @@ main(int argc, char **argv)
 	else {
 		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] "
 			"commands|faults|serve PCI_DIR | "
-			"ud|pkey PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
+			"ud|pkey|shrink PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
 			"matrix PCI_A PCI_B [ROW...]\n");
 		return 2;
 	}
