@@ -8,15 +8,24 @@
  * input a host gives ibfabric.
  *
  * Input: records of u8 flags, u8 length, then that many message bytes.
- * flags bit 0: pass a 1 MiB memfd with the message (SCM_RIGHTS); bit 1:
- * pass two; bit 2: the host goes away after this record (close, reconnect).
- * Every message must get exactly one reply of the reply size, with the
- * request's type | 0x8000 when the header was complete, and the model's
- * window table must stay sorted and non-overlapping.
+ * flags bit 0: pass a 1 MiB file with the message (SCM_RIGHTS); bit 1:
+ * pass two; bit 2: the host goes away after this record (close, reconnect);
+ * bits 3..4: which file: a memfd that cannot be sealed, a tmpfs file (not
+ * a memfd), a memfd the model seals against shrinking, a pipe (not a
+ * file at all); bit 5: after the record the host shrinks every file it
+ * passed to (bits 6..7) quarters of 1 MiB, then the model touches every
+ * page of every window under its bus-error guard (as a command or the
+ * data path would), and the files grow back. Every message must get
+ * exactly one reply of the reply size, with the request's type | 0x8000
+ * when the header was complete; the model's window table must stay
+ * sorted and non-overlapping; a bus error in a window must revoke it
+ * (mt25208_guard.c), never kill the process, and the windows left must
+ * be touchable.
  *
  * The function lives in a temporary directory removed at exit.
  */
 
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,12 +40,27 @@
 #include "fab_node.h"
 #include "fabric.h"
 #include "mt25208.h"
+#include "mt25208_guard.h"
 #include "pcisim.h"
+
+#define FILE_SIZE	(1u << 20)
+#define PAGE		4096u
+
+/* The files a host passes (flags bits 3..4). */
+enum fd_kind {
+	FD_MEMFD,		/* no MFD_ALLOW_SEALING: the model cannot seal it */
+	FD_TMPFS,		/* a /dev/shm file: not a memfd, cannot be sealed */
+	FD_SEALABLE,		/* the model seals it F_SEAL_SHRINK */
+	FD_PIPE,		/* not a file: mmap fails */
+	FD_KINDS,
+};
 
 static struct fabric *fab;
 static struct pcisim_fn *fn;
 static char tmpdir[PATH_MAX];
-static int cli = -1, memfd = -1;
+static int cli = -1;
+static int fds[FD_KINDS] = { -1, -1, -1, -1 };
+static int pipe_w = -1;
 
 static void
 cleanup(void)
@@ -86,8 +110,23 @@ init_once(void)
 	if (fn == NULL)
 		return -1;
 	atexit(cleanup);
-	memfd = memfd_create("fuzz-dma", MFD_CLOEXEC);
-	if (memfd < 0 || ftruncate(memfd, 1 << 20) != 0)
+	{
+		char shm[] = "/dev/shm/fuzz-iommu-XXXXXX";
+		int p[2];
+
+		fds[FD_MEMFD] = memfd_create("fuzz-dma", MFD_CLOEXEC);
+		fds[FD_TMPFS] = mkostemp(shm, O_CLOEXEC);
+		if (fds[FD_TMPFS] >= 0)
+			unlink(shm);
+		fds[FD_SEALABLE] = memfd_create("fuzz-dma-seal", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (pipe2(p, O_CLOEXEC) != 0)
+			return -1;
+		fds[FD_PIPE] = p[0];
+		pipe_w = p[1];
+	}
+	if (fds[FD_MEMFD] < 0 || fds[FD_TMPFS] < 0 || fds[FD_SEALABLE] < 0 ||
+	    ftruncate(fds[FD_MEMFD], FILE_SIZE) != 0 || ftruncate(fds[FD_TMPFS], FILE_SIZE) != 0 ||
+	    ftruncate(fds[FD_SEALABLE], FILE_SIZE) != 0)
 		return -1;
 	return attach();
 }
@@ -102,8 +141,49 @@ check_windows(const struct mt25208 *dev)
 			abort();
 }
 
+/* Every page of every window, as the model's DMA would: reads and writes. */
 static void
-send_one(const uint8_t *msg, size_t len, unsigned int nfds)
+touch_windows(struct mt25208 *dev, void *arg)
+{
+	volatile uint8_t *p;
+	unsigned int i;
+	uint64_t off;
+
+	(void)arg;
+	for (i = 0; i < dev->nwins; i++)
+		for (off = 0; off < dev->wins[i].len; off += PAGE) {
+			p = mt25208_dma_ptr(dev, dev->wins[i].iova + off, 1, true);
+			if (p == NULL)
+				abort();	/* inside a window: never a fault */
+			*p = (uint8_t)(*p + 1);
+		}
+}
+
+/*
+ * The host shrinks its files under the model's windows, and the model
+ * touches every window: each bus error revokes one window (and is
+ * reported as a fault), so at most nwins + 1 rounds end with every
+ * window left touchable.
+ */
+static void
+shrink_and_touch(struct mt25208 *dev, off_t size)
+{
+	unsigned int rounds = 0, k;
+
+	for (k = 0; k < FD_PIPE; k++)
+		(void)ftruncate(fds[k], size);	/* a sealed memfd refuses: EPERM */
+	while (mt25208_guard(dev, touch_windows, NULL) != 0)
+		if (++rounds > MT25208_MAX_WINS)
+			abort();
+	if (mt25208_guard(dev, touch_windows, NULL) != 0)
+		abort();
+	check_windows(dev);
+	for (k = 0; k < FD_PIPE; k++)
+		(void)ftruncate(fds[k], FILE_SIZE);
+}
+
+static void
+send_one(const uint8_t *msg, size_t len, unsigned int nfds, int fd)
 {
 	union {
 		struct cmsghdr h;
@@ -113,7 +193,7 @@ send_one(const uint8_t *msg, size_t len, unsigned int nfds)
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct pcisim_reply r;
 	struct cmsghdr *c;
-	int fds[2] = { memfd, memfd };
+	int pass[2] = { fd, fd };
 	ssize_t n;
 
 	if (nfds > 0) {
@@ -124,7 +204,7 @@ send_one(const uint8_t *msg, size_t len, unsigned int nfds)
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
 		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), pass, nfds * sizeof(int));
 	}
 	/* A zero-length SEQPACKET message reads as end of file: skip it. */
 	if (len == 0 || sendmsg(cli, &mh, MSG_NOSIGNAL) != (ssize_t)len)
@@ -175,7 +255,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		memcpy(msg, data + pos, len);
 		pos += len;
-		send_one(msg, len, (flags & 2) ? 2 : (flags & 1));
+		send_one(msg, len, (flags & 2) ? 2 : (flags & 1), fds[(flags >> 3) & 3]);
+		if (flags & 0x20)
+			shrink_and_touch(dev, (off_t)(flags >> 6) * (FILE_SIZE / 4));
 		if (flags & 4) {
 			close(cli);
 			cli = -1;
