@@ -126,6 +126,8 @@ struct mt25208_dp {
 	unsigned int polls;
 	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
 	int chk;		/* enum mt25208_check the WQE executing broke, or -1 */
+	/* The packet a UD send is gathering into: a bus error must not leak it. */
+	struct fab_pkt *tx_pkt;
 	uint8_t buf[FAB_PKT_MAX];	/* gathered payload (UD) or packet bytes (MLX) */
 	uint8_t wqe[MT_WQE_MAX_SIZE];
 };
@@ -571,9 +573,11 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	 */
 	p = fab_pkt_alloc(dev->fab);
 	payload = p != NULL ? p->data + pkt_ud_payload_offset(a.grh) : dp->buf;
+	dp->tx_pkt = p;		/* host memory ahead: mt25208_dp_bus_error() frees it */
 	len = gather(dev, mt_qpc_pd(qpc), w, MT_WQE_NEXT_SIZE + MT_UD_SEG_SIZE, size,
 		     qpc_mtu_bytes(qpc), payload);
 	if (len < 0) {
+		dp->tx_pkt = NULL;
 		if (p != NULL)
 			fab_pkt_free(dev->fab, p);
 		return len;
@@ -581,6 +585,7 @@ exec_ud(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_t
 	psn = mt_qpc_next_send_psn(qpc);
 	a.psn = psn;
 	mt_put32(qpc, MT_QPC_NEXT_SEND_PSN, (psn + 1) & 0xffffff);
+	dp->tx_pkt = NULL;
 	if (p == NULL)
 		return 0;	/* the wire dropped it; the WQE still completes */
 	/* CRCs only when someone looks at the wire bytes (fab_pkt.crc_pending) */
@@ -1354,8 +1359,26 @@ dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p, const stru
 		fab_pkt_drop(f, p, "active HCA without a model");
 		return;
 	}
-	if (mt25208_guard(dev, dp_recv_guarded, &a) != 0)
+	if (mt25208_guard(dev, dp_recv_guarded, &a) != 0) {
 		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "receive: bus error on host memory", 0);
+		/*
+		 * The fault came from host memory, which mt25208_port_recv()
+		 * only touches before it frees or drops the packet: it is
+		 * still ours, and lost.
+		 */
+		fab_pkt_drop(f, p, "bus error on host memory");
+	}
+}
+
+void
+mt25208_dp_bus_error(struct mt25208 *dev)
+{
+	struct mt25208_dp *dp = dp_of(dev);
+
+	if (dp != NULL && dp->tx_pkt != NULL) {
+		fab_pkt_free(dev->fab, dp->tx_pkt);
+		dp->tx_pkt = NULL;
+	}
 }
 
 /* fabric.hca_errors: the console's "hca <node> errors". */

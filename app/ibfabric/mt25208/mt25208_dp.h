@@ -41,6 +41,11 @@ void mt25208_dp_free(struct mt25208 *dev);
  */
 bool mt25208_dp_poll(struct mt25208 *dev);
 /**
+ * A bus error on host memory ended mt25208_dp_poll() early (mt25208_guard.h):
+ * free the packet a send was building.
+ */
+void mt25208_dp_bus_error(struct mt25208 *dev);
+/**
  * A packet @p p, parsed and CRC-checked into @p h, arrived at @p in, a
  * port of @p dev's node (node_io.c calls this for every packet reaching an
  * active HCA, QP0/QP1 included). Takes ownership of @p p.

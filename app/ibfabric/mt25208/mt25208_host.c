@@ -174,8 +174,10 @@ hca_dp_poll(struct mt25208 *dev)
 {
 	bool busy = true;
 
-	if (mt25208_guard(dev, dp_poll_guarded, &busy) != 0)
+	if (mt25208_guard(dev, dp_poll_guarded, &busy) != 0) {
+		mt25208_dp_bus_error(dev);
 		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "doorbell: bus error on host memory", 0);
+	}
 	return busy;
 }
 
