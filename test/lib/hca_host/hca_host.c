@@ -132,6 +132,18 @@ host_up(struct hh_host *h, const char *dir)
 	return hh_host_up(h);
 }
 
+/* Hosts "A" and "B" brought up; 0, or hh_open()'s or hh_host_up()'s error. */
+static int
+hosts_up(struct hh_host *a, const char *da, struct hh_host *b, const char *db)
+{
+	int ret;
+
+	a->name = "A";
+	b->name = "B";
+	ret = host_up(a, da);
+	return ret != 0 ? ret : host_up(b, db);
+}
+
 #define host_service(h)		hh_host_service(h)
 #define get_port_info(h)	hh_host_port_info(h)
 #define ud_qpn(h, i)		hh_host_qpn(h, i)
@@ -1012,11 +1024,7 @@ scenario_ud(const char *da, const char *db)
 	unsigned int len, i;
 	int ret;
 
-	A.name = "A";
-	B.name = "B";
-	ret = host_up(&A, da);
-	if (ret == 0)
-		ret = host_up(&B, db);
+	ret = hosts_up(&A, da, &B, db);
 	if (ret == -ENOENT)
 		return no_device(da, ret);
 	REQUIRE(ret == 0, "both hosts up (bring-up, EQs, QP0/QP1/UD QPs)");
@@ -1163,11 +1171,7 @@ scenario_matrix(const char *da, const char *db, int nrows, char **rows)
 	const uint8_t *pi;
 	int n = 0, ret;
 
-	A.name = "A";
-	B.name = "B";
-	ret = host_up(&A, da);
-	if (ret == 0)
-		ret = host_up(&B, db);
+	ret = hosts_up(&A, da, &B, db);
 	REQUIRE(ret == 0, "both hosts up (bring-up, EQs, QP0/QP1/UD QPs)");
 	REQUIRE(wait_active(&A, &B, 60000), "both ports ACTIVE with OpenSM over our QP0 agents");
 	pi = get_port_info(&A);
@@ -1225,14 +1229,8 @@ scenario_bench(const char *da, const char *db, unsigned int len, unsigned int co
 	unsigned int sent = 0, got = 0, inflight = 0, iter = 0;
 	uint8_t cqe[32];
 	uint64_t t0, t1, last;
-	int ret;
 
-	A.name = "A";
-	B.name = "B";
-	ret = host_up(&A, da);
-	if (ret == 0)
-		ret = host_up(&B, db);
-	if (ret != 0)
+	if (hosts_up(&A, da, &B, db) != 0)
 		return 1;
 	if (!wait_active(&A, &B, 60000))
 		return 1;
@@ -1296,11 +1294,7 @@ scenario_shrink(const char *da, const char *db)
 	uint64_t until;
 	int ret;
 
-	A.name = "A";
-	B.name = "B";
-	ret = host_up(&A, da);
-	if (ret == 0)
-		ret = host_up(&B, db);
+	ret = hosts_up(&A, da, &B, db);
 	if (ret == -ENOENT)
 		return no_device(da, ret);
 	REQUIRE(ret == 0, "both hosts up");
