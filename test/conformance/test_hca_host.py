@@ -201,7 +201,8 @@ def main():
         sm, _ = start_opensm(h, fab, lib, 'ca-sm', sweep=1)
         if scenario == 'matrix':
             rows = os.environ.get('MATRIX_ROWS', '').split()
-            r = h.run(host + ['matrix', a, b] + rows, timeout=150, check=False)
+            r = h.run(host + ['-c', fab.ctl_path, 'matrix', a, b] + rows, timeout=150,
+                      check=False)
             print(r.stdout[-8000:])
             h.check(r.returncode == 0, 'hca_host matrix failed:\n%s' % r.stderr[-3000:])
             return

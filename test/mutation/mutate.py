@@ -13,7 +13,9 @@ the list names pass there unmutated, then for each mutation of the list
 
   1. replaces the one occurrence of its "find" text in its file by its
      "replace" text (a mutation whose text is not found exactly once is
-     STALE: the code moved, update the list);
+     STALE: the code moved, update the list); a mutation may give several
+     find/replace pairs, applied in order, when one rule lives in two
+     places of one file;
   2. rebuilds (a mutation that does not build is INVALID);
   3. runs its "tests" (meson test names; "default" or --all-tests: the
      unit and conformance suites);
@@ -37,13 +39,15 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 KEYS = ('name', 'file', 'find', 'replace', 'why', 'tests')
+PAIRED = ('find', 'replace')	# may repeat: find/replace pairs, in order
 
 
 def parse_list(path):
     """Blocks of "key: value" lines separated by blank lines; '#' comments.
 
     A value may continue on lines that start with whitespace. "\\t" in
-    find/replace stands for a tab (the code is indented with tabs).
+    find/replace stands for a tab (the code is indented with tabs). find
+    and replace may be given several times: pairs, in order.
     """
     muts, cur, last, errors = [], {}, None, []
 
@@ -55,9 +59,12 @@ def parse_list(path):
         if missing:
             errors.append('%s:%d: mutation %r lacks %s' %
                           (path, lineno, cur.get('name', '?'), ', '.join(missing)))
+        elif len(cur['find']) != len(cur['replace']):
+            errors.append('%s:%d: mutation %r has %d find and %d replace lines' %
+                          (path, lineno, cur['name'], len(cur['find']), len(cur['replace'])))
         else:
             for k in ('find', 'replace'):
-                cur[k] = cur[k].replace('\\t', '\t').replace('\\n', '\n')
+                cur[k] = [v.replace('\\t', '\t').replace('\\n', '\n') for v in cur[k]]
             muts.append(dict(cur))
         cur.clear()
 
@@ -71,17 +78,24 @@ def parse_list(path):
             last = None
             continue
         if line[0] in ' \t' and last is not None:
-            cur[last] += ' ' + line.strip()
+            if last in PAIRED:
+                cur[last][-1] += ' ' + line.strip()
+            else:
+                cur[last] += ' ' + line.strip()
             continue
         key, sep, value = line.partition(':')
         if not sep or key not in KEYS:
             errors.append('%s:%d: expected "key: value" with key in %s, got %r' %
                           (path, n, ', '.join(KEYS), line))
             continue
-        if key in cur:
+        value = value[1:] if value.startswith(' ') else value
+        if key in PAIRED:
+            cur.setdefault(key, []).append(value)
+        elif key in cur:
             errors.append('%s:%d: %s given twice in mutation %r' %
                           (path, n, key, cur.get('name', '?')))
-        cur[key] = value[1:] if value.startswith(' ') else value
+        else:
+            cur[key] = value
         last = key
     close(len(lines))
     names = [m['name'] for m in muts]
@@ -89,6 +103,16 @@ def parse_list(path):
         if names.count(name) > 1:
             errors.append('%s: mutation name %r used twice' % (path, name))
     return muts, errors
+
+
+def mutated(text, m):
+    """(text with @m's pairs applied, None) or (None, why it is stale)."""
+    for find, replace in zip(m['find'], m['replace']):
+        n = text.count(find)
+        if n != 1:
+            return None, 'find text %r occurs %d times' % (find[:40], n)
+        text = text.replace(find, replace)
+    return text, None
 
 
 def sh(argv, cwd, timeout=None):
@@ -177,10 +201,10 @@ def main():
         bad = 0
         for m in muts:
             with open(os.path.join(TOP, m['file'])) as f:
-                n = f.read().count(m['find'])
-            if n != 1:
+                _, why = mutated(f.read(), m)
+            if why is not None:
                 bad += 1
-                print('STALE    %-32s %s: find text occurs %d times' % (m['name'], m['file'], n))
+                print('STALE    %-32s %s: %s' % (m['name'], m['file'], why))
         print('%d mutations, %d stale' % (len(muts), bad))
         return 1 if bad else 0
 
@@ -209,13 +233,13 @@ def main():
         path = os.path.join(scratch, m['file'])
         with open(path) as f:
             orig = f.read()
-        n = orig.count(m['find'])
+        text, why = mutated(orig, m)
         t1 = time.monotonic()
-        if n != 1:
-            verdict, detail = 'STALE', 'find text occurs %d times in %s' % (n, m['file'])
+        if why is not None:
+            verdict, detail = 'STALE', '%s in %s' % (why, m['file'])
         else:
             with open(path, 'w') as f:
-                f.write(orig.replace(m['find'], m['replace']))
+                f.write(text)
             try:
                 r = sh(['ninja', '-C', build], scratch)
                 if r.returncode != 0:

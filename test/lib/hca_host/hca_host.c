@@ -29,7 +29,9 @@
  * "-s ipxe" before the scenario runs it as iPXE's arbel.c drives the
  * silicon instead of Linux's mthca (enum hh_style in hh.h); the checks
  * are the same. "-b dr_no_d" makes the QP0 agent answer directed-route
- * SMPs without the D bit (a matrix row OpenSM must notice).
+ * SMPs without the D bit (a matrix row OpenSM must notice). "-c PATH"
+ * names ibfabric's control socket, where the matrix reads the model's
+ * check counters (hh_ctl.h); the matrix needs it.
  *
  * Expected values are derived from Linux mthca and rdma-core (cited by
  * function), doc/guides/nics/mthca_hw.rst,
@@ -57,6 +59,7 @@
 static unsigned int failures, checks;
 static enum hh_style style;	/* host style of every host a scenario brings up */
 static uint32_t host_bugs;	/* enum hh_bug every host commits (-b) */
+static const char *ctl_path;	/* ibfabric's control socket (-c), for the matrix */
 
 #define CHECK(cond, ...) do { \
 	checks++; \
@@ -1188,7 +1191,7 @@ scenario_matrix(const char *da, const char *db, int nrows, char **rows)
 		rows = all;
 		nrows = n;
 	}
-	ret = hh_matrix(&A, &B, nrows, rows, &checks, &failures);
+	ret = hh_matrix(&A, &B, ctl_path, nrows, rows, &checks, &failures);
 	hh_close(&A.d);
 	hh_close(&B.d);
 	return ret;
@@ -1373,6 +1376,8 @@ main(int argc, char **argv)
 			;
 		} else if (strcmp(argv[1], "-b") == 0 && strcmp(argv[2], "dr_no_d") == 0) {
 			host_bugs = HH_BUG_DR_NO_D;
+		} else if (strcmp(argv[1], "-c") == 0) {
+			ctl_path = argv[2];
 		} else {
 			fprintf(stderr, "hca_host: bad option %s %s\n", argv[1], argv[2]);
 			return 2;
@@ -1400,7 +1405,7 @@ main(int argc, char **argv)
 		return scenario_bench(argv[2], argv[3], (unsigned int)atoi(argv[4]),
 				      (unsigned int)atoi(argv[5]));
 	else {
-		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] "
+		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] [-c CTL_SOCKET] "
 			"commands|faults|serve PCI_DIR | "
 			"ud|pkey|shrink PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
 			"matrix PCI_A PCI_B [ROW...]\n");

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hh_ctl.h"
 #include "hh_matrix.h"
 
 #define MX_LEN		256	/* payload of every datagram */
@@ -33,6 +34,8 @@
 struct mx {
 	struct hh_host *a, *b;
 	uint32_t next_qp[2], next_cq[2];
+	const char *ctl;	/* ibfabric's control socket */
+	char node[65];		/* A's NodeDescription: its name on that socket */
 	char why[160];		/* what a failed expectation saw */
 };
 
@@ -258,16 +261,12 @@ row_db_qpn(struct mx *m, bool bug)
 	return row_send(m, bug, HH_BUG_DB_QPN, mx_silent);
 }
 
-/* The QP's send queue stopped with a WQ catastrophic error event and no CQE. */
+/* A WQ catastrophic error event for @p q came (A had seen @p before of them). */
 static int
-out_wq_catas(struct mx *m, struct mx_qp *q)
+mx_wq_catas(struct mx *m, struct mx_qp *q, unsigned int before)
 {
-	unsigned int before = m->a->wq_catas;
-	uint64_t end;
+	uint64_t end = now_ms() + MX_WAIT_MS;
 
-	if (mx_silent(m, q) != 0)
-		return -1;
-	end = now_ms() + MX_WAIT_MS;
 	while (m->a->wq_catas == before && now_ms() < end)
 		mx_service(m);
 	if (m->a->wq_catas == before)
@@ -275,6 +274,15 @@ out_wq_catas(struct mx *m, struct mx_qp *q)
 	return m->a->wq_catas_qpn == q->qp.qpn ? 0 :
 	       mx_fail(m, "WQ catastrophic error event for QP 0x%x, not 0x%x",
 		       m->a->wq_catas_qpn, q->qp.qpn);
+}
+
+/* The QP's send queue stopped with a WQ catastrophic error event and no CQE. */
+static int
+out_wq_catas(struct mx *m, struct mx_qp *q)
+{
+	unsigned int before = m->a->wq_catas;
+
+	return mx_silent(m, q) != 0 ? -1 : mx_wq_catas(m, q, before);
 }
 
 static int
@@ -370,11 +378,15 @@ row_rsc0(struct mx *m, bool bug)
 	return 0;
 }
 
-/* wqe_base one too high: the WQE is fetched from the wrong address. */
+/*
+ * wqe_base one too high: the WQE is fetched from 4 GiB above where it is,
+ * beyond the WQE MR: the fetch is refused (local protection error CQE) and
+ * the work queue raises a catastrophic error event.
+ */
 static int
 row_wqe_base(struct mx *m, bool bug)
 {
-	uint8_t cqe[HH_CQE_SIZE];
+	unsigned int before = m->a->wq_catas;
 	struct mx_qp q;
 
 	if (mx_qp_new(m, m->a, &q, 16, 4, 64, bug ? HH_BUG_WQE_BASE : 0) != 0)
@@ -382,13 +394,9 @@ row_wqe_base(struct mx *m, bool bug)
 	mx_send(m, &q, m->b->ud.qpn, 0);
 	if (!bug)
 		return mx_delivered(m, &q);
-	if (!mx_wait(m, &m->a->d, &q.cq, cqe, MX_WAIT_MS))
-		return mx_fail(m, "no CQE within %d ms", MX_WAIT_MS);
-	if (hh_get8(cqe, HH_CQE_OPCODE) != HH_CQE_OP_ERR_SEND)
-		return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
-			       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
-	return mx_b_received(m, &q, MX_QUIET_MS / 4) ?
-	       mx_fail(m, "B received the datagram") : 0;
+	if (mx_error(m, &q, HH_SYND_LOCAL_PROT) != 0)
+		return -1;
+	return mx_wq_catas(m, &q, before);
 }
 
 /* Drain the completion EQ and its eventfd; 1 if the eventfd had fired. */
@@ -539,6 +547,55 @@ row_mlx_rlid(struct mx *m, bool bug)
 	       mx_fail(m, "B did not receive the datagram from QP1");
 }
 
+/* ---- the model's count ----------------------------------------------------- */
+
+/*
+ * A's check counters (hca <node> errors) moved from @p before as the row
+ * says: @p check (the model's name for the rule the bug broke) by one,
+ * every other by nothing. Silicon's outcome alone cannot tell some rules
+ * apart ("nothing happens" is also what a model that ignored the field
+ * would do); the count names the field the HCA refused. Waits up to
+ * MX_WAIT_MS for the count, which lands when the model acts.
+ */
+static int
+mx_counted(struct mx *m, const struct hh_checks *before, const char *check)
+{
+	uint64_t end = now_ms() + MX_WAIT_MS;
+	struct hh_checks now;
+	unsigned int i;
+
+	for (;;) {
+		long long want = 0, got = 0;
+
+		if (hh_ctl_checks(m->ctl, m->node, &now, m->why, sizeof(m->why)) != 0)
+			return -1;
+		if (now.n != before->n)
+			return mx_fail(m, "hca errors: %u checks, were %u", now.n, before->n);
+		for (i = 0; i < now.n; i++) {
+			bool mine = check != NULL && strcmp(now.name[i], check) == 0;
+			long long d = (long long)(now.count[i] - before->count[i]);
+
+			if (!mine && d != 0)
+				return mx_fail(m, "the model counted %s +%lld (expected %s)",
+					       now.name[i], d, check != NULL ? check : "nothing");
+			if (mine) {
+				want = 1;
+				got = d;
+			}
+		}
+		if (check != NULL && want == 0)
+			return mx_fail(m, "hca errors lists no check %s", check);
+		if (got > want)
+			return mx_fail(m, "the model counted %s +%lld, expected +1", check, got);
+		if (got == want)
+			return 0;
+		if (now_ms() >= end)
+			return mx_fail(m, "the model did not count %s within %d ms", check,
+				       MX_WAIT_MS);
+		mx_service(m);
+	}
+}
+
 /* ---- the table ------------------------------------------------------------ */
 
 struct mx_row {
@@ -546,39 +603,55 @@ struct mx_row {
 	const char *field;	/* what the hardware reads: PRM struct.field, or source */
 	const char *silicon;	/* what it does when a driver gets it wrong */
 	int (*run)(struct mx *m, bool bug);
+	const char *check;	/* the model's count of it (hca <node> errors), or NULL */
 };
 
 static const struct mx_row mx_rows[] = {
 	{ "no_send_doorbell", "arbelprm_send_doorbell_st (UAR + 0x10)",
-	  "WQE and record written, no doorbell: nothing executes, no CQE", row_no_send_db },
+	  "WQE and record written, no doorbell: nothing executes, no CQE",
+	  row_no_send_db, NULL },
 	{ "doorbell_qpn", "arbelprm_send_doorbell_st.qpn",
-	  "doorbell names a QP in RESET: ignored, the posting QP never runs", row_db_qpn },
+	  "doorbell names a QP in RESET: ignored, the posting QP never runs",
+	  row_db_qpn, "db_qp" },
 	{ "doorbell_wqe_counter", "arbelprm_send_doorbell_st.wqe_counter",
-	  "not the WQEs posted before: WQ catastrophic error event, no CQE", row_db_counter },
+	  "not the WQEs posted before: WQ catastrophic error event, no CQE",
+	  row_db_counter, "db_wqe_counter" },
 	{ "doorbell_wqe_cnt_0", "arbelprm_send_doorbell_st.wqe_cnt (\"must be greater than zero\")",
-	  "wqe_cnt 0: the doorbell is not acted on", row_db_cnt0 },
+	  "wqe_cnt 0: the doorbell is not acted on",
+	  row_db_cnt0, "db_wqe_cnt" },
 	{ "doorbell_over_255", "arbelprm_send_doorbell_st.wqe_cnt (8 bits)",
-	  "300 WQEs behind one doorbell: wqe_cnt = 44, 44 execute", row_over_255 },
+	  "300 WQEs behind one doorbell: wqe_cnt = 44, 44 execute",
+	  row_over_255, NULL },
 	{ "next_dbd", "arbelprm_wqe_segment_next_st.always1 (Linux MTHCA_NEXT_DBD)",
-	  "clear: local QP operation error (syndrome 0x02)", row_next_dbd },
+	  "clear: local QP operation error (syndrome 0x02)",
+	  row_next_dbd, "wqe_dbd" },
 	{ "ctrl_always1", "arbelprm_wqe_segment_ctrl_send_st.always1",
-	  "clear: local QP operation error (syndrome 0x02)", row_ctrl_always1 },
+	  "clear: local QP operation error (syndrome 0x02)",
+	  row_ctrl_always1, "ctrl_always1" },
 	{ "rsc0_no_c_bit", "arbelprm_queue_pair_ee_context_entry_st.rsc",
-	  "RSC 0, receive WQE without C: data delivered, no receive CQE", row_rsc0 },
+	  "RSC 0, receive WQE without C: data delivered, no receive CQE",
+	  row_rsc0, NULL },
 	{ "av_pd", "arbelprm_ud_address_vector_st.pd",
-	  "not the QP's PD: local QP operation error (syndrome 0x02)", row_av_pd },
+	  "not the QP's PD: local QP operation error (syndrome 0x02)",
+	  row_av_pd, "av_pd" },
 	{ "av_port", "arbelprm_ud_address_vector_st.port_number (INIT_HCA check port)",
-	  "not the QP's port: local QP operation error (syndrome 0x02)", row_av_port },
+	  "not the QP's port: local QP operation error (syndrome 0x02)",
+	  row_av_port, "av_port" },
 	{ "av_rgid", "arbelprm_ud_address_vector_st.rgid_31_0 (0x2 when G is clear)",
-	  "0 without the G bit: local QP operation error (syndrome 0x02)", row_av_rgid },
+	  "0 without the G bit: local QP operation error (syndrome 0x02)",
+	  row_av_rgid, "av_rgid" },
 	{ "wqe_base", "arbelprm_queue_pair_ee_context_entry_st.wqe_base_adr_h",
-	  "wrong bits 63:32: the WQE fetch fails, error CQE, nothing sent", row_wqe_base },
+	  "wrong bits 63:32: WQE fetch refused, protection error CQE + WQ catas",
+	  row_wqe_base, NULL },
 	{ "fw_addr_unmasked", "arbelprm_query_fw_st.eq_arm_base_addr_h/l (Linux masks)",
-	  "unmasked: the arm store misses BAR0, the EQ never interrupts", row_fw_unmasked },
+	  "unmasked: the arm store misses BAR0, the EQ never interrupts",
+	  row_fw_unmasked, NULL },
 	{ "queue_2_16", "arbelprm_queue_pair_ee_context_entry_st.log_sq_size (4 bits)",
-	  "2^16 WQEs cannot be encoded: RST2INIT status 0x03 BAD_PARAM", row_queue_64k },
+	  "2^16 WQEs cannot be encoded: RST2INIT status 0x03 BAD_PARAM",
+	  row_queue_64k, NULL },
 	{ "mlx_rlid", "arbelprm_wqe_segment_ctrl_mlx_st.rlid (\"must match given headers\")",
-	  "rlid not the header DLID: local QP operation error, nothing sent", row_mlx_rlid },
+	  "rlid not the header DLID: local QP operation error, nothing sent",
+	  row_mlx_rlid, "mlx_rlid" },
 };
 
 int
@@ -593,10 +666,11 @@ hh_matrix_rows(char *buf, size_t len)
 }
 
 int
-hh_matrix(struct hh_host *a, struct hh_host *b, int nrows, char **rows, unsigned int *checks,
-	  unsigned int *failures)
+hh_matrix(struct hh_host *a, struct hh_host *b, const char *ctl, int nrows, char **rows,
+	  unsigned int *checks, unsigned int *failures)
 {
-	struct mx m = { .a = a, .b = b };
+	struct mx m = { .a = a, .b = b, .ctl = ctl };
+	const uint8_t *nd;
 	int i;
 	size_t r;
 
@@ -609,9 +683,18 @@ hh_matrix(struct hh_host *a, struct hh_host *b, int nrows, char **rows, unsigned
 			return -EINVAL;
 		}
 	}
+	/* NodeDescription (IBA 14.2.5.2): the node's name on the control socket */
+	nd = hh_host_smp_get(a, 0x0010, 0);
+	if (nd == NULL) {
+		fprintf(stderr, "hca_host: matrix: no NodeDescription from A's firmware\n");
+		return -EIO;
+	}
+	memcpy(m.node, nd + 64, 64);
+	m.node[64] = '\0';
 	printf("%-22s %-62s %s\n", "row", "the hardware reads", "with the bug");
 	for (i = 0; i < nrows; i++) {
 		const struct mx_row *row = NULL;
+		struct hh_checks before;
 		int rb, rf;
 
 		for (r = 0; r < sizeof(mx_rows) / sizeof(mx_rows[0]); r++)
@@ -619,12 +702,22 @@ hh_matrix(struct hh_host *a, struct hh_host *b, int nrows, char **rows, unsigned
 				row = &mx_rows[r];
 		m.why[0] = '\0';
 		mx_drain_b(&m);
-		rb = row->run(&m, true);
-		printf("%s %-22s %-62s %s%s%s\n", rb == 0 ? "ok  " : "FAIL", row->name,
-		       row->field, row->silicon, rb == 0 ? "" : ": saw ", rb == 0 ? "" : m.why);
+		rb = hh_ctl_checks(ctl, m.node, &before, m.why, sizeof(m.why));
+		if (rb == 0)
+			rb = row->run(&m, true);
+		if (rb == 0)
+			rb = mx_counted(&m, &before, row->check);
+		printf("%s %-22s %-62s %s%s%s%s%s\n", rb == 0 ? "ok  " : "FAIL", row->name,
+		       row->field, row->silicon, row->check != NULL ? "; counted as " : "",
+		       row->check != NULL ? row->check : "", rb == 0 ? "" : ": saw ",
+		       rb == 0 ? "" : m.why);
 		m.why[0] = '\0';
 		mx_drain_b(&m);
-		rf = row->run(&m, false);
+		rf = hh_ctl_checks(ctl, m.node, &before, m.why, sizeof(m.why));
+		if (rf == 0)
+			rf = row->run(&m, false);
+		if (rf == 0)
+			rf = mx_counted(&m, &before, NULL);
 		printf("%s %-22s %-62s %s%s\n", rf == 0 ? "ok  " : "FAIL", row->name,
 		       "(the same row without the bug)", rf == 0 ? "works" : "fails: ",
 		       rf == 0 ? "" : m.why);

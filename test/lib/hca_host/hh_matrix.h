@@ -16,10 +16,12 @@
 int hh_matrix_rows(char *buf, size_t len);
 /**
  * Run rows @p rows[0..nrows) between host @p a (commits the bugs) and
- * host @p b, both ACTIVE with LIDs known. Prints one line per run and
- * adds to @p checks / @p failures; -EINVAL for an unknown row name.
+ * host @p b, both ACTIVE with LIDs known; @p ctl is ibfabric's control
+ * socket, where each run reads A's check counters (hh_ctl.h). Prints one
+ * line per run and adds to @p checks / @p failures; -EINVAL for an
+ * unknown row name.
  */
-int hh_matrix(struct hh_host *a, struct hh_host *b, int nrows, char **rows,
+int hh_matrix(struct hh_host *a, struct hh_host *b, const char *ctl, int nrows, char **rows,
 	      unsigned int *checks, unsigned int *failures);
 
 #endif /* _HH_MATRIX_H_ */
