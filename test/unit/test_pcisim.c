@@ -346,7 +346,7 @@ test_hca_set_policy(void)
 	struct hca_set *s;
 	struct timespec ts = { 0, 3 * 1000 * 1000 };
 	char dir[PATH_MAX + 32];
-	int c, ep, t;
+	int c, ep, t, i;
 
 	/* The fixture's node H1 is active; add a passive CA and a second active one. */
 	TEST_ASSERT(fabric_add_node(fab, FAB_NODE_CA, "P1", 1) != NULL, "passive CA");
@@ -371,7 +371,9 @@ test_hca_set_policy(void)
 	hca_set_ready(s, 2 * 1);	/* listening socket of function 1 */
 	TEST_ASSERT_EQUAL(hca_set_poll(s), 0, "host just attached: spin");
 	nanosleep(&ts, NULL);
-	t = hca_set_poll(s);
+	/* the clock is read every MT25208_QUIET_CLOCK quiet passes */
+	for (i = 0, t = 0; i < MT25208_QUIET_CLOCK && t == 0; i++)
+		t = hca_set_poll(s);
 	TEST_ASSERT_EQUAL(t, MT25208_IDLE_POLL_MS, "quiet host: poll every 1 ms");
 	/* A host write to the HCR is activity: spin again. */
 	mt_put32(((struct mt25208 *)b->hca)->bar0 + MT_BAR0_HCR + MT_HCR_CMD, 0,

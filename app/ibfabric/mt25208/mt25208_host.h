@@ -9,7 +9,9 @@
  * polling policy. The model cannot be woken by an MMIO write, so while a
  * host is attached it is polled: continuously for MT25208_SPIN_NS after
  * the last activity (an HCR command, a doorbell, a packet), then every
- * MT25208_IDLE_POLL_MS (the epoll_wait timeout). With no host attached
+ * MT25208_IDLE_POLL_MS (the epoll_wait timeout). The clock is read on
+ * quiet passes only, every MT25208_QUIET_CLOCK-th after the first: the
+ * spin ends up to that many passes late. With no host attached
  * nothing is polled and the loop blocks. The idle interval is the extra
  * latency a quiet host sees on its first doorbell or command.
  *
@@ -25,6 +27,7 @@
 
 #define MT25208_SPIN_NS		1000000ull	/**< keep polling 1 ms after activity */
 #define MT25208_IDLE_POLL_MS	1		/**< then poll once per millisecond */
+#define MT25208_QUIET_CLOCK	16		/**< quiet passes per clock read */
 #define MT25208_FIRST_BUS	0x10		/**< PCI bus of the first active CA */
 
 struct hca_set;
