@@ -72,6 +72,8 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	rte_ipoib_mac_from_hwaddr(&conf->local, &dp->local_mac);
 	rte_ipoib_mcast_hwaddr(&mgid, &dp->bcast_hw);
 	dp->bcast_sig = ipoib_hash_hw(&dp->bcast_hw);
+	memcpy(&dp->local_mac_word, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
+	dp->local_qpn = rte_ipoib_hwaddr_qpn(&conf->local);
 	dp->age_tick = rte_get_tsc_hz() >> 10;
 	return dp;
 }
@@ -617,17 +619,94 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/* The dynfield at offset @p off of @p m (the offset read once per burst). */
+static __rte_always_inline struct rte_ib_mbuf_addr *
+dyn_addr(struct rte_mbuf *m, int off)
+{
+	return RTE_MBUF_DYNFIELD(m, off, struct rte_ib_mbuf_addr *);
+}
+
+/* Stamp @p n as used, at most once per age tick (one store per tick). */
+static __rte_always_inline void
+neigh_touch(const struct rte_ipoib_dp *dp, struct rte_ipoib_neigh *n)
+{
+	if (dp->now - __atomic_load_n(&n->last_used, __ATOMIC_RELAXED) > dp->age_tick)
+		__atomic_store_n(&n->last_used, dp->now, __ATOMIC_RELAXED);
+}
+
+/*
+ * The L3 checks of the fast paths: an IPv4 packet, or an IPv6 packet that
+ * is not ND, that check_ipv4()/check_ipv6() accept. Anything else (ARP,
+ * ND, another type, a bad header) goes the general way, which drops it
+ * with its reason or rewrites it.
+ */
+static __rte_always_inline bool
+fast_l3_ok(uint16_t be_type, const uint8_t *l3, uint32_t seg, uint32_t len)
+{
+	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4))
+		return check_ipv4(l3, seg, len) == RTE_IPOIB_DROP_NONE;
+	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
+		return check_ipv6(l3, seg, len) == RTE_IPOIB_DROP_NONE &&
+			!ipoib_ip6_is_nd(l3, seg);
+	return false;
+}
+
+/*
+ * The common transmit of the Ethernet view in one go: a unicast IP frame
+ * (not ND) to neighbour @p n, found for its destination MAC, whose path
+ * has a handle. True when done; false, with @p m untouched, sends the
+ * packet the general way (encap_eth()), which makes every check again and
+ * drops with the reason. The 14-byte Ethernet header becomes the 4-byte
+ * IPoIB one by moving the data offset (no rte_pktmbuf_adj() checks: the
+ * length checks above cover them); the dynfield is two word stores.
+ */
+static __rte_always_inline bool
+encap_eth_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *n,
+	       int off)
+{
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t seg = m->data_len - RTE_ETHER_HDR_LEN, len = m->pkt_len - RTE_ETHER_HDR_LEN;
+	struct rte_ib_mbuf_addr *a;
+	struct rte_ib_ah *ah;
+	uint16_t be_type;
+	uint32_t hdr;
+
+	/* The caller found @p n for this frame: data_len >= 14. */
+	memcpy(&be_type, p + 12, 2);
+	if (!fast_l3_ok(be_type, p + RTE_ETHER_HDR_LEN, seg, len) || len > dp->conf.mtu)
+		return false;
+	/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
+	ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
+	if (ah == NULL)
+		return false;
+	neigh_touch(dp, n);
+	m->data_off += RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
+	m->data_len -= RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
+	m->pkt_len -= RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
+	/* RFC 4391 6: the type, then 16 reserved zero bits. */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	hdr = be_type;
+#else
+	hdr = (uint32_t)be_type << 16;
+#endif
+	memcpy(p + RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN, &hdr, 4);
+	a = dyn_addr(m, off);
+	a->tx.ah = ah;
+	a->tx.dest_qpn = n->qpn;
+	a->tx.qkey = dp->conf.qkey;
+	return true;
+}
+
 /*
  * The unicast destinations of an Ethernet-view burst, looked up in
- * stages (ipoib_mac_lookup_staged()), then their paths prefetched. A NULL
- * hint means "look up again" (a broadcast/multicast or short frame, or
- * no neighbour).
+ * stages (ipoib_htab_lookup8_staged()). A NULL hint means "look up
+ * again" (a broadcast/multicast or short frame, or no neighbour).
  */
 static void
 encap_eth_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
 		   struct rte_ipoib_neigh **hint)
 {
-	uint64_t key[nb];
+	uint64_t key[IPOIB_STAGE_MAX];
 	uint16_t i;
 
 	for (i = 0; i < nb; i++) {
@@ -637,59 +716,78 @@ encap_eth_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16
 		if (pkts[i]->data_len >= RTE_ETHER_HDR_LEN && (p[0] & 1) == 0)
 			key[i] = mac_key_frame(p);
 	}
-	ipoib_mac_lookup_staged(dp->conf.tbl, key, nb, hint);
-	for (i = 0; i < nb; i++)
-		if (hint[i] != NULL)
-			rte_prefetch0(__atomic_load_n(&hint[i]->path, __ATOMIC_RELAXED));
+	ipoib_htab_lookup8_staged(&dp->conf.tbl->by_mac, key, nb, (void **)hint, ipoib_hash_w8,
+				  ipoib_neigh_mac_match_w);
+}
+
+/* encap_one()'s result for a packet queued on its unresolved path. */
+#define ENCAP_QUEUED RTE_IPOIB_DROP_MAX
+
+/*
+ * The general transmit of one packet: every view, every frame type, the
+ * queue of an unresolved path. Out of line, so that the fast loop keeps
+ * its registers.
+ */
+static __rte_noinline unsigned int
+encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *hint, int off)
+{
+	struct rte_ipoib_neigh *n = NULL;
+	struct rte_ipoib_path *path;
+	struct rte_ib_mbuf_addr *a;
+	enum rte_ipoib_drop_reason r;
+
+	r = dp->conf.mode == RTE_IPOIB_MODE_ETH ? encap_eth(dp, m, &n, hint) :
+		encap_l3(dp, m, &n);
+	if (r != RTE_IPOIB_DROP_NONE)
+		return r;
+	neigh_touch(dp, n);
+	/* Acquire: the path and its handle are complete when seen. */
+	path = __atomic_load_n(&n->path, __ATOMIC_ACQUIRE);
+	if (path == NULL)
+		return RTE_IPOIB_DROP_NO_PATH;
+	a = dyn_addr(m, off);
+	a->tx.ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
+	a->tx.dest_qpn = n->qpn;
+	a->tx.qkey = dp->conf.qkey;
+	if (a->tx.ah != NULL)
+		return RTE_IPOIB_DROP_NONE;
+	if (rte_ring_mp_enqueue(path->queue, m) != 0)
+		return RTE_IPOIB_DROP_QUEUE_FULL;
+	dp->st.queued++;
+	return ENCAP_QUEUED;
 }
 
 uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct rte_mbuf *dropped[nb_pkts];
-	struct rte_ipoib_neigh *hint[nb_pkts];
+	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
+	struct rte_ipoib_neigh *hint[IPOIB_STAGE_MAX];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
 	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
+	const int off = rte_ib_mbuf_dynfield_offset;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
 	dp->now = rte_rdtsc();
 	if (eth)
 		encap_eth_prefetch(dp, pkts, nb_pkts, hint);
+	else
+		memset(hint, 0, sizeof(hint[0]) * nb_pkts);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
-		struct rte_ipoib_neigh *n = NULL;
-		struct rte_ipoib_path *path;
-		struct rte_ib_mbuf_addr *a;
-		enum rte_ipoib_drop_reason r;
+		unsigned int r;
 
-		r = eth ? encap_eth(dp, m, &n, hint[i]) : encap_l3(dp, m, &n);
-		if (unlikely(r != RTE_IPOIB_DROP_NONE))
-			goto drop;
-		if (dp->now - __atomic_load_n(&n->last_used, __ATOMIC_RELAXED) > dp->age_tick)
-			__atomic_store_n(&n->last_used, dp->now, __ATOMIC_RELAXED);
-		/* Acquire: the path and its handle are complete when seen. */
-		path = __atomic_load_n(&n->path, __ATOMIC_ACQUIRE);
-		if (unlikely(path == NULL)) {
-			r = RTE_IPOIB_DROP_NO_PATH;
-			goto drop;
-		}
-		a = rte_ib_mbuf_addr(m);
-		a->tx.ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
-		a->tx.dest_qpn = rte_ipoib_hwaddr_qpn(&n->hw);
-		a->tx.qkey = dp->conf.qkey;
-		if (likely(a->tx.ah != NULL)) {
+		if (hint[i] != NULL && encap_eth_fast(dp, m, hint[i], off)) {
 			pkts[nb_ok++] = m;
 			continue;
 		}
-		if (rte_ring_mp_enqueue(path->queue, m) == 0) {
-			dp->st.queued++;
-			continue;
+		r = encap_one(dp, m, hint[i], off);
+		if (r == RTE_IPOIB_DROP_NONE) {
+			pkts[nb_ok++] = m;
+		} else if (r != ENCAP_QUEUED) {
+			dp->st.drops[r]++;
+			dropped[nb_drop++] = m;
 		}
-		r = RTE_IPOIB_DROP_QUEUE_FULL;
-drop:
-		dp->st.drops[r]++;
-		dropped[nb_drop++] = m;
 	}
 	if (nb_drop != 0)
 		rte_pktmbuf_free_bulk(dropped, nb_drop);
@@ -798,7 +896,11 @@ payload_src_hw(uint16_t type, const uint8_t *l3, const struct ipoib_nd_msg *msg,
 	return false;
 }
 
-static enum rte_ipoib_drop_reason
+/*
+ * The general receive of one packet: GRH, ARP, ND, unknown sources,
+ * every drop. Out of line, so that the fast loop keeps its registers.
+ */
+static __rte_noinline enum rte_ipoib_drop_reason
 decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *hint)
 {
 	const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
@@ -949,56 +1051,103 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 }
 
 /*
+ * The common receive in one go: a packet without GRH on our P_Key from a
+ * known source (binding @p b, found for its SLID and QPN), not our own,
+ * carrying IP that is not ND. True when done; false, with @p m untouched,
+ * decapsulates it the general way (decap_one()), which makes every check
+ * again and drops with the reason. The Ethernet view's header is two
+ * overlapping word stores: destination (us) and the source MAC's first
+ * two bytes, then the source MAC and the type.
+ */
+static __rte_always_inline bool
+decap_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
+	   int off, bool eth)
+{
+	const struct rte_ib_mbuf_addr *a = dyn_addr(m, off);
+	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t seg = m->data_len - RTE_IPOIB_ENCAP_LEN, len = m->pkt_len - RTE_IPOIB_ENCAP_LEN;
+	const int grow = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
+	uint64_t src, w0, w1;
+	uint16_t be_type;
+
+	if (a->rx.pkey_index != dp->conf.pkey_index || m->data_len < RTE_IPOIB_ENCAP_LEN ||
+	    len > dp->conf.mtu ||
+	    ((a->rx.src_qpn & RTE_IPOIB_QPN_MASK) == dp->local_qpn &&
+	     a->rx.slid == dp->conf.local_lid))
+		return false;
+	memcpy(&be_type, p, 2);
+	if (!fast_l3_ok(be_type, p + RTE_IPOIB_ENCAP_LEN, seg, len))
+		return false;
+	if (!eth) {
+		m->data_off += RTE_IPOIB_ENCAP_LEN;
+		m->data_len -= RTE_IPOIB_ENCAP_LEN;
+		m->pkt_len -= RTE_IPOIB_ENCAP_LEN;
+		m->packet_type = be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? RTE_PTYPE_L3_IPV4 :
+			RTE_PTYPE_L3_IPV6;
+		return true;
+	}
+	if (m->data_off < grow)
+		return false;
+	memcpy(&src, b->mac, 8);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	w0 = dp->local_mac_word | src << 48;
+	w1 = src | (uint64_t)be_type << 48;
+#else
+	w0 = dp->local_mac_word | src >> 48;
+	w1 = src | be_type;
+#endif
+	p -= grow;
+	memcpy(p, &w0, 8);
+	memcpy(p + 6, &w1, 8);
+	m->data_off -= grow;
+	m->data_len += grow;
+	m->pkt_len += grow;
+	return true;
+}
+
+/*
  * The sources of a burst's packets without GRH, (SLID, QPN) bindings
  * looked up in stages as encap_eth_prefetch() does. NULL: look up again.
  */
 static void
 decap_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
-	       const struct ipoib_bind **hint)
+	       const struct ipoib_bind **hint, int off)
 {
-	const struct ipoib_htab *t = &dp->conf.tbl->by_src;
-	uint8_t key[nb][16];
-	uint32_t sig[nb];
-	bool want[nb];
+	uint64_t key[IPOIB_STAGE_MAX];
 	uint16_t i;
 
 	for (i = 0; i < nb; i++) {
-		const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(pkts[i]);
+		const struct rte_ib_mbuf_addr *a = dyn_addr(pkts[i], off);
 
-		hint[i] = NULL;
-		want[i] = (a->rx.flags & RTE_IB_MBUF_F_GRH) == 0;
-		if (!want[i])
-			continue;
-		ipoib_src_key(a->rx.slid, a->rx.src_qpn & RTE_IPOIB_QPN_MASK, key[i]);
-		sig[i] = ipoib_hash_16(key[i]);
-		ipoib_htab_prefetch(t, sig[i]);
+		/* A source key is never 0: LID 0 is not a unicast LID. */
+		key[i] = (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 :
+			ipoib_src_key_w(a->rx.slid, a->rx.src_qpn);
 	}
-	for (i = 0; i < nb; i++) {
-		if (!want[i])
-			continue;
-		hint[i] = ipoib_htab_candidate(t, sig[i]);
-		if (hint[i] != NULL)
-			rte_prefetch0(hint[i]);
-	}
-	for (i = 0; i < nb; i++)
-		if (hint[i] != NULL && !ipoib_bind_match(hint[i], key[i]))
-			hint[i] = NULL;
+	ipoib_htab_lookup8_staged(&dp->conf.tbl->by_src, key, nb, (void **)hint,
+				  ipoib_hash_w16, ipoib_bind_match_w);
 }
 
 uint16_t
 rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	struct rte_mbuf *dropped[nb_pkts];
-	const struct ipoib_bind *hint[nb_pkts];
+	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
+	const struct ipoib_bind *hint[IPOIB_STAGE_MAX];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
+	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
+	const int off = rte_ib_mbuf_dynfield_offset;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
-	decap_prefetch(dp, pkts, nb_pkts, hint);
+	decap_prefetch(dp, pkts, nb_pkts, hint, off);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
-		enum rte_ipoib_drop_reason r = decap_one(dp, m, hint[i]);
+		enum rte_ipoib_drop_reason r;
 
+		if (hint[i] != NULL && decap_fast(dp, m, hint[i], off, eth)) {
+			pkts[nb_ok++] = m;
+			continue;
+		}
+		r = decap_one(dp, m, hint[i]);
 		if (likely(r == RTE_IPOIB_DROP_NONE)) {
 			pkts[nb_ok++] = m;
 			continue;

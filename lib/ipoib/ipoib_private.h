@@ -10,7 +10,9 @@
  * the lock-free hash index the data lcores read.
  */
 
+#include <assert.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/queue.h>
 
@@ -126,17 +128,26 @@ struct ipoib_bind {
 };
 
 /*
- * A neighbour. The key fields (hw, mackey) are written before the entry
- * is published and never change; path is published by the control side
- * with a release store and read with acquire; last_used is written by
- * data lcores (relaxed, coarse) and read by the control side. The rest is
- * the control side's, under tbl->lock. Freed after a grace period.
+ * A neighbour. The key fields (mackey, hw, qpn) are written before the
+ * entry is published and never change; path and ah are published by the
+ * control side with release stores and read with acquire; last_used is
+ * written by data lcores (relaxed, coarse) and read by the control side.
+ * The rest is the control side's, under tbl->lock. Freed after a grace
+ * period.
+ *
+ * ah mirrors path->ah (NULL without a path), so that a transmit reads one
+ * cache line, this entry's first: the control side rewrites it on every
+ * neighbour of a path whose handle changes, before the old handle's grace
+ * period starts (rte_ipoib_path_set_ah()).
  */
 struct rte_ipoib_neigh {
-	struct rte_ipoib_hwaddr hw;          /**< As added (flags kept). */
+	/* first cache line: what the bursts read */
 	uint8_t mackey[8];                   /**< Ethernet-view MAC, 2 zero bytes. */
-	struct rte_ipoib_path *path;         /**< Atomic. */
+	struct rte_ib_ah *ah;                /**< Atomic: the path's handle. */
 	uint64_t last_used;                  /**< TSC, atomic relaxed. */
+	struct rte_ipoib_path *path;         /**< Atomic. */
+	uint32_t qpn;                        /**< hw's QPN, host order. */
+	struct rte_ipoib_hwaddr hw;          /**< As added (flags kept). */
 	/* control side */
 	bool mac_indexed;
 	struct ipoib_bind *ip;               /**< Bound IP, or NULL. */
@@ -144,7 +155,10 @@ struct rte_ipoib_neigh {
 	TAILQ_ENTRY(rte_ipoib_neigh) path_link;
 	TAILQ_ENTRY(rte_ipoib_neigh) all_link;
 	struct ipoib_defer defer;
-};
+} __rte_cache_aligned;
+
+static_assert(offsetof(struct rte_ipoib_neigh, hw) + sizeof(struct rte_ipoib_hwaddr) <=
+	      RTE_CACHE_LINE_SIZE, "a neighbour's burst fields share its first cache line");
 
 TAILQ_HEAD(ipoib_neigh_list, rte_ipoib_neigh);
 
@@ -320,6 +334,75 @@ ipoib_htab_candidate(const struct ipoib_htab *t, uint32_t sig)
 #define IPOIB_STAGE_MAX 64
 
 /*
+ * Look up @p n (<= IPOIB_STAGE_MAX) 8-byte keys (0: none, skipped; out
+ * NULL) in stages, so that their cache misses overlap: every home bucket
+ * is prefetched, then every first candidate, then the candidates are
+ * checked against their keys; a key whose candidate is missing or wrong
+ * is looked up again over the whole window. @p hash and @p match are
+ * constants the compiler inlines.
+ */
+static __rte_always_inline void
+ipoib_htab_lookup8_staged(const struct ipoib_htab *t, const uint64_t *key, unsigned int n,
+			  void **out, uint32_t (*hash)(uint64_t key),
+			  bool (*match)(const void *ent, const void *key))
+{
+	uint32_t sig[IPOIB_STAGE_MAX];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		sig[i] = hash(key[i]);
+		if (key[i] != 0)
+			ipoib_htab_prefetch(t, sig[i]);
+	}
+	for (i = 0; i < n; i++) {
+		out[i] = key[i] != 0 ? ipoib_htab_candidate(t, sig[i]) : NULL;
+		if (out[i] != NULL)
+			rte_prefetch0(out[i]);
+	}
+	for (i = 0; i < n; i++)
+		if (key[i] != 0 && (out[i] == NULL || !match(out[i], &key[i])))
+			out[i] = ipoib_htab_lookup(t, &key[i], sig[i], match);
+}
+
+/* ipoib_hash_8() of a key held in a word. */
+static __rte_always_inline uint32_t
+ipoib_hash_w8(uint64_t k)
+{
+	return rte_hash_crc_8byte(k, IPOIB_HASH_SEED);
+}
+
+/* ipoib_hash_16() of a key whose last 8 bytes are zero, its first in a word. */
+static __rte_always_inline uint32_t
+ipoib_hash_w16(uint64_t k)
+{
+	return rte_hash_crc_8byte(0, rte_hash_crc_8byte(k, IPOIB_HASH_SEED));
+}
+
+/* ipoib_neigh_mac_match() for a key in a word. */
+static __rte_always_inline bool
+ipoib_neigh_mac_match_w(const void *ent, const void *key)
+{
+	const struct rte_ipoib_neigh *n = ent;
+	uint64_t a, b;
+
+	memcpy(&a, n->mackey, 8);
+	memcpy(&b, key, 8);
+	return a == b;
+}
+
+/* ipoib_bind_match() for a 16-byte key whose last 8 bytes are zero. */
+static __rte_always_inline bool
+ipoib_bind_match_w(const void *ent, const void *key)
+{
+	const struct ipoib_bind *bd = ent;
+	uint64_t a[2], b;
+
+	memcpy(a, bd->key, 16);
+	memcpy(&b, key, 8);
+	return a[0] == b && a[1] == 0;
+}
+
+/*
  * Look up @p n (<= a burst) MAC keys (8 bytes, the MAC and two zero
  * bytes; 0 to skip) in stages, so that their cache misses overlap.
  */
@@ -331,10 +414,16 @@ void ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *ke
  * QPN in the first 8 bytes, zeros after. Written as whole words, so that
  * the hash that reads it back as words is not stalled by byte stores.
  */
+static inline uint64_t
+ipoib_src_key_w(uint16_t slid, uint32_t qpn)
+{
+	return (uint64_t)slid | (uint64_t)(qpn & RTE_IPOIB_QPN_MASK) << 32;
+}
+
 static inline void
 ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
 {
-	uint64_t w[2] = { (uint64_t)slid | (uint64_t)(qpn & RTE_IPOIB_QPN_MASK) << 32, 0 };
+	uint64_t w[2] = { ipoib_src_key_w(slid, qpn), 0 };
 
 	memcpy(key, w, 16);
 }

@@ -372,6 +372,9 @@ rte_ipoib_path_set_ah(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 	rte_spinlock_lock(&tbl->lock);
 	/* Release: whatever the handle's creator wrote is seen with it. */
 	old = __atomic_exchange_n(&path->ah, ah, __ATOMIC_ACQ_REL);
+	TAILQ_FOREACH(n, &path->neighs, path_link)
+		__atomic_store_n(&n->ah, ah, __ATOMIC_RELEASE);
+	/* Only now is the old handle unreachable: its grace period starts. */
 	if (old != ah)
 		rc = defer_ah(tbl, old);
 	if (path->dlid != dlid || ah == NULL) {
@@ -508,6 +511,7 @@ neigh_link_path_locked(struct rte_ipoib_neigh *n, struct rte_ipoib_path *path)
 	}
 	/* Release: the path's key and queue are initialised before use. */
 	__atomic_store_n(&n->path, path, __ATOMIC_RELEASE);
+	__atomic_store_n(&n->ah, path != NULL ? path->ah : NULL, __ATOMIC_RELEASE);
 }
 
 struct rte_ipoib_neigh *
@@ -521,10 +525,12 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 	if (tbl == NULL || hw == NULL)
 		return ipoib_null(EINVAL);
-	n = calloc(1, sizeof(*n));
+	n = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*n));
 	if (n == NULL)
 		return ipoib_null(ENOMEM);
+	memset(n, 0, sizeof(*n));
 	n->hw = *hw;
+	n->qpn = rte_ipoib_hwaddr_qpn(hw);
 	n->last_used = rte_rdtsc();
 	sig = ipoib_hash_hw(hw);
 	rte_spinlock_lock(&tbl->lock);
@@ -664,31 +670,8 @@ void
 ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *key, unsigned int n,
 			struct rte_ipoib_neigh **out)
 {
-	const struct ipoib_htab *t = &tbl->by_mac;
-	uint32_t sig[n];
-	unsigned int i;
-
-	/* Stage 1: every home bucket; 2: every candidate; 3: verify. */
-	for (i = 0; i < n; i++) {
-		out[i] = NULL;
-		if (key[i] == 0)
-			continue;
-		sig[i] = ipoib_hash_8((const uint8_t *)&key[i]);
-		ipoib_htab_prefetch(t, sig[i]);
-	}
-	for (i = 0; i < n; i++) {
-		if (key[i] == 0)
-			continue;
-		out[i] = ipoib_htab_candidate(t, sig[i]);
-		if (out[i] != NULL)
-			rte_prefetch0(out[i]);
-	}
-	for (i = 0; i < n; i++) {
-		if (key[i] == 0 || (out[i] != NULL && ipoib_neigh_mac_match(out[i], &key[i])))
-			continue;
-		/* No candidate, or a signature collision: the whole window. */
-		out[i] = ipoib_htab_lookup(t, &key[i], sig[i], ipoib_neigh_mac_match);
-	}
+	ipoib_htab_lookup8_staged(&tbl->by_mac, key, n, (void **)out, ipoib_hash_w8,
+				  ipoib_neigh_mac_match_w);
 }
 
 unsigned int

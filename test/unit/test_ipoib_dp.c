@@ -734,6 +734,100 @@ test_decap_drops(void)
 	return TEST_SUCCESS;
 }
 
+/* IPv6 + UDP with @p plen payload bytes (RFC 8200 3, RFC 768). */
+static size_t
+ipv6_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
+{
+	size_t i;
+
+	memset(p, 0, 48);
+	p[0] = 0x60;
+	p[4] = (8 + plen) >> 8;
+	p[5] = (8 + plen) & 0xff;
+	p[6] = 17;
+	p[7] = 64;
+	memcpy(p + 8, src, 16);
+	memcpy(p + 24, dst, 16);
+	p[41] = 0x35;
+	p[43] = 0x35;
+	p[44] = (8 + plen) >> 8;
+	p[45] = (8 + plen) & 0xff;
+	for (i = 0; i < plen; i++)
+		p[48 + i] = (uint8_t)i;
+	return 48 + plen;
+}
+
+/*
+ * The bursts' fast paths (known neighbour or source, plain IP) against
+ * the cases that must still leave them: each one would pass every other
+ * fast-path condition. The vectors are the frames of the tests above.
+ */
+static int
+test_fast_path_edges(void)
+{
+	struct rte_ipoib_path *p;
+	struct rte_ib_ah ah_self;
+	struct rte_ipoib_neigh *self;
+	struct rte_mbuf *m;
+	struct rte_ib_mbuf_addr *a;
+	struct rte_ib_gid g;
+	uint8_t ip[128], f[160], w[160];
+	size_t il, fl;
+	int before;
+
+	/* IPv6, not ND: RFC 4391 6 header 86 dd 00 00, both ways. */
+	il = ipv6_udp(ip, ip6_a, ip6_b, 24);
+	fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, ip, il);
+	memcpy(w, "\x86\xdd\x00\x00", 4);
+	memcpy(w + 4, ip, il);
+	if (round_trip(f, fl, &ah_to_b, w, il + 4) != TEST_SUCCESS)
+		return TEST_FAILED;
+	/* IPv6 payload length past the frame, from a known source: bad length. */
+	w[4 + 5] += 1;
+	DECAP_DROP(w, il + 4, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_LENGTH, "IPv6 cut");
+	w[4 + 5] -= 1;
+	/* Our own (SLID, QPN) while B knows itself as a neighbour: still looped. */
+	memset(&ah_self, 0, sizeof(ah_self));
+	ah_self.attr.dlid = LID_B;
+	self = add_neigh(&B, &B.hw, &ah_self, true);
+	TEST_ASSERT(self != NULL && rte_ipoib_neigh_lookup_src(B.tbl, LID_B, 0x49) == self,
+		    "B indexed by its own (SLID, QPN)");
+	w[1] = 0xdd;
+	DECAP_DROP(w, il + 4, 0, LID_B, 0x49, RTE_IPOIB_DROP_LOOPED, "own, known");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(B.tbl, self), "del self");
+	/* Headroom under 10 bytes: no room for the Ethernet header. */
+	m = rte_pktmbuf_alloc(pool);
+	TEST_ASSERT(m != NULL, "alloc");
+	m->data_off = 6;
+	memcpy(rte_pktmbuf_append(m, il + 4), w, il + 4);
+	a = rte_ib_mbuf_addr(m);
+	memset(a, 0, sizeof(*a));
+	a->rx.slid = LID_A;
+	a->rx.src_qpn = 0x48;
+	before = drops(&B, RTE_IPOIB_DROP_NO_ROOM);
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 0, "6 bytes of headroom");
+	TEST_ASSERT_EQUAL(drops(&B, RTE_IPOIB_DROP_NO_ROOM), before + 1, "no_room");
+	/* A handle withdrawn from a known neighbour's path: queued, not sent. */
+	rte_ipoib_hwaddr_gid(&B.hw, &g);
+	p = rte_ipoib_path_lookup(A.tbl, &g, 0xffff);
+	TEST_ASSERT(p != NULL, "B's path");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(A.tbl, p, NULL, 0), "withdraw");
+	m = mk(f, fl);
+	TEST_ASSERT(m != NULL, "alloc");
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, &m, 1), 0, "queued");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(A.tbl, p, &ah_to_b, LID_B), "back");
+	TEST_ASSERT_EQUAL(rte_ipoib_path_drain(A.tbl, p, &m, 1), 1, "drained");
+	TEST_ASSERT(rte_ib_mbuf_addr(m)->tx.ah == &ah_to_b, "sent with the new handle");
+	rte_pktmbuf_free(m);
+	/* A neighbour moved off its path: no path, though its MAC is known. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_set_path(A.tbl,
+		rte_ipoib_neigh_lookup(A.tbl, &B.hw), NULL), "unlink");
+	ENCAP_DROP(f, fl, RTE_IPOIB_DROP_NO_PATH, "no path any more");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_set_path(A.tbl,
+		rte_ipoib_neigh_lookup(A.tbl, &B.hw), p), "relink");
+	return round_trip(f, fl, &ah_to_b, NULL, 0);
+}
+
 static int
 test_decap_learning(void)
 {
@@ -905,6 +999,7 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_paths_and_queue),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_drops),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_learning),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_fast_path_edges),
 		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_mode),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_dp_conf_errors),
 		TEST_CASES_END()
