@@ -207,6 +207,20 @@ struct ipoib_htab {
 	struct ipoib_hbucket *b;
 };
 
+/*
+ * Objects of one kind (neighbours, bindings) in one array sized at
+ * creation, so that they share the bucket arrays' huge pages; control
+ * side only (under tbl->lock). See ipoib_table.c.
+ */
+struct ipoib_pool {
+	uint8_t *base;                       /**< cap objects of size bytes. */
+	size_t size;
+	uint32_t cap;
+	uint32_t next;                       /**< Objects never handed out start here. */
+	uint32_t nb_free;
+	uint32_t *free;                      /**< Indices handed back (a stack). */
+};
+
 struct rte_ipoib_tbl {
 	/* read by data lcores */
 	struct ipoib_htab by_hw;             /**< hwaddr -> neighbour. */
@@ -217,6 +231,8 @@ struct rte_ipoib_tbl {
 	/* control side */
 	struct rte_ipoib_tbl_conf conf;
 	rte_spinlock_t lock;
+	struct ipoib_pool neigh_pool;
+	struct ipoib_pool bind_pool;
 	uint32_t nb_neigh;
 	uint32_t nb_path;
 	uint32_t nb_deferred;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -24,12 +25,113 @@
 
 /* ---- the hash index (writer side) ---- */
 
+/*
+ * Bucket arrays of 2 MiB and more are asked to live in transparent huge
+ * pages (madvise(2) MADV_HUGEPAGE; advice only, ignored where THP is
+ * off): a burst's lookups land in random buckets, and with 4 KiB pages
+ * each would also miss the TLB (doc/guides/prog_guide/ipoib_lib.rst,
+ * Performance).
+ */
+#define IPOIB_HUGE_SZ (UINT64_C(2) << 20)
+
+static void *
+table_mem_alloc(size_t size)
+{
+	void *p;
+
+	if (size < IPOIB_HUGE_SZ)
+		return aligned_alloc(RTE_CACHE_LINE_SIZE, size);
+	size = RTE_ALIGN_CEIL(size, IPOIB_HUGE_SZ);
+	p = aligned_alloc(IPOIB_HUGE_SZ, size);
+#ifdef MADV_HUGEPAGE
+	if (p != NULL)
+		(void)madvise(p, size, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+/*
+ * Neighbours and bindings: the second cache line a burst reads, after
+ * the bucket. They come from one array per kind, sized by max_neigh
+ * (bindings: two per neighbour) and advised into huge pages like the
+ * buckets, handed back after their grace period; objects beyond the
+ * array (bindings replaced faster than grace periods end) come from
+ * malloc. With AddressSanitizer everything comes from malloc, so that a
+ * read after the grace period is reported (test ipoib_rcu).
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define IPOIB_POOL_MALLOC_ONLY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IPOIB_POOL_MALLOC_ONLY 1
+#endif
+#endif
+
+static int
+pool_init(struct ipoib_pool *pool, size_t size, uint32_t cap)
+{
+	memset(pool, 0, sizeof(*pool));
+	pool->size = RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE);
+#ifdef IPOIB_POOL_MALLOC_ONLY
+	cap = 0;
+#endif
+	if (cap == 0)
+		return 0;
+	/* Not touched here: pages are faulted in as objects are handed out. */
+	pool->base = table_mem_alloc(pool->size * cap);
+	pool->free = malloc(sizeof(*pool->free) * cap);
+	if (pool->base == NULL || pool->free == NULL) {
+		free(pool->base);
+		free(pool->free);
+		return -ENOMEM;
+	}
+	pool->cap = cap;
+	return 0;
+}
+
+static void
+pool_fini(struct ipoib_pool *pool)
+{
+	free(pool->base);
+	free(pool->free);
+}
+
+/* A zeroed object, or NULL. */
+static void *
+pool_get(struct ipoib_pool *pool)
+{
+	void *p;
+
+	if (pool->nb_free != 0)
+		p = pool->base + pool->size * pool->free[--pool->nb_free];
+	else if (pool->next < pool->cap)
+		p = pool->base + pool->size * pool->next++;
+	else
+		p = aligned_alloc(RTE_CACHE_LINE_SIZE, pool->size);
+	if (p != NULL)
+		memset(p, 0, pool->size);
+	return p;
+}
+
+static void
+pool_put(struct ipoib_pool *pool, void *p)
+{
+	uint8_t *o = p;
+
+	if (o == NULL)
+		return;
+	if (o >= pool->base && o < pool->base + pool->size * pool->cap)
+		pool->free[pool->nb_free++] = (uint32_t)((size_t)(o - pool->base) / pool->size);
+	else
+		free(p);
+}
+
 static int
 htab_init(struct ipoib_htab *t, uint32_t max)
 {
 	uint32_t nb = rte_align32pow2(RTE_MAX(max / 2, 1u));
 
-	t->b = aligned_alloc(RTE_CACHE_LINE_SIZE, (size_t)nb * sizeof(*t->b));
+	t->b = table_mem_alloc((size_t)nb * sizeof(*t->b));
 	if (t->b == NULL)
 		return -ENOMEM;
 	memset(t->b, 0, (size_t)nb * sizeof(*t->b));
@@ -84,8 +186,12 @@ obj_free_now(struct rte_ipoib_tbl *tbl, struct ipoib_defer *d)
 {
 	switch (d->kind) {
 	case IPOIB_DEFER_NEIGH:
-	case IPOIB_DEFER_PATH:
+		pool_put(&tbl->neigh_pool, d->obj);
+		break;
 	case IPOIB_DEFER_BIND:
+		pool_put(&tbl->bind_pool, d->obj);
+		break;
+	case IPOIB_DEFER_PATH:
 		free(d->obj);
 		break;
 	case IPOIB_DEFER_AH:
@@ -179,7 +285,11 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	TAILQ_INIT(&tbl->neighs);
 	TAILQ_INIT(&tbl->paths);
 	STAILQ_INIT(&tbl->deferred);
-	rc = htab_init(&tbl->by_hw, conf->max_neigh);
+	rc = pool_init(&tbl->neigh_pool, sizeof(struct rte_ipoib_neigh), conf->max_neigh);
+	if (rc == 0)
+		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind), 2 * conf->max_neigh);
+	if (rc == 0)
+		rc = htab_init(&tbl->by_hw, conf->max_neigh);
 	if (rc == 0)
 		rc = htab_init(&tbl->by_mac, conf->max_neigh);
 	if (rc == 0)
@@ -220,9 +330,9 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	}
 	while ((n = TAILQ_FIRST(&tbl->neighs)) != NULL) {
 		TAILQ_REMOVE(&tbl->neighs, n, all_link);
-		free(n->ip);
-		free(n->src);
-		free(n);
+		pool_put(&tbl->bind_pool, n->ip);
+		pool_put(&tbl->bind_pool, n->src);
+		pool_put(&tbl->neigh_pool, n);
 	}
 	while ((p = TAILQ_FIRST(&tbl->paths)) != NULL) {
 		TAILQ_REMOVE(&tbl->paths, p, all_link);
@@ -236,6 +346,8 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	free(tbl->by_ip.b);
 	free(tbl->by_src.b);
 	free(tbl->by_path.b);
+	pool_fini(&tbl->neigh_pool);
+	pool_fini(&tbl->bind_pool);
 	free(tbl);
 }
 
@@ -458,7 +570,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
 	if (other != NULL && other->neigh == n && *bp == other)
 		return 0;
-	b = calloc(1, sizeof(*b));
+	b = pool_get(&tbl->bind_pool);
 	if (b == NULL)
 		return -ENOMEM;
 	memcpy(b->key, key, 16);
@@ -473,7 +585,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 	bind_drop_locked(tbl, t, bp);
 	rc = htab_insert(t, sig, b);
 	if (rc != 0) {
-		free(b);
+		pool_put(&tbl->bind_pool, b);
 		return rc;
 	}
 	*bp = b;
@@ -525,15 +637,16 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 	if (tbl == NULL || hw == NULL)
 		return ipoib_null(EINVAL);
-	n = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*n));
-	if (n == NULL)
-		return ipoib_null(ENOMEM);
-	memset(n, 0, sizeof(*n));
+	sig = ipoib_hash_hw(hw);
+	rte_spinlock_lock(&tbl->lock);
+	n = pool_get(&tbl->neigh_pool);
+	if (n == NULL) {
+		rc = -ENOMEM;
+		goto err_unlock;
+	}
 	n->hw = *hw;
 	n->qpn = rte_ipoib_hwaddr_qpn(hw);
 	n->last_used = rte_rdtsc();
-	sig = ipoib_hash_hw(hw);
-	rte_spinlock_lock(&tbl->lock);
 	if (ipoib_htab_lookup(&tbl->by_hw, hw, sig, ipoib_neigh_hw_match) != NULL) {
 		rc = -EEXIST;
 		goto err_unlock;
@@ -576,8 +689,8 @@ err_unindex_mac:
 	defer(tbl, &n->defer, IPOIB_DEFER_NEIGH, n);
 	n = NULL;
 err_unlock:
+	pool_put(&tbl->neigh_pool, n);
 	rte_spinlock_unlock(&tbl->lock);
-	free(n);
 	rte_errno = -rc;
 	return NULL;
 }
