@@ -643,8 +643,15 @@ neigh_touch(const struct rte_ipoib_dp *dp, struct rte_ipoib_neigh *n)
 static __rte_always_inline bool
 fast_l3_ok(uint16_t be_type, const uint8_t *l3, uint32_t seg, uint32_t len)
 {
-	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4))
+	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
+		/* Version 4 without options: check_ipv4() with IHL 20 known. */
+		if (seg >= 20 && l3[0] == 0x45) {
+			uint32_t tot = (uint32_t)l3[2] << 8 | l3[3];
+
+			return tot >= 20 && tot <= len;
+		}
 		return check_ipv4(l3, seg, len) == RTE_IPOIB_DROP_NONE;
+	}
 	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
 		return check_ipv6(l3, seg, len) == RTE_IPOIB_DROP_NONE &&
 			!ipoib_ip6_is_nd(l3, seg);
@@ -698,26 +705,17 @@ encap_eth_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipo
 }
 
 /*
- * The unicast destinations of an Ethernet-view burst, looked up in
- * stages (ipoib_htab_lookup8_staged()). A NULL hint means "look up
- * again" (a broadcast/multicast or short frame, or no neighbour).
+ * The key of the MAC index for a frame of the Ethernet view: its
+ * destination if unicast, else 0 (none: groups are looked up by MGID).
  */
-static void
-encap_eth_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
-		   struct rte_ipoib_neigh **hint)
+static __rte_always_inline uint64_t
+encap_key(const struct rte_mbuf *m)
 {
-	uint64_t key[IPOIB_STAGE_MAX];
-	uint16_t i;
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
-	for (i = 0; i < nb; i++) {
-		const uint8_t *p = rte_pktmbuf_mtod(pkts[i], const uint8_t *);
-
-		key[i] = 0;
-		if (pkts[i]->data_len >= RTE_ETHER_HDR_LEN && (p[0] & 1) == 0)
-			key[i] = mac_key_frame(p);
-	}
-	ipoib_htab_lookup8_staged(&dp->conf.tbl->by_mac, key, nb, (void **)hint, ipoib_hash_w8,
-				  ipoib_neigh_mac_match_w);
+	if (m->data_len < RTE_ETHER_HDR_LEN || (p[0] & 1) != 0)
+		return 0;
+	return mac_key_frame(p);
 }
 
 /* encap_one()'s result for a packet queued on its unresolved path. */
@@ -760,8 +758,11 @@ encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *h
 uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
+	const struct ipoib_htab *t = &dp->conf.tbl->by_mac;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	struct rte_ipoib_neigh *hint[IPOIB_STAGE_MAX];
+	uint64_t key[IPOIB_STAGE_MAX];
+	uint32_t sig[IPOIB_STAGE_MAX];
+	void *cand[IPOIB_STAGE_MAX];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
 	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
 	const int off = rte_ib_mbuf_dynfield_offset;
@@ -769,19 +770,29 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
 	dp->now = rte_rdtsc();
-	if (eth)
-		encap_eth_prefetch(dp, pkts, nb_pkts, hint);
-	else
-		memset(hint, 0, sizeof(hint[0]) * nb_pkts);
+	/*
+	 * Ethernet view: the destination MACs looked up in stages across the
+	 * burst (ipoib_htab_stage1()), the last stage in the loop that uses
+	 * the neighbour.
+	 */
+	for (i = 0; i < nb_pkts; i++) {
+		key[i] = eth ? encap_key(pkts[i]) : 0;
+		sig[i] = ipoib_htab_stage1(t, key[i], ipoib_hash_w8);
+	}
+	for (i = 0; i < nb_pkts; i++)
+		cand[i] = ipoib_htab_stage2(t, key[i], sig[i]);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
+		struct rte_ipoib_neigh *n;
 		unsigned int r;
 
-		if (hint[i] != NULL && encap_eth_fast(dp, m, hint[i], off)) {
+		/* NULL: a group, a short frame, no neighbour, or the L3 view. */
+		n = ipoib_htab_stage3(t, key[i], sig[i], cand[i], ipoib_neigh_mac_match_w);
+		if (n != NULL && encap_eth_fast(dp, m, n, off)) {
 			pkts[nb_ok++] = m;
 			continue;
 		}
-		r = encap_one(dp, m, hint[i], off);
+		r = encap_one(dp, m, n, off);
 		if (r == RTE_IPOIB_DROP_NONE) {
 			pkts[nb_ok++] = m;
 		} else if (r != ENCAP_QUEUED) {
@@ -1105,49 +1116,50 @@ decap_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib
 	return true;
 }
 
-/*
- * The sources of a burst's packets without GRH, (SLID, QPN) bindings
- * looked up in stages as encap_eth_prefetch() does. NULL: look up again.
- */
-static void
-decap_prefetch(const struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb,
-	       const struct ipoib_bind **hint, int off)
+/* The source index's key for a packet: 0 (none) when it has a GRH. */
+static __rte_always_inline uint64_t
+decap_key(struct rte_mbuf *m, int off)
 {
-	uint64_t key[IPOIB_STAGE_MAX];
-	uint16_t i;
+	const struct rte_ib_mbuf_addr *a = dyn_addr(m, off);
 
-	for (i = 0; i < nb; i++) {
-		const struct rte_ib_mbuf_addr *a = dyn_addr(pkts[i], off);
-
-		/* A source key is never 0: LID 0 is not a unicast LID. */
-		key[i] = (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 :
-			ipoib_src_key_w(a->rx.slid, a->rx.src_qpn);
-	}
-	ipoib_htab_lookup8_staged(&dp->conf.tbl->by_src, key, nb, (void **)hint,
-				  ipoib_hash_w16, ipoib_bind_match_w);
+	/* Never 0 otherwise: LID 0 is not a unicast LID. */
+	return (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 :
+		ipoib_src_key_w(a->rx.slid, a->rx.src_qpn);
 }
 
 uint16_t
 rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
+	const struct ipoib_htab *t = &dp->conf.tbl->by_src;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	const struct ipoib_bind *hint[IPOIB_STAGE_MAX];
+	uint64_t key[IPOIB_STAGE_MAX];
+	uint32_t sig[IPOIB_STAGE_MAX];
+	void *cand[IPOIB_STAGE_MAX];
 	uint16_t i, nb_ok = 0, nb_drop = 0;
 	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
 	const int off = rte_ib_mbuf_dynfield_offset;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
-	decap_prefetch(dp, pkts, nb_pkts, hint, off);
+	/* Sources without GRH, by (SLID, QPN), in stages as on transmit. */
+	for (i = 0; i < nb_pkts; i++) {
+		key[i] = decap_key(pkts[i], off);
+		sig[i] = ipoib_htab_stage1(t, key[i], ipoib_hash_w16);
+	}
+	for (i = 0; i < nb_pkts; i++)
+		cand[i] = ipoib_htab_stage2(t, key[i], sig[i]);
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
+		const struct ipoib_bind *b;
 		enum rte_ipoib_drop_reason r;
 
-		if (hint[i] != NULL && decap_fast(dp, m, hint[i], off, eth)) {
+		/* NULL: a GRH, or no binding (decap_one() looks again). */
+		b = ipoib_htab_stage3(t, key[i], sig[i], cand[i], ipoib_bind_match_w);
+		if (b != NULL && decap_fast(dp, m, b, off, eth)) {
 			pkts[nb_ok++] = m;
 			continue;
 		}
-		r = decap_one(dp, m, hint[i]);
+		r = decap_one(dp, m, b);
 		if (likely(r == RTE_IPOIB_DROP_NONE)) {
 			pkts[nb_ok++] = m;
 			continue;

@@ -350,13 +350,46 @@ ipoib_htab_candidate(const struct ipoib_htab *t, uint32_t sig)
 #define IPOIB_STAGE_MAX 64
 
 /*
- * Look up @p n (<= IPOIB_STAGE_MAX) 8-byte keys (0: none, skipped; out
- * NULL) in stages, so that their cache misses overlap: every home bucket
- * is prefetched, then every first candidate, then the candidates are
- * checked against their keys; a key whose candidate is missing or wrong
- * is looked up again over the whole window. @p hash and @p match are
+ * A lookup of 8-byte keys (0: none) in three stages, so that the cache
+ * misses of a burst's keys overlap when each stage runs over the whole
+ * burst before the next: 1 hashes the key and prefetches its home
+ * bucket, 2 takes the first candidate there and prefetches it, 3 checks
+ * the candidate against the key and, when it is missing or wrong, looks
+ * the key up again over the whole window. @p hash and @p match are
  * constants the compiler inlines.
  */
+static __rte_always_inline uint32_t
+ipoib_htab_stage1(const struct ipoib_htab *t, uint64_t key, uint32_t (*hash)(uint64_t key))
+{
+	uint32_t sig = hash(key);
+
+	if (key != 0)
+		ipoib_htab_prefetch(t, sig);
+	return sig;
+}
+
+static __rte_always_inline void *
+ipoib_htab_stage2(const struct ipoib_htab *t, uint64_t key, uint32_t sig)
+{
+	void *e = key != 0 ? ipoib_htab_candidate(t, sig) : NULL;
+
+	if (e != NULL)
+		rte_prefetch0(e);
+	return e;
+}
+
+static __rte_always_inline void *
+ipoib_htab_stage3(const struct ipoib_htab *t, uint64_t key, uint32_t sig, void *cand,
+		  bool (*match)(const void *ent, const void *key))
+{
+	if (key == 0)
+		return NULL;
+	if (likely(cand != NULL && match(cand, &key)))
+		return cand;
+	return ipoib_htab_lookup(t, &key, sig, match);
+}
+
+/* The three stages over @p n (<= IPOIB_STAGE_MAX) keys. */
 static __rte_always_inline void
 ipoib_htab_lookup8_staged(const struct ipoib_htab *t, const uint64_t *key, unsigned int n,
 			  void **out, uint32_t (*hash)(uint64_t key),
@@ -365,19 +398,12 @@ ipoib_htab_lookup8_staged(const struct ipoib_htab *t, const uint64_t *key, unsig
 	uint32_t sig[IPOIB_STAGE_MAX];
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
-		sig[i] = hash(key[i]);
-		if (key[i] != 0)
-			ipoib_htab_prefetch(t, sig[i]);
-	}
-	for (i = 0; i < n; i++) {
-		out[i] = key[i] != 0 ? ipoib_htab_candidate(t, sig[i]) : NULL;
-		if (out[i] != NULL)
-			rte_prefetch0(out[i]);
-	}
 	for (i = 0; i < n; i++)
-		if (key[i] != 0 && (out[i] == NULL || !match(out[i], &key[i])))
-			out[i] = ipoib_htab_lookup(t, &key[i], sig[i], match);
+		sig[i] = ipoib_htab_stage1(t, key[i], hash);
+	for (i = 0; i < n; i++)
+		out[i] = ipoib_htab_stage2(t, key[i], sig[i]);
+	for (i = 0; i < n; i++)
+		out[i] = ipoib_htab_stage3(t, key[i], sig[i], out[i], match);
 }
 
 /* ipoib_hash_8() of a key held in a word. */
