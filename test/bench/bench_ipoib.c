@@ -20,9 +20,9 @@
  * Timed with the TSC around each burst only; building the burst is not
  * counted. Each figure twice: packets just written (in L1, as frames an
  * application has just built), and packets written 64 bursts earlier
- * (from L2 or further, as data a NIC wrote; see COLD_BURSTS). Prints one line per figure; exit status 0 unless something
- * failed to set up (the goal is reported, not enforced: the machine is
- * shared).
+ * (from L2 or further, as data a NIC wrote; see COLD_BURSTS). Prints one
+ * line per figure; exit status 0 unless something failed to set up (the
+ * goal is reported, not enforced: the machine is shared).
  */
 
 #include <errno.h>
