@@ -49,12 +49,18 @@ struct rte_ibmad_umad_conf {
 	unsigned int rx_queue;
 };
 
-/** Counters of the service. */
+/**
+ * Counters of the service, also written once a second as "name value"
+ * lines to <run dir>/stats.
+ */
 struct rte_ibmad_umad_stats {
 	uint64_t rx_drops;     /**< MADs dropped: a reader's queue was full. */
 	uint64_t sends;        /**< MADs written by clients and sent. */
 	uint64_t send_errors;  /**< Writes the MAD core refused. */
 	uint64_t timeouts;     /**< Sends that ended with ETIMEDOUT. */
+	uint64_t files;        /**< umad files open now. */
+	uint64_t agents;       /**< Agents registered on them now. */
+	uint64_t issm;         /**< issm files held now (ports with IsSM). */
 };
 
 /**

@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fuse_lowlevel.h>
 
@@ -68,7 +70,8 @@ struct umad_fs {
 	bool running;
 	pthread_mutex_t lock;             /* ports, issm state */
 	struct fs_port ports[UMAD_FS_MAX_PORTS];
-	uint64_t rx_drops;
+	unsigned int open_files;          /* umad files open now */
+	int stop_fd;                      /* eventfd: ends fs_thread */
 	char mountpoint[4096];
 };
 
@@ -321,7 +324,11 @@ fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		/* The opener went away: release will not come. */
 		umad_file_close(&ff->f);
 		free(ff);
+		return;
 	}
+	pthread_mutex_lock(&fs->lock);
+	fs->open_files++;
+	pthread_mutex_unlock(&fs->lock);
 }
 
 static void
@@ -358,9 +365,12 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		return;
 	}
 	if (ff != NULL) {
+		/* A killed client's files come here too: the kernel releases
+		 * them when the process's last reference goes.
+		 */
 		umad_file_close(&ff->f);
 		pthread_mutex_lock(&fs->lock);
-		fs->rx_drops += ff->f.rx_drops;
+		fs->open_files--;
 		pthread_mutex_unlock(&fs->lock);
 		pthread_mutex_lock(&ff->mu);
 		if (ff->parked != NULL)
@@ -529,12 +539,44 @@ static const struct fuse_lowlevel_ops fs_ops = {
 	.poll = fs_poll,
 };
 
+/*
+ * fuse_session_loop() with a way out: a lazy unmount ends the session's
+ * read of /dev/fuse only once no process holds the mount any more (an
+ * open file, a mount namespace of dpdk-ib-ns whose last process is still
+ * exiting), so a stop that waited for it could wait for ever. The loop
+ * also polls stop_fd; umad_fs_stop() writes it.
+ */
 static void *
 fs_thread(void *arg)
 {
 	struct umad_fs *fs = arg;
+	struct fuse_buf fbuf = { .mem = NULL };
+	struct pollfd pfd[2] = {
+		{ .fd = fuse_session_fd(fs->se), .events = POLLIN },
+		{ .fd = fs->stop_fd, .events = POLLIN },
+	};
+	int rc;
 
-	fuse_session_loop(fs->se);
+	while (!fuse_session_exited(fs->se)) {
+		if (poll(pfd, RTE_DIM(pfd), -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (pfd[1].revents != 0)
+			break;
+		if (pfd[0].revents & (POLLERR | POLLHUP | POLLNVAL))
+			break;
+		if (!(pfd[0].revents & POLLIN))
+			continue;
+		rc = fuse_session_receive_buf(fs->se, &fbuf);
+		if (rc == -EINTR || rc == -EAGAIN)
+			continue;
+		if (rc <= 0)
+			break;     /* 0 or -ENODEV: unmounted */
+		fuse_session_process_buf(fs->se, &fbuf);
+	}
+	free(fbuf.mem);
 	return NULL;
 }
 
@@ -586,6 +628,13 @@ umad_fs_start(const char *mountpoint)
 		errno = ENOMEM;
 		return NULL;
 	}
+	fs->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fs->stop_fd < 0) {
+		err = errno;
+		free(fs);
+		errno = err;
+		return NULL;
+	}
 	pthread_mutex_init(&fs->lock, NULL);
 	for (i = 0; i < UMAD_FS_MAX_PORTS; i++)
 		TAILQ_INIT(&fs->ports[i].issm_waiters);
@@ -614,6 +663,7 @@ fail_session:
 	fuse_session_destroy(fs->se);
 fail:
 	pthread_mutex_destroy(&fs->lock);
+	close(fs->stop_fd);
 	free(fs);
 	errno = err;
 	return NULL;
@@ -625,13 +675,19 @@ umad_fs_stop(struct umad_fs *fs)
 	if (fs == NULL)
 		return;
 	if (fs->running) {
+		uint64_t one = 1;
+
 		fuse_session_exit(fs->se);
-		/* Unmounting ends the session's read of /dev/fuse. */
 		fuse_session_unmount(fs->se);
+		if (write(fs->stop_fd, &one, sizeof(one)) != sizeof(one))
+			IBMAD_LOG(ERR, "umad file system: cannot stop its thread: %s",
+				  strerror(errno));
 		pthread_join(fs->thread, NULL);
 	}
+	/* Closing /dev/fuse aborts the connection: late clients get ENOTCONN. */
 	fuse_session_destroy(fs->se);
 	pthread_mutex_destroy(&fs->lock);
+	close(fs->stop_fd);
 	free(fs);
 }
 
@@ -671,13 +727,16 @@ umad_fs_remove_port(struct umad_fs *fs, unsigned int id)
 	pthread_mutex_unlock(&fs->lock);
 }
 
-uint64_t
-umad_fs_rx_drops(struct umad_fs *fs)
+void
+umad_fs_counts(struct umad_fs *fs, unsigned int *files, unsigned int *issm)
 {
-	uint64_t n;
+	unsigned int i;
 
 	pthread_mutex_lock(&fs->lock);
-	n = fs->rx_drops;
+	*files = fs->open_files;
+	*issm = 0;
+	for (i = 0; i < UMAD_FS_MAX_PORTS; i++)
+		if (fs->ports[i].present && fs->ports[i].issm_held)
+			(*issm)++;
 	pthread_mutex_unlock(&fs->lock);
-	return n;
 }

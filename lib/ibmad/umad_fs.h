@@ -55,7 +55,7 @@ int umad_fs_add_port(struct umad_fs *fs, unsigned int id,
  */
 void umad_fs_remove_port(struct umad_fs *fs, unsigned int id);
 
-/* Receive drops (slow readers) summed over every file ever opened. */
-uint64_t umad_fs_rx_drops(struct umad_fs *fs);
+/* Open umad files and held issm files, now. */
+void umad_fs_counts(struct umad_fs *fs, unsigned int *files, unsigned int *issm);
 
 #endif /* _UMAD_FS_H_ */

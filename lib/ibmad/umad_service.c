@@ -16,6 +16,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,7 @@ static struct {
 	bool running;
 	char dev_dir[PATH_MAX - 16];
 	char sys_dir[PATH_MAX - 16];
+	char run_dir[PATH_MAX - 16];
 	unsigned int rx_queue;
 	struct umad_fs *fs;
 	struct umad_port *ports[UMAD_FS_MAX_PORTS];
@@ -75,7 +77,8 @@ static struct {
 	pthread_t refresher;
 	bool stopping;
 	pthread_cond_t stop_cond;
-	uint64_t sends, send_errors, timeouts;
+	uint64_t sends, send_errors, timeouts, rx_drops;
+	uint64_t agents;               /* umad agents registered now */
 } svc = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.stop_cond = PTHREAD_COND_INITIALIZER,
@@ -112,6 +115,15 @@ recv_hdr(const struct rte_ib_mad_wc *wc, struct ib_user_mad_hdr *hdr)
 	}
 }
 
+/* Queue for the agent's file; a full queue (or a closing file) drops. */
+static void
+deliver(struct umad_agent *ag, const struct ib_user_mad_hdr *hdr,
+	const void *mad, size_t len)
+{
+	if (umad_file_deliver(ag->file, ag->id, hdr, mad, len) < 0)
+		stat_add(&svc.rx_drops);
+}
+
 static void
 agent_recv(struct rte_ibmad_agent *a, const struct rte_ibmad_recv *recv,
 	   void *arg)
@@ -121,7 +133,7 @@ agent_recv(struct rte_ibmad_agent *a, const struct rte_ibmad_recv *recv,
 
 	RTE_SET_USED(a);
 	recv_hdr(recv->wc, &hdr);
-	umad_file_deliver(ag->file, ag->id, &hdr, recv->mad, recv->len);
+	deliver(ag, &hdr, recv->mad, recv->len);
 }
 
 static void
@@ -139,8 +151,7 @@ agent_sent(struct rte_ibmad_agent *a, const struct rte_ibmad_send_result *res,
 	if (res->status == 0 && res->response != NULL) {
 		/* The response goes to the agent's queue like any MAD. */
 		recv_hdr(res->response->wc, &hdr);
-		umad_file_deliver(ag->file, ag->id, &hdr, res->response->mad,
-				  res->response->len);
+		deliver(ag, &hdr, res->response->mad, res->response->len);
 	} else if (res->status == -ETIMEDOUT) {
 		/*
 		 * Linux send_handler(): the user's header with ETIMEDOUT and
@@ -151,8 +162,7 @@ agent_sent(struct rte_ibmad_agent *a, const struct rte_ibmad_send_result *res,
 		hdr.status = ETIMEDOUT;
 		tid = rte_cpu_to_be_64(res->tid);
 		memcpy(ctx->mad_hdr + 8, &tid, sizeof(tid));
-		umad_file_deliver(ag->file, ag->id, &hdr, ctx->mad_hdr,
-				  sizeof(ctx->mad_hdr));
+		deliver(ag, &hdr, ctx->mad_hdr, sizeof(ctx->mad_hdr));
 	}
 	free(ctx);
 }
@@ -202,6 +212,7 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 		free(ag);
 		return rc;
 	}
+	stat_add(&svc.agents);
 	*handle = ag;
 	return 0;
 }
@@ -217,6 +228,7 @@ be_agent_unregister(void *port, void *handle)
 	if (ag->a != NULL)
 		rte_ibmad_agent_unregister(ag->a);
 	pthread_mutex_unlock(&p->mu);
+	__atomic_fetch_sub(&svc.agents, 1, __ATOMIC_RELAXED);
 	free(ag);
 }
 
@@ -396,6 +408,45 @@ static const struct rte_ib_client umad_client = {
 	.remove = client_remove,
 };
 
+static void
+stats_read(struct rte_ibmad_umad_stats *st)
+{
+	unsigned int files = 0, issm = 0;
+
+	if (svc.fs != NULL)
+		umad_fs_counts(svc.fs, &files, &issm);
+	st->files = files;
+	st->issm = issm;
+	st->agents = __atomic_load_n(&svc.agents, __ATOMIC_RELAXED);
+	st->rx_drops = __atomic_load_n(&svc.rx_drops, __ATOMIC_RELAXED);
+	st->sends = __atomic_load_n(&svc.sends, __ATOMIC_RELAXED);
+	st->send_errors = __atomic_load_n(&svc.send_errors, __ATOMIC_RELAXED);
+	st->timeouts = __atomic_load_n(&svc.timeouts, __ATOMIC_RELAXED);
+}
+
+/*
+ * <run dir>/stats: the counters as "name value" lines, for whoever has
+ * no handle on the process (a test, an operator after a client died).
+ * Called with svc.lock held.
+ */
+static void
+stats_write(void)
+{
+	struct rte_ibmad_umad_stats st;
+	char text[512];
+	int rc;
+
+	stats_read(&st);
+	snprintf(text, sizeof(text),
+		 "files %" PRIu64 "\nagents %" PRIu64 "\nissm %" PRIu64 "\n"
+		 "rx_drops %" PRIu64 "\nsends %" PRIu64 "\nsend_errors %" PRIu64 "\n"
+		 "timeouts %" PRIu64 "\n", st.files, st.agents, st.issm,
+		 st.rx_drops, st.sends, st.send_errors, st.timeouts);
+	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
+	if (rc < 0)
+		IBMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
+}
+
 /* Ports change without events too (INIT -> ARMED): refresh now and then. */
 static void *
 refresher(void *arg)
@@ -418,6 +469,7 @@ refresher(void *arg)
 				umad_sysfs_update_port(svc.sys_dir, p->dev,
 						       p->port_num);
 		}
+		stats_write();
 	}
 	pthread_mutex_unlock(&svc.lock);
 	return NULL;
@@ -453,6 +505,7 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 	}
 	snprintf(svc.dev_dir, sizeof(svc.dev_dir), "%s/dev", conf->run_dir);
 	snprintf(svc.sys_dir, sizeof(svc.sys_dir), "%s/sys", conf->run_dir);
+	snprintf(svc.run_dir, sizeof(svc.run_dir), "%s", conf->run_dir);
 	svc.rx_queue = conf->rx_queue;
 	rc = make_dirs(conf->run_dir);
 	if (rc < 0) {
@@ -529,11 +582,8 @@ rte_ibmad_umad_stats_get(struct rte_ibmad_umad_stats *stats)
 		rte_errno = ENOENT;
 		return -1;
 	}
-	stats->rx_drops = umad_fs_rx_drops(svc.fs);
+	stats_read(stats);
 	pthread_mutex_unlock(&svc.lock);
-	stats->sends = __atomic_load_n(&svc.sends, __ATOMIC_RELAXED);
-	stats->send_errors = __atomic_load_n(&svc.send_errors, __ATOMIC_RELAXED);
-	stats->timeouts = __atomic_load_n(&svc.timeouts, __ATOMIC_RELAXED);
 	return 0;
 }
 

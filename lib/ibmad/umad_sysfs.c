@@ -155,8 +155,8 @@ umad_sysfs_fmt_hca_type(char *buf, size_t len, uint32_t vendor_id,
 }
 
 /* Write @text to @dir/@name through a temporary file and a rename. */
-static int
-put_file(const char *dir, const char *name, const char *text)
+int
+umad_sysfs_put_file(const char *dir, const char *name, const char *text)
 {
 	char path[PATH_MAX], tmp[PATH_MAX];
 	size_t len = strlen(text);
@@ -200,7 +200,7 @@ put_fmt(const char *dir, const char *name, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	return put_file(dir, name, text);
+	return umad_sysfs_put_file(dir, name, text);
 }
 
 static int
@@ -290,13 +290,13 @@ umad_sysfs_update_port(const char *root, struct rte_ib_device *dev,
 	rc |= put_fmt(dir, "sm_lid", "0x%x\n", pa.sm_lid);
 	rc |= put_fmt(dir, "sm_sl", "%u\n", pa.sm_sl);
 	umad_sysfs_fmt_state(text, sizeof(text), pa.state);
-	rc |= put_file(dir, "state", text);
+	rc |= umad_sysfs_put_file(dir, "state", text);
 	umad_sysfs_fmt_phys_state(text, sizeof(text), pa.phys_state);
-	rc |= put_file(dir, "phys_state", text);
+	rc |= umad_sysfs_put_file(dir, "phys_state", text);
 	umad_sysfs_fmt_rate(text, sizeof(text), pa.active_width, pa.active_speed);
-	rc |= put_file(dir, "rate", text);
+	rc |= umad_sysfs_put_file(dir, "rate", text);
 	rc |= put_fmt(dir, "cap_mask", "0x%08x\n", pa.cap_mask);
-	rc |= put_file(dir, "link_layer", "InfiniBand\n");
+	rc |= umad_sysfs_put_file(dir, "link_layer", "InfiniBand\n");
 	if (rc != 0)
 		return -EIO;
 
@@ -309,7 +309,7 @@ umad_sysfs_update_port(const char *root, struct rte_ib_device *dev,
 			memset(&gid, 0, sizeof(gid));
 		umad_sysfs_fmt_gid(text, sizeof(text), &gid);
 		snprintf(name, sizeof(name), "%u", i);
-		rc |= put_file(sub, name, text);
+		rc |= umad_sysfs_put_file(sub, name, text);
 	}
 	snprintf(sub, sizeof(sub), "%s/pkeys", dir);
 	if (make_dir("%s", sub) < 0)
@@ -349,9 +349,9 @@ umad_sysfs_add_device(const char *root, struct rte_ib_device *dev,
 		      dev->node_type < RTE_DIM(types) ? types[dev->node_type] :
 		      "<unknown>");
 	umad_sysfs_fmt_guid(text, sizeof(text), dev->node_guid);
-	rc |= put_file(dir, "node_guid", text);
+	rc |= umad_sysfs_put_file(dir, "node_guid", text);
 	umad_sysfs_fmt_guid(text, sizeof(text), da.sys_image_guid);
-	rc |= put_file(dir, "sys_image_guid", text);
+	rc |= umad_sysfs_put_file(dir, "sys_image_guid", text);
 	rc |= put_fmt(dir, "fw_ver", "%u.%u.%u\n",
 		      (unsigned int)(da.fw_ver >> 32),
 		      (unsigned int)(da.fw_ver >> 16) & 0xffff,
@@ -359,9 +359,9 @@ umad_sysfs_add_device(const char *root, struct rte_ib_device *dev,
 	rc |= put_fmt(dir, "hw_rev", "%x\n", da.hw_ver);
 	umad_sysfs_fmt_hca_type(text, sizeof(text), da.vendor_id,
 				da.vendor_part_id);
-	rc |= put_file(dir, "hca_type", text);
+	rc |= umad_sysfs_put_file(dir, "hca_type", text);
 	node_desc_of(dev, text, sizeof(text));
-	rc |= put_file(dir, "node_desc", text);
+	rc |= umad_sysfs_put_file(dir, "node_desc", text);
 	if (rc != 0)
 		return -EIO;
 

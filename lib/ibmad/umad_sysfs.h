@@ -49,6 +49,8 @@ int umad_sysfs_update_port(const char *root, struct rte_ib_device *dev,
 /* Remove @dev's files. */
 void umad_sysfs_remove_device(const char *root, struct rte_ib_device *dev,
 			      unsigned int umad_base);
+/* Write @text to @dir/@name atomically (aside, then renamed). 0 or -errno. */
+int umad_sysfs_put_file(const char *dir, const char *name, const char *text);
 /* Create <root>/class/{infiniband,infiniband_mad} and abi_version. */
 int umad_sysfs_init(const char *root);
 
