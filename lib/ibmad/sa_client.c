@@ -108,6 +108,9 @@ sa_port_refresh(struct sa_port *p)
 	uint16_t idx;
 
 	if (rte_ib_port_attr_cached(p->dev, p->port, &pa) == 0) {
+		if (pa.sm_lid != p->sm_lid && p->agent != NULL)
+			IBMAD_LOG(INFO, "%s port %u: SA address now LID %u (was %u)",
+				  p->dev->name, p->port, pa.sm_lid, p->sm_lid);
 		p->sm_lid = pa.sm_lid;
 		p->sm_sl = pa.sm_sl;
 	}

@@ -18,6 +18,9 @@
  *   test -> "LEAVE <mgid>"   MCMemberRecord Delete of this port
  *   test -> "MC <mgid>"      MCMemberRecord Get of one group
  *        <- "MC mgid=.. mlid=0x.. qkey=0x.. mtu=.. rate=.. sl=.." "OK 1"
+ *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
+ *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>" per Report
+ *   any time "EVENT <name> port=<p> lid=<lid> sm_lid=<lid>": a port event
  *   test -> "QUIT"
  *
  * With the argument "idle" after the EAL's, it only serves its port (and
@@ -159,6 +162,42 @@ get_group(const char *mgid, struct rte_ib_sa_mcmember_rec *out, bool print)
 	return true;
 }
 
+/* Port events as the SA client sees them (test_sa_faults.py). */
+static void
+event_print(const struct rte_ib_event *ev, void *arg)
+{
+	struct rte_ib_port_attr pa;
+
+	RTE_SET_USED(arg);
+	memset(&pa, 0, sizeof(pa));
+	if (ev->port != 0)
+		rte_ib_port_attr_cached(ev->dev, ev->port, &pa);
+	printf("EVENT %s port=%u lid=%u sm_lid=%u\n", rte_ib_event_name(ev->type),
+	       ev->port, pa.lid, pa.sm_lid);
+}
+
+static void
+notice_print(struct rte_ib_device *dev, uint8_t port,
+	     const struct rte_ib_notice *notice, void *arg)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(port);
+	RTE_SET_USED(arg);
+	printf("NOTICE trap=%u generic=%u\n", notice->trap_number,
+	       notice->is_generic);
+}
+
+static void
+do_subscribe(unsigned int trap)
+{
+	uint64_t id;
+
+	if (start_failed(rte_ibmad_sa_subscribe(ibdev, ib_port, (uint16_t)trap,
+						notice_print, NULL, &id)))
+		return;
+	printf("OK sub=%" PRIu64 "\n", id);
+}
+
 static void
 do_join(const char *mgid, bool leave)
 {
@@ -274,6 +313,7 @@ main(int argc, char **argv)
 	if (rte_pmd_mthca_queue_qpn(port_id, 0, 0, &qpn) != 0)
 		qpn = 0;
 	printf("READY lid=%u sm_lid=%u gid=%s rx_qpn=%u\n", pa.lid, pa.sm_lid, s, qpn);
+	rte_ib_register_event_handler(ibdev, event_print, NULL);
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		if (sscanf(line, "PR %u", &a) == 1)
 			do_path(pa.lid, (uint16_t)a);
@@ -283,6 +323,8 @@ main(int argc, char **argv)
 			do_join(arg, true);
 		else if (sscanf(line, "MC %127s", arg) == 1)
 			get_group(arg, &group, true);
+		else if (sscanf(line, "SUB %u", &a) == 1)
+			do_subscribe(a);
 		else if (strncmp(line, "QUIT", 4) == 0)
 			break;
 		else
