@@ -465,9 +465,11 @@ refresher(void *arg)
 		for (i = 0; i < svc.next_id; i++) {
 			struct umad_port *p = svc.ports[i];
 
-			if (p != NULL && p->live)
-				umad_sysfs_update_port(svc.sys_dir, p->dev,
-						       p->port_num);
+			if (p == NULL || !p->live)
+				continue;
+			umad_sysfs_update_port(svc.sys_dir, p->dev, p->port_num);
+			umad_sysfs_update_counters(svc.sys_dir, p->dev,
+						   p->port_num);
 		}
 		stats_write();
 	}

@@ -29,6 +29,8 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
+#include <ib_driver.h>
+
 #include "umad_sysfs.h"
 
 /* Entries written for the GID and P_Key tables at most. */
@@ -225,6 +227,90 @@ make_dir(const char *fmt, ...)
 
 static void remove_tree(const char *path);
 
+/*
+ * ports/N/counters/: Linux sysfs.c show_pma_counter(): the port's own PMA
+ * asked Get(PortCounters) through the device's MAD_IFC (process_mad
+ * without a work completion), each counter printed "%u\n" from its bit
+ * offset and width in the attribute (IBA 16.1.3.5, table "PortCounters").
+ */
+static const struct {
+	const char *name;
+	uint16_t offset;        /* bits from the start of the attribute */
+	uint8_t width;          /* 4, 8, 16 or 32 bits */
+} pma_counters[] = {
+	{ "symbol_error", 32, 16 },
+	{ "link_error_recovery", 48, 8 },
+	{ "link_downed", 56, 8 },
+	{ "port_rcv_errors", 64, 16 },
+	{ "port_rcv_remote_physical_errors", 80, 16 },
+	{ "port_rcv_switch_relay_errors", 96, 16 },
+	{ "port_xmit_discards", 112, 16 },
+	{ "port_xmit_constraint_errors", 128, 8 },
+	{ "port_rcv_constraint_errors", 136, 8 },
+	{ "local_link_integrity_errors", 152, 4 },
+	{ "excessive_buffer_overrun_errors", 156, 4 },
+	{ "VL15_dropped", 176, 16 },
+	{ "port_xmit_data", 192, 32 },
+	{ "port_rcv_data", 224, 32 },
+	{ "port_xmit_packets", 256, 32 },
+	{ "port_rcv_packets", 288, 32 },
+	{ "port_xmit_wait", 320, 32 },
+};
+
+/* Offset of a PerfMgt attribute in the MAD (24-byte header, 40 reserved). */
+#define PMA_DATA_OFF 64
+#define PMA_ATTR_PORT_COUNTERS 0x0012
+
+static uint32_t
+pma_field(const uint8_t *attr, unsigned int offset, unsigned int width)
+{
+	const uint8_t *b = attr + offset / 8;
+
+	switch (width) {
+	case 4:
+		return (uint32_t)(*b >> (4 - offset % 8)) & 0xf;
+	case 8:
+		return *b;
+	case 16:
+		return (uint32_t)b[0] << 8 | b[1];
+	default:
+		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
+			(uint32_t)b[2] << 8 | b[3];
+	}
+}
+
+static int
+put_counters(const char *port_dir, struct rte_ib_device *dev, uint8_t port)
+{
+	uint8_t in[RTE_IB_MAD_SIZE], out[RTE_IB_MAD_SIZE];
+	char dir[PATH_MAX];
+	unsigned int i;
+	int rc;
+
+	memset(in, 0, sizeof(in));
+	in[0] = RTE_IB_MAD_BASE_VERSION;
+	in[1] = RTE_IB_MGMT_CLASS_PERF_MGMT;
+	in[2] = 1;                               /* class version */
+	in[3] = RTE_IB_METHOD_GET;
+	in[16] = PMA_ATTR_PORT_COUNTERS >> 8;
+	in[17] = PMA_ATTR_PORT_COUNTERS & 0xff;
+	in[PMA_DATA_OFF + 1] = port;              /* PortSelect */
+	rc = rte_ib_process_mad(dev, port, NULL, in, out);
+	if (rc < 0)
+		return -rte_errno;
+	/* No reply, or a MAD status (bad attribute...): no counters. */
+	if (!(rc & RTE_IB_MAD_RESULT_REPLY) || out[4] != 0 || out[5] != 0)
+		return -EPROTO;
+	if (snprintf(dir, sizeof(dir), "%s/counters", port_dir) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	rc = make_dir("%s", dir);
+	for (i = 0; rc == 0 && i < RTE_DIM(pma_counters); i++)
+		rc = put_fmt(dir, pma_counters[i].name, "%u\n",
+			     pma_field(out + PMA_DATA_OFF, pma_counters[i].offset,
+				       pma_counters[i].width));
+	return rc;
+}
+
 int
 umad_sysfs_init(const char *root)
 {
@@ -325,6 +411,20 @@ umad_sysfs_update_port(const char *root, struct rte_ib_device *dev,
 		rc |= put_fmt(sub, name, "0x%04x\n", pkey);
 	}
 	return rc != 0 ? -EIO : 0;
+}
+
+int
+umad_sysfs_update_counters(const char *root, struct rte_ib_device *dev,
+			   uint8_t port)
+{
+	char dir[PATH_MAX - 32];
+	int rc;
+
+	snprintf(dir, sizeof(dir), "%s/class/infiniband/%s/ports/%u", root,
+		 dev->name, port);
+	rc = put_counters(dir, dev, port);
+	/* A device without a PMA behind process_mad has no counters/. */
+	return rc == -ENOTSUP || rc == -EPROTO ? 0 : rc;
 }
 
 int

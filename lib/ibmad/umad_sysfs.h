@@ -13,7 +13,8 @@
  *   <root>/class/infiniband/<dev>/{node_type,node_guid,sys_image_guid,
  *       fw_ver,hw_rev,hca_type,node_desc}
  *   <root>/class/infiniband/<dev>/ports/<N>/{lid,lid_mask_count,sm_lid,
- *       sm_sl,state,phys_state,rate,cap_mask,link_layer,gids/<K>,pkeys/<K>}
+ *       sm_sl,state,phys_state,rate,cap_mask,link_layer,gids/<K>,pkeys/<K>,
+ *       counters/<PMA counter>}
  *   <root>/class/infiniband_mad/abi_version
  *   <root>/class/infiniband_mad/{umad<I>,issm<I>}/{ibdev,port}
  *
@@ -46,6 +47,12 @@ int umad_sysfs_add_device(const char *root, struct rte_ib_device *dev,
 /* Rewrite the attributes of one port (after an event). */
 int umad_sysfs_update_port(const char *root, struct rte_ib_device *dev,
 			   uint8_t port);
+/*
+ * Rewrite ports/<port>/counters/ from the port's PMA (a MAD_IFC command:
+ * called by the refresher, not from event handlers).
+ */
+int umad_sysfs_update_counters(const char *root, struct rte_ib_device *dev,
+			       uint8_t port);
 /* Remove @dev's files. */
 void umad_sysfs_remove_device(const char *root, struct rte_ib_device *dev,
 			      unsigned int umad_base);

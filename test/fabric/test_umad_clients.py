@@ -43,6 +43,27 @@ RXQ = 256        # rte_ibmad_umad_conf.rx_queue default
 FLOOD = 600
 
 
+# counters/<file> (Linux sysfs.c) -> perfquery's name (infiniband-diags)
+PMA = {
+    'symbol_error': 'SymbolErrorCounter',
+    'link_error_recovery': 'LinkErrorRecoveryCounter',
+    'link_downed': 'LinkDownedCounter',
+    'port_rcv_errors': 'PortRcvErrors',
+    'port_rcv_remote_physical_errors': 'PortRcvRemotePhysicalErrors',
+    'port_rcv_switch_relay_errors': 'PortRcvSwitchRelayErrors',
+    'port_xmit_discards': 'PortXmitDiscards',
+    'port_xmit_constraint_errors': 'PortXmitConstraintErrors',
+    'port_rcv_constraint_errors': 'PortRcvConstraintErrors',
+    'local_link_integrity_errors': 'LocalLinkIntegrityErrors',
+    'excessive_buffer_overrun_errors': 'ExcessiveBufferOverrunErrors',
+    'VL15_dropped': 'VL15Dropped',
+    'port_xmit_data': 'PortXmitData',
+    'port_rcv_data': 'PortRcvData',
+    'port_xmit_packets': 'PortXmitPkts',
+    'port_rcv_packets': 'PortRcvPkts',
+}
+
+
 def read_stats(run):
     try:
         with open(os.path.join(run, 'stats')) as f:
@@ -180,6 +201,35 @@ def main():
         h.stop(flood, sig=9)
         stats_are({'files': base['files'], 'agents': base['agents']},
                   'the slow reader killed')
+
+        # 4. counters/ against perfquery (the same PMA, through umad)
+        cdir = None
+        for d in os.listdir(os.path.join(run, 'sys/class/infiniband')):
+            cdir = os.path.join(run, 'sys/class/infiniband', d, 'ports/1/counters')
+
+        def counters():
+            return {n: int(open(os.path.join(cdir, n)).read()) for n in PMA}
+        h.wait_for(lambda: os.path.isdir(cdir), timeout=5, what=cdir)
+        for n in PMA:
+            with open(os.path.join(cdir, n)) as f:
+                text = f.read()
+            h.check(re.fullmatch(r'\d+\n', text) is not None,
+                    'counters/%s: %r is not "%%u\\n"' % (n, text))
+        s1 = counters()
+        pq = {}
+        for name, val in re.findall(r'^(\w+):\.*(\d+)$', tool(['perfquery']).stdout, re.M):
+            pq[name] = int(val)
+        time.sleep(2.2)          # two refreshes: s2 was read after perfquery
+        s2 = counters()
+        for n, pqn in PMA.items():
+            h.check(pqn in pq, 'perfquery lacks %s: %r' % (pqn, pq))
+            h.check(s1[n] <= pq[pqn] <= s2[n],
+                    'counters/%s %d .. %d vs perfquery %s %d' % (n, s1[n], s2[n], pqn, pq[pqn]))
+        h.check(s2['port_xmit_packets'] > s1['port_xmit_packets'],
+                'counters/port_xmit_packets follows OpenSM\'s sweeps: %d -> %d' %
+                (s1['port_xmit_packets'], s2['port_xmit_packets']))
+        h.info('counters/ within perfquery\'s values in %d counters; port_xmit_packets '
+               '%d -> %d' % (len(PMA), s1['port_xmit_packets'], s2['port_xmit_packets']))
 
         h.stop(osm)
         host.write('QUIT\n')
