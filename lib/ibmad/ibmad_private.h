@@ -181,6 +181,22 @@ int ibmad_send_run_timers(uint64_t now, uint64_t *next_deadline);
 void ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e);
 bool ibmad_mad_is_response(const uint8_t *mad);
 bool ibmad_class_is_smp(uint8_t mgmt_class);
+
+/* Vendor classes of range 2 (0x30-0x4F): dispatched by OUI (IBA 13.4.3). */
+static inline bool
+ibmad_class_has_oui(uint8_t mgmt_class)
+{
+	return mgmt_class >= 0x30 && mgmt_class <= 0x4f;
+}
+
+/* The OUI of a range-2 vendor MAD: after the common and RMPP headers
+ * and a reserved byte (Linux struct ib_vendor_mad).
+ */
+static inline uint32_t
+ibmad_mad_oui(const uint8_t *mad)
+{
+	return (uint32_t)mad[37] << 16 | (uint32_t)mad[38] << 8 | mad[39];
+}
 int ibmad_local_answer(struct ibmad_dev *mdev, uint8_t port,
 		       const struct rte_ib_mad_wc *wc, const uint8_t *in,
 		       uint8_t *out);

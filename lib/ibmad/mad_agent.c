@@ -61,6 +61,14 @@ agent_conf_check(const struct rte_ibmad_agent_conf *conf)
 		}
 		return 0;
 	}
+	/* Linux ib_register_mad_agent(): range 2 needs an OUI, of 24 bits. */
+	if (ibmad_class_has_oui(conf->mgmt_class) &&
+	    (conf->oui == 0 || conf->oui > 0xffffff)) {
+		IBMAD_LOG(ERR, "%s: agent oui=0x%x: vendor class 0x%02x needs a "
+			  "non-zero 24-bit OUI", conf->dev->name, conf->oui,
+			  conf->mgmt_class);
+		return -EINVAL;
+	}
 	/* QP0 carries the SM classes only, QP1 every other (IBA 13.5.1). */
 	smi_class = ibmad_class_is_smp(conf->mgmt_class);
 	if (smi_class != (conf->qpn == 0)) {
@@ -89,6 +97,12 @@ agent_methods_taken(const struct rte_ibmad_agent_conf *conf)
 		    a->conf.port != conf->port || a->conf.qpn != conf->qpn ||
 		    a->conf.mgmt_class != conf->mgmt_class ||
 		    a->conf.class_version != conf->class_version)
+			continue;
+		/* Range 2: each OUI has its own methods (Linux
+		 * add_oui_reg_req(), one method table per OUI).
+		 */
+		if (ibmad_class_has_oui(conf->mgmt_class) &&
+		    a->conf.oui != conf->oui)
 			continue;
 		if ((a->conf.method_mask[0] & conf->method_mask[0]) != 0 ||
 		    (a->conf.method_mask[1] & conf->method_mask[1]) != 0)
@@ -269,7 +283,9 @@ ibmad_agent_find_request(const struct ibmad_dev *mdev, uint8_t port,
 		    a->conf.mgmt_class != 0 &&
 		    a->conf.mgmt_class == hdr->mgmt_class &&
 		    a->conf.class_version == hdr->class_version &&
-		    method_in_mask(a->conf.method_mask, hdr->method))
+		    method_in_mask(a->conf.method_mask, hdr->method) &&
+		    (!ibmad_class_has_oui(hdr->mgmt_class) ||
+		     a->conf.oui == ibmad_mad_oui(mad)))
 			return a;
 	}
 	return NULL;

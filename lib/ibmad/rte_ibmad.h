@@ -138,6 +138,13 @@ struct rte_ibmad_agent_conf {
 	 */
 	uint8_t rmpp_version;
 	void *arg;                   /**< Passed to both callbacks. */
+	/**
+	 * For a vendor class of range 2 (0x30-0x4F), required: the 24-bit
+	 * OUI whose unsolicited MADs (OUI in bytes 37-39) the agent takes;
+	 * agents of other OUIs may take the same class and methods (Linux
+	 * ib_register_mad_agent() with an OUI). Ignored for other classes.
+	 */
+	uint32_t oui;
 };
 
 /** A MAD to send and where. */

@@ -187,6 +187,7 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	conf.qpn = (uint8_t)reg->qpn;
 	conf.mgmt_class = reg->mgmt_class;
 	conf.class_version = reg->class_version;
+	conf.oui = reg->oui;
 	memcpy(conf.method_mask, reg->method_mask, sizeof(conf.method_mask));
 	/* The kernel does RMPP unless the user asked to (IB_USER_MAD_USER_RMPP). */
 	conf.rmpp_version = !(reg->flags & IB_USER_MAD_USER_RMPP) ?

@@ -616,6 +616,85 @@ test_unsolicited(void)
 	return TEST_SUCCESS;
 }
 
+/* Vendor range 2: registration needs an OUI; dispatch by OUI (Linux
+ * ib_register_mad_agent(), find_mad_agent()).
+ */
+static struct rte_ibmad_agent *
+vendor_agent(uint32_t oui, struct rec *rec)
+{
+	struct rte_ibmad_agent_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = 1;
+	c.mgmt_class = 0x30;
+	c.class_version = 1;
+	c.method_mask[0] = 1u << RTE_IB_METHOD_GET;
+	c.recv_cb = rec_recv;
+	c.arg = rec;
+	c.oui = oui;
+	return rte_ibmad_agent_register(&c);
+}
+
+static void
+mk_vendor_mad(uint8_t *mad, uint32_t oui, uint64_t tid)
+{
+	mk_mad(mad, 0x30, 1, RTE_IB_METHOD_GET, 0x10, tid);
+	mad[37] = (uint8_t)(oui >> 16);
+	mad[38] = (uint8_t)(oui >> 8);
+	mad[39] = (uint8_t)oui;
+}
+
+static int
+test_vendor_oui(void)
+{
+	struct rte_ibmad_agent *a, *b, *c;
+	struct rec ra = { 0 }, rb = { 0 }, rc = { 0 };
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+
+	TEST_ASSERT(vendor_agent(0, &ra) == NULL && rte_errno == EINVAL,
+		    "range 2 without an OUI refused");
+	TEST_ASSERT(vendor_agent(0x1000000, &ra) == NULL && rte_errno == EINVAL,
+		    "an OUI over 24 bits refused");
+	a = vendor_agent(0x0002c9, &ra);
+	b = vendor_agent(0x001405, &rb);
+	TEST_ASSERT(a != NULL && b != NULL, "same class and method, two OUIs");
+	c = vendor_agent(0x0002c9, &rc);
+	TEST_ASSERT(c == NULL && rte_errno == EBUSY, "same OUI twice refused");
+
+	mk_vendor_mad(mad, 0x001405, 1);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(rb.nrecv, 1, "to the agent of its OUI");
+	TEST_ASSERT_EQUAL(ra.nrecv, 0, "not to the other OUI's");
+	mk_vendor_mad(mad, 0x0002c9, 2);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(ra.nrecv, 1, "to the agent of its OUI");
+	TEST_ASSERT_EQUAL(rb.nrecv, 1, "not to the other OUI's");
+
+	/* An OUI nobody registered: no agent, "unsupported" reply. */
+	td.nsent = 0;
+	mk_vendor_mad(mad, 0x123456, 3);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(ra.nrecv + rb.nrecv, 2, "no agent for that OUI");
+	TEST_ASSERT_EQUAL(stats().rx_no_agent, s0.rx_no_agent + 1, "rx_no_agent");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "the Get answered");
+	TEST_ASSERT_EQUAL(status_of(td.sent[0].mad), 0x000c, "unsupported status");
+
+	/* The OUI's methods are free again once its agent goes. */
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	c = vendor_agent(0x0002c9, &rc);
+	TEST_ASSERT(c != NULL, "the OUI registered again");
+	mk_vendor_mad(mad, 0x0002c9, 4);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "deliver");
+	TEST_ASSERT_EQUAL(rc.nrecv, 1, "to the new agent");
+	TEST_ASSERT_EQUAL(ra.nrecv, 1, "not to the old one");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(c), "unregister");
+	return TEST_SUCCESS;
+}
+
 /* --- local SMA/PMA, snooping, NodeDescription, traps --- */
 
 static unsigned int ev_count[RTE_IB_EVENT_MAX];
@@ -1180,6 +1259,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_send_paths),
 		TEST_CASE_ST(reset, NULL, test_cancel),
 		TEST_CASE_ST(reset, NULL, test_unsolicited),
+		TEST_CASE_ST(reset, NULL, test_vendor_oui),
 		TEST_CASE_ST(reset, NULL, test_local_smp),
 		TEST_CASE_ST(reset, NULL, test_dr_smp),
 		TEST_CASE_ST(reset, NULL, test_dr_local_loop),
