@@ -31,32 +31,11 @@ import sys
 
 from pcaplib import read_pcap
 from simlib import Fabric, Harness
+from test_sa_client import answer, kv     # sa_host's command protocol
 
 BDFS = {'a': '0000:10:00.0', 'b': '0000:11:00.0', 'c': '0000:12:00.0'}
 CLASS_SUBN_ADM = 0x03
 TRAP_GID_IN_SERVICE = 64
-
-
-def answer(h, proc, cmd, timeout=30):
-    """Send @cmd to sa_host; return its lines up to the OK line."""
-    start = len(proc.log().splitlines())
-    proc.write(cmd + '\n')
-    lines = []
-
-    def finished():
-        new = proc.log().splitlines()[start:]
-        for i, ln in enumerate(new):
-            if ln.startswith('OK') or ln.startswith('ERR'):
-                lines[:] = new[:i + 1]
-                return True
-        return False
-    h.wait_for(finished, timeout=timeout, what='sa_host answering %r' % cmd)
-    h.check(lines[-1].startswith('OK'), 'sa_host %r: %s' % (cmd, lines))
-    return lines
-
-
-def kv(line):
-    return dict(w.split('=', 1) for w in line.split()[1:] if '=' in w)
 
 
 def sa_requests(path, slid):
