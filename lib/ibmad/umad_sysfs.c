@@ -156,7 +156,12 @@ umad_sysfs_fmt_hca_type(char *buf, size_t len, uint32_t vendor_id,
 		snprintf(buf, len, "%u\n", part_id);
 }
 
-/* Write @text to @dir/@name through a temporary file and a rename. */
+/*
+ * Write @text to @dir/@name through a temporary file and a rename. The
+ * temporary name is the writer thread's own: a port event and the
+ * refresher may rewrite the same file at once, and a shared name let one
+ * rename the other's file away (ENOENT, the device's add failing).
+ */
 int
 umad_sysfs_put_file(const char *dir, const char *name, const char *text)
 {
@@ -166,7 +171,8 @@ umad_sysfs_put_file(const char *dir, const char *name, const char *text)
 	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name) >= (int)sizeof(tmp))
+	    snprintf(tmp, sizeof(tmp), "%s/.%s.%d.tmp", dir, name,
+		     (int)gettid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
 	if (fd < 0)
