@@ -19,6 +19,8 @@ usage: test_hostile_dma.py SCENARIO IBFABRIC NETFILE [HCA_HOST]
             mthca_hw.rst), hosta's sends all complete and a datagram it sends
             itself arrives; ibfabric logs the bus error, never dies of
             SIGBUS, answers its console and exits 0 on SIGTERM
+  traffic_send  the same, hostb cutting only its payload buffer and then
+            sending from it: the bus error is in the send path's gather
   stale     ibfabric killed with SIGKILL leaves its BAR files in /dev/shm;
             the next ibfabric (another PCI root) removes them at start, and
             one ended by SIGTERM or SIGHUP leaves nothing behind
@@ -120,16 +122,16 @@ def truncate(h, ibfabric, netfile, *_):
     h.check_eq(h.stop(fab.proc, timeout=10), 0, 'exit status after SIGTERM')
 
 
-def traffic(h, ibfabric, netfile, hca_host):
+def traffic(h, ibfabric, netfile, hca_host, mode='shrink'):
     fab, root = start(h, ibfabric, netfile, 'a')
     h.wait_for(lambda: len(pci_dirs(root)) == 2, timeout=10, what='two PCI functions')
     a, b = pci_dirs(root)
     sm, _ = start_opensm(h, fab, find_umad2sim(h), 'ca-sm', sweep=1)
-    r = h.run([h.need_file(hca_host), 'shrink', a, b], timeout=100, check=False)
+    r = h.run([h.need_file(hca_host), mode, a, b], timeout=100, check=False)
     print(r.stdout[-3000:])
     h.check(fab.proc.alive(), 'ibfabric died when a host truncated memory under traffic')
-    h.check(r.returncode == 0, 'hca_host shrink failed:\n%s%s' % (r.stdout[-2000:],
-                                                                   r.stderr[-2000:]))
+    h.check(r.returncode == 0, 'hca_host %s failed:\n%s%s' % (mode, r.stdout[-2000:],
+                                                                r.stderr[-2000:]))
     h.check('bus error' in open(h.path('ibfabric.log')).read(),
             'the data-path fault is not logged as a bus error')
     h.check(len(fab.ctl.cmd('show nodes')) > 0, 'control socket answers')
@@ -158,7 +160,12 @@ def stale(h, ibfabric, netfile, *_):
     h.check(not os.path.exists(root2), 'PCI tree %s left after SIGHUP' % root2)
 
 
-SCENARIOS = {'truncate': truncate, 'stale': stale, 'traffic': traffic}
+def traffic_send(h, ibfabric, netfile, hca_host):
+    traffic(h, ibfabric, netfile, hca_host, 'shrink_send')
+
+
+SCENARIOS = {'truncate': truncate, 'stale': stale, 'traffic': traffic,
+             'traffic_send': traffic_send}
 
 
 def main():

@@ -23,6 +23,8 @@
  *   hca_host shrink PCI_A PCI_B        B truncates its DMA memory while A's
  *                                      datagrams arrive: B's HCA reports the
  *                                      catastrophic error, A works on
+ *   hca_host shrink_send PCI_A PCI_B   the same, B cutting its payload buffer
+ *                                      and sending from it
  *   hca_host matrix PCI_A PCI_B [ROW]  the buggy-driver matrix (hh_matrix.c):
  *                                      each row's bug, then the row without it
  *
@@ -1284,9 +1286,13 @@ scenario_bench(const char *da, const char *db, unsigned int len, unsigned int co
  * every send completes without error and a datagram A sends to itself
  * arrives intact. After the truncation nothing here touches B's memory
  * (this process would take the SIGBUS); B's BAR0 is a separate file.
+ *
+ * @p send: B cuts only its payload buffer (its last allocation) and then
+ * sends from it: the WQE is fetched, the gather is the bus error (the
+ * send path's outcome is the same catastrophic error).
  */
 static int
-scenario_shrink(const char *da, const char *db)
+scenario_shrink(const char *da, const char *db, bool send)
 {
 	static struct hh_host A, B;
 	struct hh_ud_dest dst;
@@ -1326,11 +1332,23 @@ scenario_shrink(const char *da, const char *db)
 			hh_post_recv(&B.d, &B.ud, 1);
 		}
 		if (!shrunk && got >= 32) {
-			REQUIRE(ftruncate(B.d.dma_fd, 0) == 0, "B truncates its DMA memfd: %s",
+			off_t cut = send ? (off_t)(B.payload.iova - B.d.dma_iova) : 0;
+
+			REQUIRE(!send || (size_t)cut + B.payload.len == B.d.dma_used,
+				"B's payload is its last allocation");
+			REQUIRE(ftruncate(B.d.dma_fd, cut) == 0, "B truncates its DMA memfd: %s",
 				strerror(errno));
 			shrunk = true;
-			printf("B truncated its memory after %u datagrams arrived, %u sent\n", got,
-			       sent);
+			printf("B truncated its memory to %lld bytes after %u datagrams arrived,"
+			       " %u sent\n", (long long)cut, got, sent);
+			if (send) {
+				struct hh_ud_dest to_a = { .dlid = A.lid, .dqpn = A.ud.qpn,
+							   .qkey = UD_QKEY, .port = 1 };
+
+				/* its WQE is below the cut, its payload above */
+				hh_post_ud_send(&B.d, &B.ud, &to_a, B.payload_mr.lkey, 0, 256,
+						true);
+			}
 		}
 		host_service(&A);
 	}
@@ -1396,7 +1414,9 @@ main(int argc, char **argv)
 	else if (argc >= 4 && strcmp(argv[1], "pkey") == 0)
 		rc = scenario_pkey(argv[2], argv[3]);
 	else if (argc >= 4 && strcmp(argv[1], "shrink") == 0)
-		rc = scenario_shrink(argv[2], argv[3]);
+		rc = scenario_shrink(argv[2], argv[3], false);
+	else if (argc >= 4 && strcmp(argv[1], "shrink_send") == 0)
+		rc = scenario_shrink(argv[2], argv[3], true);
 	else if (argc >= 4 && strcmp(argv[1], "matrix") == 0)
 		rc = scenario_matrix(argv[2], argv[3], argc - 4, argv + 4);
 	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
@@ -1407,7 +1427,7 @@ main(int argc, char **argv)
 	else {
 		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] [-c CTL_SOCKET] "
 			"commands|faults|serve PCI_DIR | "
-			"ud|pkey|shrink PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
+			"ud|pkey|shrink|shrink_send PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
 			"matrix PCI_A PCI_B [ROW...]\n");
 		return 2;
 	}
