@@ -63,8 +63,9 @@ struct fabric;
 /*
  * WQEs per queue: QPC log_sq_size/log_rq_size are 4-bit fields (PRM
  * arbelprm_queue_pair_ee_context_entry_st), so silicon cannot take more
- * than 2^15; Linux's mthca reports DEV_LIM's figure as max_qp_wr, 16384
- * on this chip's firmware.
+ * than 2^15. Linux's mthca reports DEV_LIM's figure as max_qp_wr; 16384
+ * is the model's choice: no public figure of this chip's firmware was
+ * found (doc/guides/nics/mthca_hw.rst, "Open points").
  */
 #define MT25208_LOG_MAX_QP_SZ	14
 #define MT25208_LOG_RSVD_CQ	4
