@@ -495,6 +495,7 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	eth->dev_ops = &ops;
 	eth->rx_pkt_burst = mthca_rx_burst;
 	eth->tx_pkt_burst = mthca_tx_burst;
+	eth->rx_descriptor_status = mthca_rx_descriptor_status;
 	eth->data->mtu = 2048;
 	eth->data->dev_flags |= RTE_ETH_DEV_INTR_LSC;
 	/* ethdev wants a MAC: a locally administered one from the PCI address and port */

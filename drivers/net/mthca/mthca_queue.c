@@ -212,8 +212,32 @@ rxq_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
 	uint64_t a = rxq->addr_va ? (uint64_t)(uintptr_t)m->buf_addr : m->buf_iova;
 
 	rxq->elts[slot] = m;
-	mthca_dseg_set(d, MTHCA_GRH_SIZE + m->buf_len - m->data_off, rxq->lkey,
-		       a + m->data_off - MTHCA_GRH_SIZE);
+	mthca_dseg_set(d, MTHCA_GRH_SIZE + m->buf_len - RTE_PKTMBUF_HEADROOM, rxq->lkey,
+		       a + rxq->buf_off);
+}
+
+/* What the receive burst needs to fill mbufs without rte_pktmbuf_reset(). */
+static int
+rxq_mbuf_template(struct mthca_rxq *rxq)
+{
+	struct rte_mbuf t;
+	int off = rte_ib_mbuf_dynfield_register();
+
+	if (off < 0) {
+		MTHCA_LOG(ERR, "port %u rxq %u: no rte_ib mbuf dynfield: %s", rxq->port_id,
+			  rxq->idx, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	rxq->dynoff = off;
+	memset(&t, 0, sizeof(t));
+	t.data_off = RTE_PKTMBUF_HEADROOM;
+	rte_mbuf_refcnt_set(&t, 1);
+	t.nb_segs = 1;
+	t.port = rxq->port_id;
+	rxq->mbuf_init = *(const uint64_t *)(uintptr_t)&t.rearm_data;
+	/* the GRH slot: the 40 bytes of headroom just before the payload */
+	rxq->buf_off = RTE_PKTMBUF_HEADROOM - MTHCA_GRH_SIZE;
+	return 0;
 }
 
 int
@@ -224,6 +248,9 @@ mthca_rxq_start(struct mthca_rxq *rxq)
 	int ret;
 
 	rxq->qp.qkey = mthca_port_qkey(rxq->priv);
+	ret = rxq_mbuf_template(rxq);
+	if (ret != 0)
+		return ret;
 	if (rte_pktmbuf_alloc_bulk(rxq->mp, rxq->elts, n) != 0) {
 		MTHCA_LOG(ERR, "port %u rxq %u: mempool %s cannot fill %u receive WQEs",
 			  rxq->port_id, rxq->idx, rxq->mp->name, n);
@@ -366,11 +393,9 @@ mthca_txq_stop(struct mthca_txq *txq)
 		return;
 	mthca_qp_reset(txq->priv->dev, &txq->qp);
 	cq_drain(&txq->cq);
-	for (i = 0; i <= txq->mask; i++)
-		if (txq->elts[i] != NULL) {
-			rte_pktmbuf_free(txq->elts[i]);
-			txq->elts[i] = NULL;
-		}
+	/* the QP is in RESET: what was posted and not yet retired is ours again */
+	for (; txq->tail != txq->head; txq->tail++)
+		rte_pktmbuf_free(txq->elts[txq->tail & txq->mask]);
 	txq->head = txq->tail = 0;
 	/* the ring of next pointers restarts from WQE 0 (Linux mthca_wq_reset) */
 	for (i = 0; i <= txq->mask; i++)

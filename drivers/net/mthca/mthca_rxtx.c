@@ -13,6 +13,7 @@
  */
 
 #include <rte_branch_prediction.h>
+#include <rte_ethdev.h>
 #include <rte_prefetch.h>
 
 #include "mthca_rxtx.h"
@@ -49,28 +50,41 @@ cq_release(struct mthca_cq_ring *cq, uint32_t n)
 	*(volatile uint32_t *)cq->set_ci_rec = rte_cpu_to_be_32(cq->cons);
 }
 
-static __rte_always_inline void
-rx_fill(struct mthca_rxq *rxq, struct rte_mbuf *m, const struct mthca_cqe *c)
+/*
+ * Fill the mbuf of a good receive completion. Its header lines were
+ * prefetched; next, nb_segs and refcnt are what every mbuf in a mempool
+ * has (rte_pktmbuf_prefree_seg() resets them), so one 64-bit store of
+ * the queue's template sets data_off, refcnt, nb_segs and port
+ * (DPDK's rearm_data, as i40e's and mlx5's receive paths do).
+ */
+static __rte_always_inline uint32_t
+rx_fill(const struct mthca_rxq *rxq, struct rte_mbuf *m, const struct mthca_cqe *c)
 {
-	struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
+	struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, rxq->dynoff, struct rte_ib_mbuf_addr *);
 	uint32_t len = rte_be_to_cpu_32(c->byte_cnt) - MTHCA_GRH_SIZE;
+	uint8_t g = c->g_mlpath;
 
-	m->data_len = (uint16_t)len;
-	m->pkt_len = len;
-	m->port = rxq->port_id;
-	m->nb_segs = 1;
-	m->next = NULL;
+	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rxq->mbuf_init;
 	m->ol_flags = 0;
 	m->packet_type = 0;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
 	a->rx.src_qpn = rte_be_to_cpu_32(c->rqpn) & 0xffffff;
 	a->rx.slid = rte_be_to_cpu_16(c->rlid);
 	a->rx.pkey_index = (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
 	a->rx.sl = c->sl_ipok >> 4;
-	a->rx.path_bits = c->g_mlpath & 0x7f;
-	a->rx.flags = (c->g_mlpath & 0x80) ? RTE_IB_MBUF_F_GRH : 0;
+	a->rx.path_bits = g & 0x7f;
+	a->rx.flags = (g & 0x80) ? RTE_IB_MBUF_F_GRH : 0;
 	a->rx.port = rxq->ib_port;
+	return len;
 }
 
+/*
+ * Post a fresh mbuf in receive WQE @p slot. Only the address changes:
+ * byte count and L_Key are the same for every mbuf of the queue's pool
+ * and were written when the queue started (mthca_rxq_start); the GRH
+ * goes into the 40 bytes of headroom before the payload.
+ */
 static __rte_always_inline void
 rx_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
 {
@@ -78,10 +92,21 @@ rx_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
 	uint64_t a = rxq->addr_va ? (uint64_t)(uintptr_t)m->buf_addr : m->buf_iova;
 
 	rxq->elts[slot] = m;
-	/* the GRH slot goes into the 40 bytes of headroom before the payload */
-	mthca_dseg_set(d, MTHCA_GRH_SIZE + m->buf_len - m->data_off, rxq->lkey,
-		       a + m->data_off - MTHCA_GRH_SIZE);
+	d->addr = rte_cpu_to_be_64(a + rxq->buf_off);
 }
+
+/* Out of mbufs: drop the @p done completions, their mbufs stay in the ring. */
+static __rte_noinline __rte_cold void
+rx_drop_all(struct mthca_rxq *rxq, uint32_t done)
+{
+	uint32_t i;
+
+	rxq->nombuf += done;
+	for (i = 0; i < done; i++)
+		rxq->errors += cqe_is_error(cqe_at(&rxq->cq, rxq->cq.cons + i));
+}
+
+#define RX_PREFETCH	4	/* mbufs prefetched ahead of the one being filled */
 
 uint16_t
 mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
@@ -89,48 +114,72 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mthca_rxq *rxq = q;
 	struct mthca_cq_ring *cq = &rxq->cq;
 	struct rte_mbuf *fresh[MTHCA_RX_BURST_MAX];
-	uint32_t done, i, used = 0, got = 0;
+	uint32_t done, i, got = 0, cons = cq->cons, head = rxq->head, mask = rxq->mask;
 	uint64_t bytes = 0;
-	bool have;
 
 	if (n > MTHCA_RX_BURST_MAX)
 		n = MTHCA_RX_BURST_MAX;
 	for (done = 0; done < n; done++)
-		if (!cqe_sw_owned(cqe_at(cq, cq->cons + done)))
+		if (!cqe_sw_owned(cqe_at(cq, cons + done)))
 			break;
 	if (done == 0)
 		return 0;
 	/* owner bytes before the CQE bodies */
 	rte_io_rmb();
-	have = rte_pktmbuf_alloc_bulk(rxq->mp, fresh, done) == 0;
-	if (unlikely(!have))
-		rxq->nombuf += done;
+	for (i = 0; i < RTE_MIN(done, (uint32_t)RX_PREFETCH); i++) {
+		struct rte_mbuf *m = rxq->elts[(head + i) & mask];
+
+		rte_prefetch0(m);
+		rte_prefetch0(RTE_PTR_ADD(m, RTE_CACHE_LINE_SIZE));
+	}
+	/* raw objects: rx_fill() writes what rte_pktmbuf_reset() would */
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)fresh, done) != 0)) {
+		rx_drop_all(rxq, done);
+		goto release;
+	}
 	for (i = 0; i < done; i++) {
-		const struct mthca_cqe *c = cqe_at(cq, cq->cons + i);
-		uint32_t slot = (rxq->head + i) & rxq->mask;
+		const struct mthca_cqe *c = cqe_at(cq, cons + i);
+		uint32_t slot = (head + i) & mask;
 		struct rte_mbuf *m = rxq->elts[slot];
 
-		if (unlikely(cqe_is_error(c) || !have)) {
-			/* drop: the same mbuf goes back to the ring */
-			rxq->errors += cqe_is_error(c);
-			rx_post(rxq, slot, m);
+		if (i + RX_PREFETCH < done) {
+			struct rte_mbuf *p = rxq->elts[(slot + RX_PREFETCH) & mask];
+
+			rte_prefetch0(p);
+			rte_prefetch0(RTE_PTR_ADD(p, RTE_CACHE_LINE_SIZE));
+		}
+		if (unlikely(cqe_is_error(c))) {
+			/* flushed or failed: the same mbuf goes back to the ring */
+			rxq->errors++;
+			rte_mempool_put(rxq->mp, fresh[i]);
 			continue;
 		}
-		rx_fill(rxq, m, c);
-		bytes += m->pkt_len;
+		bytes += rx_fill(rxq, m, c);
 		pkts[got++] = m;
-		rx_post(rxq, slot, fresh[used++]);
+		rx_post(rxq, slot, fresh[i]);
 	}
-	if (unlikely(have && used < done))
-		rte_pktmbuf_free_bulk(fresh + used, done - used);
-	rxq->head += done;
 	rxq->packets += got;
 	rxq->bytes += bytes;
+release:
+	rxq->head = head + done;
 	cq_release(cq, done);
 	/* receive WQEs before the RQ record that publishes them */
 	rte_io_wmb();
 	*(volatile uint32_t *)rxq->rq_rec = rte_cpu_to_be_32(rxq->head & 0xffff);
 	return (uint16_t)got;
+}
+
+int
+mthca_rx_descriptor_status(void *q, uint16_t offset)
+{
+	struct mthca_rxq *rxq = q;
+
+	if (unlikely(offset > rxq->mask))
+		return -EINVAL;
+	/* every RQ slot holds a posted WQE: done once its completion is ours */
+	if (cqe_sw_owned(cqe_at(&rxq->cq, rxq->cq.cons + offset)))
+		return RTE_ETH_RX_DESC_DONE;
+	return RTE_ETH_RX_DESC_AVAIL;
 }
 
 /* Retire send WQEs up to each completion (Linux mthca_poll_one tail accounting). */
@@ -163,8 +212,8 @@ tx_complete(struct mthca_txq *txq)
 		uint32_t slot = txq->tail & txq->mask;
 		uint32_t run = RTE_MIN(tail - txq->tail, txq->mask + 1 - slot);
 
+		/* slots outside [tail, head) hold stale pointers nobody reads */
 		rte_pktmbuf_free_bulk(&txq->elts[slot], run);
-		memset(&txq->elts[slot], 0, sizeof(txq->elts[0]) * run);
 		txq->tail += run;
 	}
 }

@@ -51,6 +51,9 @@ struct mthca_rxq {
 	uint8_t ib_port;
 	struct rte_mempool *mp;
 	struct rte_mbuf **elts;		/**< mbuf of each RQ slot */
+	uint64_t mbuf_init;		/**< rearm_data of a received mbuf */
+	uint32_t buf_off;		/**< WQE address - buffer address (GRH slot) */
+	int dynoff;			/**< rte_ib mbuf dynfield offset */
 	uint64_t packets, bytes, errors, nombuf;
 	/* control */
 	uint16_t idx;
@@ -85,5 +88,7 @@ struct mthca_txq {
 
 uint16_t mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
+/** rte_eth_rx_descriptor_status(): DONE once the offset-th next completion is ours. */
+int mthca_rx_descriptor_status(void *q, uint16_t offset);
 
 #endif /* _MTHCA_RXTX_H_ */
