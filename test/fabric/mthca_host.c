@@ -14,6 +14,9 @@
  *   test  -> "RECV <count> <timeout ms>"                  receive and verify
  *   test  -> "STATS"                                      ethdev stats, xstats
  *   test  -> "CYCLE <n>"                                  n stop/start cycles
+ *   test  -> "STOP" | "START"                             stop or start every ethdev
+ *   test  -> "CLOSE"                                      stop and close every ethdev
+ *                                                         (then only QUIT)
  *   test  -> "NOAH <n>"                                   n mbufs without an AH
  *   test  -> "SEGS <dlid> <dqpn> <count> <size> <segs>"   multi-segment sends
  *   test  -> "HOLD <n> <timeout ms>"                      receive, keep the mbufs
@@ -537,6 +540,28 @@ do_cycle(unsigned int n)
 	       free0, free1, mb0, mb1);
 }
 
+/* STOP, START, CLOSE: every ethdev of the process, so the whole HCA follows */
+static void
+do_ports(const char *what)
+{
+	uint16_t pid;
+	int ret = 0;
+
+	RTE_ETH_FOREACH_DEV(pid) {
+		if (strcmp(what, "STOP") == 0)
+			ret = rte_eth_dev_stop(pid);
+		else if (strcmp(what, "START") == 0)
+			ret = rte_eth_dev_start(pid);
+		else if ((ret = rte_eth_dev_stop(pid)) == 0)
+			ret = rte_eth_dev_close(pid);	/* ethdev refuses to close a started port */
+		if (ret != 0) {
+			printf("ERR %s port %u: %s\n", what, pid, strerror(-ret));
+			return;
+		}
+	}
+	printf("OK %s\n", what);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -616,6 +641,12 @@ main(int argc, char **argv)
 			do_hold(a, b);
 		} else if (strncmp(line, "RELEASE", 7) == 0) {
 			do_release();
+		} else if (strncmp(line, "STOP", 4) == 0 || strncmp(line, "START", 5) == 0) {
+			do_ports(line[2] == 'O' ? "STOP" : "START");
+		} else if (strncmp(line, "CLOSE", 5) == 0) {
+			rte_pktmbuf_free_bulk(held, nheld);
+			nheld = 0;
+			do_ports("CLOSE");
 		} else if (strncmp(line, "QUIT", 4) == 0) {
 			break;
 		} else {

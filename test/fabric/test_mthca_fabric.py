@@ -11,7 +11,11 @@ attributes, QPNs passed by this script) go both ways at a paced rate,
 256 and 2044 bytes, with no loss and every payload, source QPN and SLID
 verified; ethdev stats and xstats (PortXmitPkts of the PMA) agree.
 Last, 1,000 stop/start cycles leave the DMA memory and the heap as they
-were (memzones, heap, free mbufs), and traffic still flows.
+were (memzones, heap, free mbufs) and the model's count of what the
+driver holds in the HCA ("hca <node> resources": QPs out of RESET, CQs,
+EQs, MPTs, MTT entries, ICM, UARC, aux and firmware pages, MCGs) as it
+was, started and stopped; traffic still flows; and after dev_close every
+count is zero.
 
 usage: test_mthca_fabric.py <ibfabric> <netfile> <mthca_host>
 """
@@ -73,6 +77,13 @@ class Host:
                 break
         self.expect('OK stats')
         return dict(zip(st.split()[1::2], (int(v) for v in st.split()[2::2]))), xs
+
+
+def resources(fab, node):
+    """The model's count of what @node's driver holds ("hca <node> resources")."""
+    out = fab.ctl.cmd('hca "%s" resources' % node)
+    line = next(x for x in out if x.startswith('hca_resources '))
+    return {k: int(v) for k, v in (f.split('=', 1) for f in line.split()[2:])}
 
 
 def main():
@@ -141,15 +152,37 @@ def main():
 
         # 1,000 stop/start cycles: the DMA memory and the heap are what they
         # were (every QP, CQ, UAR and region of a start is given back at
-        # the stop), and the queues still work
+        # the stop), so are the model's counts of what the HCA holds, and
+        # the queues still work
+        started = resources(fab, a.name)
+        a.cmd('STOP', 'OK STOP')
+        stopped = resources(fab, a.name)
+        h.info('hosta in the model: started %s, stopped %s' % (started, stopped))
+        h.check(started['qps'] >= stopped['qps'] + 2 and stopped['qps'] >= 2,
+                'stop resets the rx and tx QPs, QP0/QP1 stay: %s -> %s' % (started, stopped))
+        h.check(started['mpts'] > 0 and started['cqs'] > 0 and started['eqs'] > 0 and
+                started['icm_pages'] > 0 and started['fa_pages'] > 0,
+                'a started port holds MPTs, CQs, EQs, ICM and firmware pages: %s' % started)
+        a.cmd('START', 'OK START')
         m = re.search(r'memzones (\d+) (\d+) heap_free (\d+) (\d+) mbufs (\d+) (\d+)',
                       a.cmd('CYCLE 1000', timeout=240))
         h.check_eq(m.group(6), m.group(5), 'free mbufs after 1,000 stop/start cycles')
         h.check_eq(m.group(2), m.group(1), 'memzones after 1,000 stop/start cycles')
         h.check_eq(m.group(4), m.group(3), 'free heap bytes after 1,000 stop/start cycles')
+        h.check_eq(resources(fab, a.name), started,
+                   'model resources, started, after 1,000 stop/start cycles')
+        a.cmd('STOP', 'OK STOP')
+        h.check_eq(resources(fab, a.name), stopped,
+                   'model resources, stopped, after 1,000 stop/start cycles')
+        a.cmd('START', 'OK START')
         b.p.write('RECV 1000 20000\n')
         a.cmd('SEND %d %d 1000 64 20000' % (b.lid, b.qpn))
         b.expect('OK received', timeout=30)
+        # dev_close gives everything back: QPs, CQs, EQs, MPTs, ICM, firmware area
+        a.cmd('CLOSE', 'OK CLOSE')
+        closed = resources(fab, a.name)
+        h.check(all(v == 0 for v in closed.values()),
+                'model resources after dev_close, all zero: %s' % closed)
         for x in hosts:
             x.cmd('QUIT', 'OK bye', timeout=30)
             h.wait_for(lambda: not x.p.alive(), timeout=20, what='%s to exit' % x.name)

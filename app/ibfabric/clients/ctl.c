@@ -48,6 +48,7 @@ static const char *const ctl_help =
 	"capture start [<node> <port>] <file>       pcap of a port, or of every link\n"
 	"capture stop [<node> <port>]               stop it\n"
 	"hca <node> errors                          MT25208 model: failed driver checks\n"
+	"hca <node> resources                       MT25208 model: what its driver holds\n"
 	"source <file>                              run the commands in a file\n"
 	"quit                                       stop ibfabric\n";
 
@@ -320,20 +321,28 @@ ctl_show(struct fabric *f, int argc, char **argv, FILE *out)
 		       argv[1]);
 }
 
-/* "hca <node> errors": the MT25208 model's counters of failed driver checks. */
+/*
+ * "hca <node> errors": the MT25208 model's counters of failed driver checks;
+ * "hca <node> resources": what its driver holds in it.
+ */
 static int
 ctl_hca(struct fabric *f, int argc, char **argv, FILE *out)
 {
 	struct fab_node *n;
+	bool errors;
 
-	if (argc != 3 || strcmp(argv[2], "errors") != 0)
-		return ctl_err(out, "usage: hca <node> errors");
+	if (argc != 3 || (strcmp(argv[2], "errors") != 0 && strcmp(argv[2], "resources") != 0))
+		return ctl_err(out, "usage: hca <node> errors|resources");
+	errors = strcmp(argv[2], "errors") == 0;
 	n = ctl_node(f, argv[1], out);
 	if (n == NULL)
 		return -EINVAL;
-	if (n->hca == NULL || f->hca_errors == NULL)
+	if (n->hca == NULL || f->hca_errors == NULL || f->hca_resources == NULL)
 		return ctl_err(out, "node \"%s\": not an active HCA with a device model", n->name);
-	f->hca_errors(f, n, out);
+	if (errors)
+		f->hca_errors(f, n, out);
+	else
+		f->hca_resources(f, n, out);
 	return 0;
 }
 

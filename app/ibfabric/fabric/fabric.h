@@ -122,6 +122,12 @@ struct fabric {
 	 * with hca_recv; NULL without a model.
 	 */
 	void (*hca_errors)(struct fabric *f, struct fab_node *n, FILE *out);
+	/*
+	 * What the model's function holds for its driver (QPs, CQs, EQs,
+	 * MPTs, MTT entries, ICM pages, MCGs), for the console ("hca <node>
+	 * resources"): one line to @p out. Set with hca_recv.
+	 */
+	void (*hca_resources)(struct fabric *f, struct fab_node *n, FILE *out);
 };
 
 /* ------------------------------------------------------------------ */

@@ -1397,6 +1397,14 @@ dp_fab_errors(struct fabric *f, struct fab_node *n, FILE *out)
 	mt25208_checks_show(n->hca, out);
 }
 
+/* fabric.hca_resources: the console's "hca <node> resources". */
+static void
+dp_fab_resources(struct fabric *f, struct fab_node *n, FILE *out)
+{
+	(void)f;
+	mt25208_resources_show(n->hca, out);
+}
+
 /* ---- life cycle ---------------------------------------------------------------- */
 
 static void
@@ -1424,6 +1432,7 @@ mt25208_dp_init(struct mt25208 *dev)
 	dev->node->hca = dev;
 	dev->fab->hca_recv = dp_fab_recv;
 	dev->fab->hca_errors = dp_fab_errors;
+	dev->fab->hca_resources = dp_fab_resources;
 	return 0;
 }
 
