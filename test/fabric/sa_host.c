@@ -8,14 +8,25 @@
  * which asks the same questions with saquery and compares. Commands on
  * stdin, one answer block per command on stdout:
  *
- *   host -> "READY lid=<lid> sm_lid=<lid> gid=<port GID>"
+ *   host -> "READY lid=<lid> sm_lid=<lid> gid=<port GID> rx_qpn=<n> tx_qpn=<n>"
  *   test -> "PR <dlid>"      PathRecord GetTable SLID=self DLID=<dlid>
  *        <- "PR dlid=.. slid=.. sl=.. mtu=.. rate=.. pkey=0x.. pkt_life=.."
  *           per record, then "OK <n>" or "ERR <status name>"
  *   test -> "JOIN <mgid>"    MCMemberRecord Set, full member, the
  *                            broadcast group's parameters (as IPoIB does)
  *        <- "OK mlid=0x...." or "ERR ..."
+ *   test -> "JOINQ <mgid> <qkey>"  MCMemberRecord Set, full member, creating
+ *                            the group with Q_Key <qkey>, P_Key 0xffff, SL,
+ *                            FlowLabel and TClass 0 (no GetTable first:
+ *                            works with an SA that sends no RMPP)
+ *        <- "OK mlid=0x.... qkey=0x........"
  *   test -> "LEAVE <mgid>"   MCMemberRecord Delete of this port
+ *   test -> "ATTACH <mgid> <mlid>" | "DETACH <mgid> <mlid>"
+ *                            rte_ib_mcast_attach/detach of the rx queue's QP
+ *   test -> "MSEND <mgid> <mlid> <qkey> <count> <size>"
+ *                            datagrams to the group (GRH, DQPN 0xffffff)
+ *   test -> "MRECV <mgid> <count> <ms>"  receive for up to <ms>
+ *        <- "OK mrecv got=<n> grh=<with GRH to mgid> bad=<n>"
  *   test -> "MC <mgid>"      MCMemberRecord Get of one group
  *        <- "MC mgid=.. mlid=0x.. qkey=0x.. mtu=.. rate=.. sl=.." "OK 1"
  *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
@@ -40,6 +51,7 @@
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_ib_dev.h>
+#include <rte_ib_mbuf.h>
 #include <rte_ib_records.h>
 #include <rte_ibmad_sa.h>
 #include <rte_mbuf.h>
@@ -198,14 +210,19 @@ do_subscribe(unsigned int trap)
 	printf("OK sub=%" PRIu64 "\n", id);
 }
 
+enum join_how { JOIN_LIKE_BCAST, JOIN_QKEY, LEAVE };
+
 static void
-do_join(const char *mgid, bool leave)
+do_join(const char *mgid, enum join_how how, uint32_t qkey)
 {
 	static size_t size = sizeof(struct rte_ib_sa_mcmember_rec);
+	const struct rte_ib_sa_mcmember_rec *got = (const void *)recs;
 	struct rte_ib_sa_mcmember_rec b, q;
+	bool leave = how == LEAVE;
 	uint64_t mask;
 
-	if (!get_group(bcast, &b, false))
+	memset(&b, 0, sizeof(b));
+	if (how == JOIN_LIKE_BCAST && !get_group(bcast, &b, false))
 		return;
 	memset(&q, 0, sizeof(q));
 	if (inet_pton(AF_INET6, mgid, q.mgid.raw) != 1) {
@@ -219,7 +236,14 @@ do_join(const char *mgid, bool leave)
 	q.join_state = RTE_IB_SA_MC_JOIN_FULL_MEMBER;
 	mask = RTE_IB_SA_MCMEMBER_REC_MGID | RTE_IB_SA_MCMEMBER_REC_PORT_GID |
 		RTE_IB_SA_MCMEMBER_REC_JOIN_STATE;
-	if (!leave) {
+	if (how == JOIN_QKEY) {
+		/* what creating a group needs (IBA 15.2.5.17; OpenSM refuses less) */
+		q.qkey = qkey;
+		q.pkey = 0xffff;	/* the default partition, full member */
+		mask |= RTE_IB_SA_MCMEMBER_REC_QKEY | RTE_IB_SA_MCMEMBER_REC_PKEY |
+			RTE_IB_SA_MCMEMBER_REC_SL | RTE_IB_SA_MCMEMBER_REC_FLOW_LABEL |
+			RTE_IB_SA_MCMEMBER_REC_TRAFFIC_CLASS;
+	} else if (!leave) {
 		/* A new group takes the broadcast group's parameters (Linux
 		 * ipoib_mcast_join(): Q_Key, MTU, TClass, P_Key, rate, SL,
 		 * FlowLabel, HopLimit).
@@ -251,8 +275,123 @@ do_join(const char *mgid, bool leave)
 		printf("ERR no record in the answer\n");
 		return;
 	}
-	printf("OK mlid=0x%04x\n", ((const struct rte_ib_sa_mcmember_rec *)
-				    (const void *)recs)->mlid);
+	printf("OK mlid=0x%04x qkey=0x%08x\n", got->mlid, got->qkey);
+}
+
+static struct rte_mempool *pool;
+static uint16_t port_id;
+
+static uint8_t
+pattern(uint64_t seq, uint32_t i)
+{
+	return (uint8_t)(seq * 29 + i * 5 + 3);
+}
+
+/* ATTACH/DETACH: the rx queue's UD QP to/from the group (rte_ib device op). */
+static void
+do_attach(const char *mgid, unsigned int mlid, uint32_t qpn, bool attach)
+{
+	struct rte_ib_gid g;
+	int ret;
+
+	if (inet_pton(AF_INET6, mgid, g.raw) != 1) {
+		printf("ERR not a GID: %s\n", mgid);
+		return;
+	}
+	ret = attach ? rte_ib_mcast_attach(ibdev, &g, (uint16_t)mlid, qpn) :
+		       rte_ib_mcast_detach(ibdev, &g, (uint16_t)mlid, qpn);
+	if (ret != 0)
+		printf("ERR %s QP 0x%x: %s\n", attach ? "attach" : "detach", qpn,
+		       rte_strerror(rte_errno));
+	else
+		printf("OK %s\n", attach ? "attached" : "detached");
+}
+
+/* MSEND: @p count datagrams of @p size bytes to the group, with a GRH. */
+static void
+do_msend(const char *mgid, unsigned int mlid, uint32_t qkey, unsigned int count,
+	 unsigned int size)
+{
+	struct rte_ib_ah_attr attr;
+	struct rte_ib_ah *ah;
+	struct rte_mbuf *m;
+	unsigned int c, j;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.dlid = (uint16_t)mlid;
+	attr.port_num = ib_port;
+	attr.ah_flags = RTE_IB_AH_GRH;
+	attr.grh.hop_limit = 1;
+	if (inet_pton(AF_INET6, mgid, attr.grh.dgid.raw) != 1 || size < 8) {
+		printf("ERR MSEND %s size %u\n", mgid, size);
+		return;
+	}
+	ah = rte_ib_ah_create(ibdev, &attr);
+	if (ah == NULL) {
+		printf("ERR ah_create: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	for (c = 0; c < count; c++) {
+		uint64_t seq = c, stall = rte_get_timer_cycles() + rte_get_timer_hz();
+		uint8_t *p;
+
+		m = rte_pktmbuf_alloc(pool);
+		if (m == NULL)
+			break;
+		p = (uint8_t *)rte_pktmbuf_append(m, size);
+		memcpy(p, &seq, sizeof(seq));
+		for (j = sizeof(seq); j < size; j++)
+			p[j] = pattern(seq, j);
+		rte_ib_mbuf_addr(m)->tx.ah = ah;
+		rte_ib_mbuf_addr(m)->tx.dest_qpn = 0xffffff;	/* IBA 10.8.3.2: multicast */
+		rte_ib_mbuf_addr(m)->tx.qkey = qkey;
+		while (rte_eth_tx_burst(port_id, 0, &m, 1) == 0 && rte_get_timer_cycles() < stall)
+			;
+		/* paced: the receiver's ring is 256 WQEs */
+		rte_delay_us_sleep(200);
+	}
+	rte_delay_ms(50);
+	rte_eth_tx_burst(port_id, 0, NULL, 0);
+	rte_ib_ah_destroy(ah);
+	printf("%s msent %u\n", c == count ? "OK" : "ERR", c);
+}
+
+/* MRECV: what reaches the rx queue for up to @p ms, checked. */
+static void
+do_mrecv(const char *mgid, unsigned int count, unsigned int ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() * ms / 1000;
+	unsigned int got = 0, grh = 0, bad = 0;
+	struct rte_mbuf *m[32];
+	struct rte_ib_gid g;
+
+	if (inet_pton(AF_INET6, mgid, g.raw) != 1) {
+		printf("ERR not a GID: %s\n", mgid);
+		return;
+	}
+	while (got + bad < count && rte_get_timer_cycles() < end) {
+		uint16_t n = rte_eth_rx_burst(port_id, 0, m, RTE_DIM(m)), i;
+
+		for (i = 0; i < n; i++) {
+			const struct rte_ib_grh *h = rte_ib_mbuf_grh(m[i]);
+			const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+			uint32_t j, len = m[i]->pkt_len;
+			uint64_t seq = UINT64_MAX;
+			bool ok = len >= sizeof(seq);
+
+			if (ok)
+				memcpy(&seq, p, sizeof(seq));
+			for (j = sizeof(seq); ok && j < len; j++)
+				ok = p[j] == pattern(seq, j);
+			if (ok)
+				got++;
+			else
+				bad++;
+			grh += h != NULL && memcmp(h->dgid.raw, g.raw, sizeof(g.raw)) == 0;
+			rte_pktmbuf_free(m[i]);
+		}
+	}
+	printf("OK mrecv got=%u grh=%u bad=%u\n", got, grh, bad);
 }
 
 int
@@ -260,13 +399,11 @@ main(int argc, char **argv)
 {
 	struct rte_eth_conf conf;
 	struct rte_ib_port_attr pa;
-	struct rte_mempool *pool;
 	struct rte_ib_sa_mcmember_rec group;
 	struct rte_ib_gid gid;
 	char line[256], arg[128], s[64];
-	uint16_t port_id = 0;
-	uint32_t qpn;
-	unsigned int a;
+	uint32_t qpn, txqpn;
+	unsigned int a, b, c, d;
 	bool idle;
 	int i;
 
@@ -278,6 +415,10 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* "idle": only serve the port (an SM host), answer no commands. */
 	idle = i + 1 < argc && strcmp(argv[i + 1], "idle") == 0;
+	if (rte_ib_mbuf_dynfield_register() < 0) {
+		printf("ERR rte_ib mbuf dynfield: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
 	pool = rte_pktmbuf_pool_create("sa_host", 2047, 64, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	ibdev = rte_ib_device_from_port_id(port_id, &ib_port);
@@ -312,15 +453,28 @@ main(int argc, char **argv)
 	/* net_mthca's own API names the QP the SA client's MADs never use. */
 	if (rte_pmd_mthca_queue_qpn(port_id, 0, 0, &qpn) != 0)
 		qpn = 0;
-	printf("READY lid=%u sm_lid=%u gid=%s rx_qpn=%u\n", pa.lid, pa.sm_lid, s, qpn);
+	if (rte_pmd_mthca_queue_qpn(port_id, 0, 1, &txqpn) != 0)
+		txqpn = 0;
+	printf("READY lid=%u sm_lid=%u gid=%s rx_qpn=%u tx_qpn=%u\n", pa.lid, pa.sm_lid, s, qpn,
+	       txqpn);
 	rte_ib_register_event_handler(ibdev, event_print, NULL);
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		if (sscanf(line, "PR %u", &a) == 1)
 			do_path(pa.lid, (uint16_t)a);
+		else if (sscanf(line, "JOINQ %127s %x", arg, &a) == 2)
+			do_join(arg, JOIN_QKEY, a);
 		else if (sscanf(line, "JOIN %127s", arg) == 1)
-			do_join(arg, false);
+			do_join(arg, JOIN_LIKE_BCAST, 0);
 		else if (sscanf(line, "LEAVE %127s", arg) == 1)
-			do_join(arg, true);
+			do_join(arg, LEAVE, 0);
+		else if (sscanf(line, "ATTACH %127s %x", arg, &a) == 2)
+			do_attach(arg, a, qpn, true);
+		else if (sscanf(line, "DETACH %127s %x", arg, &a) == 2)
+			do_attach(arg, a, qpn, false);
+		else if (sscanf(line, "MSEND %127s %x %x %u %u", arg, &a, &b, &c, &d) == 5)
+			do_msend(arg, a, b, c, d);
+		else if (sscanf(line, "MRECV %127s %u %u", arg, &a, &b) == 3)
+			do_mrecv(arg, a, b);
 		else if (sscanf(line, "MC %127s", arg) == 1)
 			get_group(arg, &group, true);
 		else if (sscanf(line, "SUB %u", &a) == 1)

@@ -25,8 +25,10 @@
  */
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "fab_node.h"
 #include "mt25208.h"
 
 static void
