@@ -178,7 +178,8 @@ def main():
         b.p.write('RECV 1000 20000\n')
         a.cmd('SEND %d %d 1000 64 20000' % (b.lid, b.qpn))
         b.expect('OK received', timeout=30)
-        # dev_close gives everything back: QPs, CQs, EQs, MPTs, ICM, firmware area
+        # dev_close gives everything back: QPs, CQs, EQs, MPTs, ICM, firmware
+        # area; and nothing was left for CLOSE_HCA to drop (close_hca_*)
         a.cmd('CLOSE', 'OK CLOSE')
         closed = resources(fab, a.name)
         h.check(all(v == 0 for v in closed.values()),

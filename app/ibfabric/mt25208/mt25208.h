@@ -210,6 +210,21 @@ struct mt25208_stats {
 	uint64_t hosts;			/**< hosts attached since start */
 };
 
+/** Hardware-owned resources of one function (see mt25208_res.c for each count). */
+struct mt25208_resources {
+	uint32_t qps;		/**< QPs not in RESET */
+	uint32_t cqs;		/**< CQs in hardware ownership */
+	uint32_t eqs;		/**< EQs in hardware ownership */
+	uint32_t mpts;		/**< MPT entries in hardware ownership */
+	uint64_t mtt_entries;	/**< MTT entries those MPTs translate through */
+	uint32_t icm_pages;	/**< pages mapped with MAP_ICM */
+	uint32_t uarc_pages;	/**< of which in the UAR context (doorbell record) table */
+	uint32_t aux_pages;	/**< MAP_ICM_AUX pages */
+	uint32_t fa_pages;	/**< MAP_FA pages */
+	uint32_t mcgs;		/**< MGM entries with at least one QP */
+	uint32_t mcg_qps;	/**< QPs attached over all MGM entries */
+};
+
 /**
  * Named checks of what a driver writes (mt25208_check.c; the table in
  * doc/guides/nics/mthca_hw.rst, "What the model checks"): each counts per
@@ -280,6 +295,8 @@ struct mt25208 {
 
 	struct mt25208_stats stats;
 	uint64_t checks[MT25208_CHK_COUNT];	/**< failed checks, per enum mt25208_check */
+	/** What was still hardware-owned when the last CLOSE_HCA ran (mt25208_res.c). */
+	struct mt25208_resources at_close;
 
 	/* Translation cache of L_Keys (MPT/MTT/ICM/DMA lookups), see struct mt25208_tc */
 	struct mt25208_tc tc[MT25208_TC_SIZE];
@@ -339,22 +356,12 @@ void mt25208_checks_show(const struct mt25208 *dev, FILE *out);
 /* ------------------------------------------------------------------ */
 /* mt25208_res.c: what the driver holds (console "hca <node> resources") */
 
-/** Hardware-owned resources of one function (see mt25208_res.c for each count). */
-struct mt25208_resources {
-	uint32_t qps;		/**< QPs not in RESET */
-	uint32_t cqs;		/**< CQs in hardware ownership */
-	uint32_t eqs;		/**< EQs in hardware ownership */
-	uint32_t mpts;		/**< MPT entries in hardware ownership */
-	uint64_t mtt_entries;	/**< MTT entries those MPTs translate through */
-	uint32_t icm_pages;	/**< pages mapped with MAP_ICM */
-	uint32_t uarc_pages;	/**< of which in the UAR context (doorbell record) table */
-	uint32_t aux_pages;	/**< MAP_ICM_AUX pages */
-	uint32_t fa_pages;	/**< MAP_FA pages */
-	uint32_t mcgs;		/**< MGM entries with at least one QP */
-	uint32_t mcg_qps;	/**< QPs attached over all MGM entries */
-};
 
-/** Count what @p dev's driver holds now (scans the ICM tables: console speed, not data path). */
+/**
+ * Count what @p dev's driver holds now (scans the ICM tables: console
+ * speed, not data path). CLOSE_HCA calls it before dropping the
+ * contexts, into mt25208.at_close: what the driver had not given back.
+ */
 void mt25208_resources(struct mt25208 *dev, struct mt25208_resources *r);
 /** One line: "hca_resources node=... qps=... cqs=... ...". */
 void mt25208_resources_show(struct mt25208 *dev, FILE *out);

@@ -284,6 +284,8 @@ mt25208_cmd_close_hca(struct mt25208 *dev, struct mt25208_cmd *c)
 	(void)c;
 	if (dev->fw_state != MT25208_FW_HCA)
 		return MT_STAT_BAD_SYS_STATE;
+	/* what the driver left to the firmware to drop: a leak for the console */
+	mt25208_resources(dev, &dev->at_close);
 	/* The HCA stops: ports leave the fabric, every context is dropped. */
 	for (i = 1; i <= dev->nports; i++) {
 		p = &dev->node->ports[i];

@@ -21,7 +21,11 @@
  *   MAP_ICM (of which in the UAR context table, i.e. doorbell record
  *   pages), MAP_ICM_AUX and MAP_FA;
  * - mcgs, mcg_qps: MGM entries with at least one valid QP, and the QPs
- *   attached over all of them.
+ *   attached over all of them;
+ * - close_hca_*: the QPs, CQs, EQs, MPTs and groups still held when the
+ *   last CLOSE_HCA ran. CLOSE_HCA drops every context, so a driver that
+ *   skipped a HW2SW or 2RST command before it shows here and nowhere else
+ *   (Linux __mthca_remove_one() tears every object down first).
  */
 
 #include <inttypes.h>
@@ -123,9 +127,14 @@ mt25208_resources_show(struct mt25208 *dev, FILE *out)
 {
 	struct mt25208_resources r;
 
+	const struct mt25208_resources *c = &dev->at_close;
+
 	mt25208_resources(dev, &r);
 	fprintf(out, "hca_resources node=\"%s\" qps=%u cqs=%u eqs=%u mpts=%u mtt_entries=%" PRIu64
-		" icm_pages=%u uarc_pages=%u aux_pages=%u fa_pages=%u mcgs=%u mcg_qps=%u\n",
+		" icm_pages=%u uarc_pages=%u aux_pages=%u fa_pages=%u mcgs=%u mcg_qps=%u"
+		" close_hca_qps=%u close_hca_cqs=%u close_hca_eqs=%u close_hca_mpts=%u"
+		" close_hca_mcgs=%u\n",
 		dev->node->name, r.qps, r.cqs, r.eqs, r.mpts, r.mtt_entries, r.icm_pages,
-		r.uarc_pages, r.aux_pages, r.fa_pages, r.mcgs, r.mcg_qps);
+		r.uarc_pages, r.aux_pages, r.fa_pages, r.mcgs, r.mcg_qps, c->qps, c->cqs, c->eqs,
+		c->mpts, c->mcgs);
 }
