@@ -25,6 +25,10 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "rte_ipoib.h"
 #include "rte_ipoib_table.h"
 
@@ -179,27 +183,43 @@ struct rte_ipoib_path {
 };
 
 /*
- * The lock-free hash index: buckets of four (signature, entry) slots,
- * a key found in the first IPOIB_HTAB_WINDOW buckets from its home.
- * Writer (under tbl->lock): a new slot gets its signature, then its entry
- * with a release store; a removed slot gets a NULL entry with a release
- * store. Reader: signature, then entry (acquire), then the full key in
- * the entry, which stays readable until the reader's quiescent state.
- * The signature is only a filter: a stale one can only make a lookup of
- * a key that is being inserted or removed in that same slot miss.
+ * The lock-free hash index: buckets of four slots, their four signatures
+ * first so that one 16-byte compare finds the candidates (as rte_hash
+ * compares a bucket's signatures), then their entries, all on one cache
+ * line; a key is found in the first IPOIB_HTAB_WINDOW buckets from its
+ * home. Writer (under tbl->lock): a new slot gets its signature, then its
+ * entry with a release store; a removed slot gets a NULL entry with a
+ * release store. Reader: signatures, then entry (acquire), then the full
+ * key in the entry, which stays readable until the reader's quiescent
+ * state. The signature is only a filter: a stale one can only make a
+ * lookup of a key that is being inserted or removed in that same slot
+ * miss.
  */
 #define IPOIB_HTAB_SLOTS 4
 #define IPOIB_HTAB_WINDOW 4
 
-struct ipoib_hslot {
-	uint32_t sig;
-	uint32_t pad;
-	void *ent;
-};
-
 struct ipoib_hbucket {
-	struct ipoib_hslot slot[IPOIB_HTAB_SLOTS];
+	uint32_t sig[IPOIB_HTAB_SLOTS];
+	void *ent[IPOIB_HTAB_SLOTS];
 } __rte_cache_aligned;
+
+/* Bit s set: slot s of @p b has signature @p sig. */
+static __rte_always_inline unsigned int
+ipoib_hbucket_match(const struct ipoib_hbucket *b, uint32_t sig)
+{
+#if defined(__SSE2__)
+	__m128i v = _mm_load_si128((const __m128i *)(const void *)b->sig);
+
+	return (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(
+		_mm_cmpeq_epi32(v, _mm_set1_epi32((int)sig))));
+#else
+	unsigned int s, m = 0;
+
+	for (s = 0; s < IPOIB_HTAB_SLOTS; s++)
+		m |= (unsigned int)(__atomic_load_n(&b->sig[s], __ATOMIC_RELAXED) == sig) << s;
+	return m;
+#endif
+}
 
 struct ipoib_htab {
 	uint32_t mask;                       /**< Buckets - 1. */
@@ -305,19 +325,18 @@ static __rte_always_inline void *
 ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
 		  bool (*match)(const void *ent, const void *key))
 {
-	unsigned int w, s;
+	unsigned int w;
 
 	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
 		const struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+		unsigned int m = ipoib_hbucket_match(b, sig);
 
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			void *e;
+		while (m != 0) {
+			void *e = __atomic_load_n(&b->ent[rte_bsf32(m)], __ATOMIC_ACQUIRE);
 
-			if (__atomic_load_n(&b->slot[s].sig, __ATOMIC_RELAXED) != sig)
-				continue;
-			e = __atomic_load_n(&b->slot[s].ent, __ATOMIC_ACQUIRE);
 			if (e != NULL && match(e, key))
 				return e;
+			m &= m - 1;
 		}
 	}
 	return NULL;
@@ -338,12 +357,9 @@ static inline void *
 ipoib_htab_candidate(const struct ipoib_htab *t, uint32_t sig)
 {
 	const struct ipoib_hbucket *b = &t->b[sig & t->mask];
-	unsigned int s;
+	unsigned int m = ipoib_hbucket_match(b, sig);
 
-	for (s = 0; s < IPOIB_HTAB_SLOTS; s++)
-		if (__atomic_load_n(&b->slot[s].sig, __ATOMIC_RELAXED) == sig)
-			return __atomic_load_n(&b->slot[s].ent, __ATOMIC_ACQUIRE);
-	return NULL;
+	return m != 0 ? __atomic_load_n(&b->ent[rte_bsf32(m)], __ATOMIC_ACQUIRE) : NULL;
 }
 
 /** Most keys one staged lookup handles (a burst). */

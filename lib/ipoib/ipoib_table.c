@@ -149,11 +149,11 @@ htab_insert(struct ipoib_htab *t, uint32_t sig, void *ent)
 		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
 
 		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->slot[s].ent != NULL)
+			if (b->ent[s] != NULL)
 				continue;
-			__atomic_store_n(&b->slot[s].sig, sig, __ATOMIC_RELAXED);
+			__atomic_store_n(&b->sig[s], sig, __ATOMIC_RELAXED);
 			/* Orders the signature and the entry's key before the entry. */
-			__atomic_store_n(&b->slot[s].ent, ent, __ATOMIC_RELEASE);
+			__atomic_store_n(&b->ent[s], ent, __ATOMIC_RELEASE);
 			t->count++;
 			return 0;
 		}
@@ -170,8 +170,8 @@ htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
 		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
 
 		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->slot[s].ent == ent) {
-				__atomic_store_n(&b->slot[s].ent, NULL, __ATOMIC_RELEASE);
+			if (b->ent[s] == ent) {
+				__atomic_store_n(&b->ent[s], NULL, __ATOMIC_RELEASE);
 				t->count--;
 				return;
 			}
