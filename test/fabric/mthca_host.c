@@ -352,6 +352,25 @@ median(uint64_t *v, unsigned int n)
 
 #define BENCH_FULL_ROUNDS	2000
 
+/* BURST mbufs of @p size bytes addressed to QP @p rqpn through @p ah. */
+static int
+bench_alloc(struct rte_mbuf **m, uint32_t size, struct rte_ib_ah *ah, uint32_t rqpn)
+{
+	unsigned int i;
+
+	if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
+		return -ENOBUFS;
+	for (i = 0; i < BURST; i++) {
+		struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
+
+		rte_pktmbuf_append(m[i], size);
+		a->tx.ah = ah;
+		a->tx.dest_qpn = rqpn;
+		a->tx.qkey = QKEY;
+	}
+	return 0;
+}
+
 /* What is still on the way from ethdev 0 to ethdev 2: received and freed. */
 static void
 bench_drain(void)
@@ -383,20 +402,12 @@ bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double *tx_med, d
 	static uint64_t txs[BENCH_FULL_ROUNDS], rxs[BENCH_FULL_ROUNDS];
 	uint64_t hz = rte_get_timer_hz(), t0, t1, stall;
 	struct rte_mbuf *m[BURST];
-	unsigned int r, i, ntx = 0, nrx = 0;
+	unsigned int r, ntx = 0, nrx = 0;
 	uint16_t n, k;
 
 	for (r = 0; r < BENCH_FULL_ROUNDS; r++) {
-		if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
+		if (bench_alloc(m, size, ah, rqpn) != 0)
 			return -ENOBUFS;
-		for (i = 0; i < BURST; i++) {
-			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
-
-			rte_pktmbuf_append(m[i], size);
-			a->tx.ah = ah;
-			a->tx.dest_qpn = rqpn;
-			a->tx.qkey = QKEY;
-		}
 		t0 = rte_rdtsc();
 		n = rte_eth_tx_burst(0, 0, m, BURST);
 		t1 = rte_rdtsc();
@@ -441,7 +452,6 @@ do_bench(uint32_t size, uint64_t count)
 	struct rte_ib_ah *ah;
 	uint32_t rqpn;
 	uint8_t rport;
-	unsigned int i;
 	int ret;
 
 	rdev = rte_ib_device_from_port_id(2, &rport);
@@ -462,15 +472,7 @@ do_bench(uint32_t size, uint64_t count)
 	while (rxn < count && rte_get_timer_cycles() < end) {
 		uint16_t n, k;
 
-		if (txn < count && txn - rxn < NB_DESC && rte_pktmbuf_alloc_bulk(pool, m, BURST) == 0) {
-			for (i = 0; i < BURST; i++) {
-				struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
-
-				rte_pktmbuf_append(m[i], size);
-				a->tx.ah = ah;
-				a->tx.dest_qpn = rqpn;
-				a->tx.qkey = QKEY;
-			}
+		if (txn < count && txn - rxn < NB_DESC && bench_alloc(m, size, ah, rqpn) == 0) {
 			t0 = rte_rdtsc();
 			n = rte_eth_tx_burst(0, 0, m, BURST);
 			t1 = rte_rdtsc();
