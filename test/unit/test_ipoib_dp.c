@@ -208,13 +208,28 @@ eth_frame(uint8_t *buf, const uint8_t *dst, const uint8_t *src, uint16_t type,
 	return 14 + len;
 }
 
+/* UDP (RFC 768) from and to port 53, checksum 0, @p plen payload bytes. */
+static void
+udp_dgram(uint8_t *u, size_t plen)
+{
+	size_t i;
+
+	memset(u, 0, 8);
+	u[1] = 0x35;
+	u[3] = 0x35;
+	u[4] = (8 + plen) >> 8;
+	u[5] = (8 + plen) & 0xff;
+	for (i = 0; i < plen; i++)
+		u[8 + i] = (uint8_t)i;
+}
+
 /* IPv4 + UDP with @p plen payload bytes (RFC 791, RFC 768). */
 static size_t
 ipv4_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 {
-	size_t tot = 28 + plen, i;
+	size_t tot = 28 + plen;
 
-	memset(p, 0, 28);
+	memset(p, 0, 20);
 	p[0] = 0x45;
 	p[2] = tot >> 8;
 	p[3] = tot & 0xff;
@@ -222,12 +237,7 @@ ipv4_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 	p[9] = 17;
 	memcpy(p + 12, src, 4);
 	memcpy(p + 16, dst, 4);
-	p[21] = 0x35;
-	p[23] = 0x35;
-	p[24] = (8 + plen) >> 8;
-	p[25] = (8 + plen) & 0xff;
-	for (i = 0; i < plen; i++)
-		p[28 + i] = (uint8_t)i;
+	udp_dgram(p + 20, plen);
 	return tot;
 }
 
@@ -738,9 +748,7 @@ test_decap_drops(void)
 static size_t
 ipv6_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 {
-	size_t i;
-
-	memset(p, 0, 48);
+	memset(p, 0, 40);
 	p[0] = 0x60;
 	p[4] = (8 + plen) >> 8;
 	p[5] = (8 + plen) & 0xff;
@@ -748,12 +756,7 @@ ipv6_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 	p[7] = 64;
 	memcpy(p + 8, src, 16);
 	memcpy(p + 24, dst, 16);
-	p[41] = 0x35;
-	p[43] = 0x35;
-	p[44] = (8 + plen) >> 8;
-	p[45] = (8 + plen) & 0xff;
-	for (i = 0; i < plen; i++)
-		p[48 + i] = (uint8_t)i;
+	udp_dgram(p + 40, plen);
 	return 48 + plen;
 }
 
