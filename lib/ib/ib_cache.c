@@ -21,7 +21,7 @@ ib_cache_refresh(struct rte_ib_device *dev, uint8_t port)
 {
 	struct ib_device_core *core = dev->core;
 	struct ib_port_cache fresh;
-	uint16_t i;
+	uint16_t i, n;
 	int ret;
 
 	if (dev->ops->query_port == NULL)
@@ -34,23 +34,50 @@ ib_cache_refresh(struct rte_ib_device *dev, uint8_t port)
 		return;
 	}
 	fresh.valid = true;
-	/* The tables are read up to the first failure: an entry the
-	 * device cannot read now is asked for again on the next lookup.
+	/* Whole tables where the PMD reads them in blocks (the refresh runs
+	 * on the MAD core's thread, between two passes). Else the tables are
+	 * read up to the first failure: an entry the device cannot read now
+	 * is asked for again on the next lookup.
 	 */
-	for (i = 0; dev->ops->query_gid != NULL &&
-	     i < RTE_MIN(fresh.attr.gid_tbl_len, RTE_IB_CACHE_GIDS); i++) {
+	n = RTE_MIN(fresh.attr.gid_tbl_len, RTE_IB_CACHE_GIDS);
+	if (dev->ops->query_gid_table != NULL &&
+	    dev->ops->query_gid_table(dev, port, n, fresh.gid) == 0)
+		fresh.nb_gid = n;
+	for (i = fresh.nb_gid; dev->ops->query_gid != NULL && i < n; i++) {
 		if (dev->ops->query_gid(dev, port, i, &fresh.gid[i]) < 0)
 			break;
 		fresh.nb_gid = i + 1;
 	}
-	for (i = 0; dev->ops->query_pkey != NULL &&
-	     i < RTE_MIN(fresh.attr.pkey_tbl_len, RTE_IB_CACHE_PKEYS); i++) {
+	n = RTE_MIN(fresh.attr.pkey_tbl_len, RTE_IB_CACHE_PKEYS);
+	if (dev->ops->query_pkey_table != NULL &&
+	    dev->ops->query_pkey_table(dev, port, n, fresh.pkey) == 0)
+		fresh.nb_pkey = n;
+	for (i = fresh.nb_pkey; dev->ops->query_pkey != NULL && i < n; i++) {
 		if (dev->ops->query_pkey(dev, port, i, &fresh.pkey[i]) < 0)
 			break;
 		fresh.nb_pkey = i + 1;
 	}
 	rte_rwlock_write_lock(&core->lock);
 	core->port[port - 1] = fresh;
+	rte_rwlock_write_unlock(&core->lock);
+}
+
+/*
+ * Only the attributes, as rte_ib_query_port() just read them: one device
+ * query, where a full refresh costs one per table entry too (about a
+ * hundred firmware commands on an MT25208, each a MAD_IFC). The tables
+ * change only with the events that refresh them (Linux ib_cache_update()
+ * runs on those events only, never on ib_query_port()).
+ */
+void
+ib_cache_set_attr(struct rte_ib_device *dev, uint8_t port,
+		  const struct rte_ib_port_attr *attr)
+{
+	struct ib_device_core *core = dev->core;
+
+	rte_rwlock_write_lock(&core->lock);
+	core->port[port - 1].attr = *attr;
+	core->port[port - 1].valid = true;
 	rte_rwlock_write_unlock(&core->lock);
 }
 

@@ -57,7 +57,7 @@ rte_ib_query_port(struct rte_ib_device *dev, uint8_t port,
 		ret = dev->ops->query_port(dev, port, attr);
 	}
 	if (ret == 0)
-		ib_cache_refresh(dev, port);
+		ib_cache_set_attr(dev, port, attr);
 	return ib_ret(ret);
 }
 
@@ -65,6 +65,7 @@ int
 rte_ib_modify_port(struct rte_ib_device *dev, uint8_t port, uint32_t set,
 		   uint32_t clear)
 {
+	struct rte_ib_port_attr pa = { 0 };
 	int ret = ib_check(dev, port);
 
 	if (ret == 0 && (set & clear) != 0) {
@@ -76,8 +77,10 @@ rte_ib_modify_port(struct rte_ib_device *dev, uint8_t port, uint32_t set,
 		ret = -ENOTSUP;
 	if (ret == 0)
 		ret = dev->ops->modify_port(dev, port, set, clear);
-	if (ret == 0)
-		ib_cache_refresh(dev, port);
+	/* CapabilityMask only: the tables are as they were */
+	if (ret == 0 && dev->ops->query_port != NULL &&
+	    dev->ops->query_port(dev, port, &pa) == 0)
+		ib_cache_set_attr(dev, port, &pa);
 	return ib_ret(ret);
 }
 

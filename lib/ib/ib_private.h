@@ -81,5 +81,7 @@ ib_port_is_valid(const struct rte_ib_device *dev, uint8_t port)
  * previous contents.
  */
 void ib_cache_refresh(struct rte_ib_device *dev, uint8_t port);
+void ib_cache_set_attr(struct rte_ib_device *dev, uint8_t port,
+		       const struct rte_ib_port_attr *attr);
 
 #endif /* _IB_PRIVATE_H_ */

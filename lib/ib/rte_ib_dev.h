@@ -336,6 +336,17 @@ struct rte_ib_dev_ops {
 	 * only, never concurrently with itself; must not block.
 	 */
 	int (*intr_process)(struct rte_ib_device *dev);
+	/**
+	 * Optional: the first @p n entries of the GID table of @p port in
+	 * one go, for the core's cache refresh (on mthca one PortInfo and
+	 * one GUIDInfo per 8 entries, where query_gid costs two firmware
+	 * commands per entry). NULL: the core calls query_gid per entry.
+	 */
+	int (*query_gid_table)(struct rte_ib_device *dev, uint8_t port,
+			       uint16_t n, struct rte_ib_gid *gids);
+	/** Optional: the first @p n P_Key table entries, as query_gid_table. */
+	int (*query_pkey_table)(struct rte_ib_device *dev, uint8_t port,
+				uint16_t n, uint16_t *pkeys);
 };
 
 /**

@@ -518,6 +518,51 @@ gid_of(struct mthca_dev *dev, uint8_t port, uint16_t index, uint8_t gid[16])
 	return 0;
 }
 
+/* The first @p n GIDs: one PortInfo (the prefix) and one GUIDInfo per 8. */
+static int
+ib_query_gid_table(struct rte_ib_device *ib, uint8_t port, uint16_t n, struct rte_ib_gid *gids)
+{
+	struct mthca_dev *dev = to_dev(ib);
+	struct mthca_port_info pi;
+	uint8_t out[MTHCA_MAD_SIZE];
+	uint16_t i;
+	int ret;
+
+	if (port == 0 || port > dev->num_ports || n > dev->gid_len)
+		return -EINVAL;
+	ret = mthca_port_query(dev, port, &pi);
+	for (i = 0; ret == 0 && i < n; i++) {
+		if (i % 8 == 0)
+			ret = smp_get(dev, port, ATTR_GUID_INFO, i / 8, out);
+		if (ret != 0)
+			break;
+		mthca_put64(gids[i].raw, 0, pi.gid_prefix);
+		memcpy(gids[i].raw + 8, out + SMP_DATA + (i % 8) * 8, 8);
+	}
+	return ret;
+}
+
+/* The first @p n P_Keys: one PKeyTable per 32. */
+static int
+ib_query_pkey_table(struct rte_ib_device *ib, uint8_t port, uint16_t n, uint16_t *pkeys)
+{
+	struct mthca_dev *dev = to_dev(ib);
+	uint8_t out[MTHCA_MAD_SIZE];
+	uint16_t i;
+	int ret = 0;
+
+	if (port == 0 || port > dev->num_ports || n > dev->pkey_len)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (i % 32 == 0)
+			ret = smp_get(dev, port, ATTR_PKEY_TABLE, i / 32, out);
+		if (ret != 0)
+			break;
+		pkeys[i] = mthca_get16(out, SMP_DATA + (i % 32) * 2);
+	}
+	return ret;
+}
+
 static int
 ib_query_device(struct rte_ib_device *ib, struct rte_ib_device_attr *a)
 {
@@ -708,6 +753,8 @@ static const struct rte_ib_dev_ops mthca_ib_ops = {
 	.process_mad = ib_process_mad,
 	.intr_fd = ib_intr_fd,
 	.intr_process = ib_intr_process,
+	.query_gid_table = ib_query_gid_table,
+	.query_pkey_table = ib_query_pkey_table,
 };
 
 /* ---- registration ---------------------------------------------------------- */
