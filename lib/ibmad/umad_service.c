@@ -75,12 +75,16 @@ static struct {
 	struct umad_port *ports[UMAD_FS_MAX_PORTS];
 	unsigned int next_id;
 	pthread_t refresher;
+	/* wake_lock: only around stopping/dirty, never held during work */
+	pthread_mutex_t wake_lock;
 	bool stopping;
-	pthread_cond_t stop_cond;
+	bool dirty;                    /* a port event: refresh now */
+	pthread_cond_t stop_cond;      /* stopping or dirty */
 	uint64_t sends, send_errors, timeouts, rx_drops;
 	uint64_t agents;               /* umad agents registered now */
 } svc = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.wake_lock = PTHREAD_MUTEX_INITIALIZER,
 	.stop_cond = PTHREAD_COND_INITIALIZER,
 };
 
@@ -317,12 +321,22 @@ port_set_issm(void *port, bool on)
 	return rc;
 }
 
+/*
+ * Events run on the MAD core's thread: the attributes are rewritten by
+ * the refresher, woken now, so that no MAD waits for file system work
+ * (a second or more per event on a busy disk, longer than an SM waits
+ * for an SMP's response).
+ */
 static void
 port_event(const struct rte_ib_event *ev, void *arg)
 {
 	RTE_SET_USED(arg);
-	if (ev->port != 0)
-		umad_sysfs_update_port(svc.sys_dir, ev->dev, ev->port);
+	if (ev->port == 0)
+		return;
+	pthread_mutex_lock(&svc.wake_lock);
+	svc.dirty = true;
+	pthread_cond_broadcast(&svc.stop_cond);
+	pthread_mutex_unlock(&svc.wake_lock);
 }
 
 static int
@@ -352,9 +366,9 @@ client_add(struct rte_ib_device *dev)
 		p->live = true;
 		svc.ports[base + i] = p;
 	}
-	pthread_mutex_unlock(&svc.lock);
-
+	/* Under the lock: the refresher writes the same files. */
 	rc = umad_sysfs_add_device(svc.sys_dir, dev, base);
+	pthread_mutex_unlock(&svc.lock);
 	if (rc < 0)
 		IBMAD_LOG(ERR, "%s: attributes under %s: %s", dev->name,
 			  svc.sys_dir, strerror(-rc));
@@ -448,21 +462,31 @@ stats_write(void)
 		IBMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
 }
 
-/* Ports change without events too (INIT -> ARMED): refresh now and then. */
+/* After a port event, and now and then for changes that raise none
+ * (INIT -> ARMED).
+ */
 static void *
 refresher(void *arg)
 {
 	struct timespec until;
 	unsigned int i;
+	bool stop;
 
 	RTE_SET_USED(arg);
-	pthread_mutex_lock(&svc.lock);
-	while (!svc.stopping) {
+	for (;;) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_sec += UMAD_REFRESH_S;
-		pthread_cond_timedwait(&svc.stop_cond, &svc.lock, &until);
-		if (svc.stopping)
+		pthread_mutex_lock(&svc.wake_lock);
+		while (!svc.stopping && !svc.dirty &&
+		       pthread_cond_timedwait(&svc.stop_cond, &svc.wake_lock,
+					      &until) == 0)
+			;
+		stop = svc.stopping;
+		svc.dirty = false;
+		pthread_mutex_unlock(&svc.wake_lock);
+		if (stop)
 			break;
+		pthread_mutex_lock(&svc.lock);
 		for (i = 0; i < svc.next_id; i++) {
 			struct umad_port *p = svc.ports[i];
 
@@ -473,8 +497,8 @@ refresher(void *arg)
 						   p->port_num);
 		}
 		stats_write();
+		pthread_mutex_unlock(&svc.lock);
 	}
-	pthread_mutex_unlock(&svc.lock);
 	return NULL;
 }
 
@@ -527,6 +551,7 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 	}
 	svc.running = true;
 	svc.stopping = false;
+	svc.dirty = false;
 	pthread_create(&svc.refresher, NULL, refresher, NULL);
 	pthread_mutex_unlock(&svc.lock);
 	if (rte_ib_register_client(&umad_client) < 0) {
@@ -550,9 +575,11 @@ rte_ibmad_umad_stop(void)
 		pthread_mutex_unlock(&svc.lock);
 		return;
 	}
+	pthread_mutex_unlock(&svc.lock);
+	pthread_mutex_lock(&svc.wake_lock);
 	svc.stopping = true;
 	pthread_cond_broadcast(&svc.stop_cond);
-	pthread_mutex_unlock(&svc.lock);
+	pthread_mutex_unlock(&svc.wake_lock);
 	pthread_join(svc.refresher, NULL);
 	/* remove() of every device: agents unregistered, files withdrawn. */
 	rte_ib_unregister_client(&umad_client);

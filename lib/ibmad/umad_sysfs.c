@@ -19,6 +19,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -156,11 +157,31 @@ umad_sysfs_fmt_hca_type(char *buf, size_t len, uint32_t vendor_id,
 		snprintf(buf, len, "%u\n", part_id);
 }
 
+/* true when @path holds exactly @text (@len bytes). */
+static bool
+same_text(const char *path, const char *text, size_t len)
+{
+	char old[256];
+	ssize_t n;
+	int fd;
+
+	if (len >= sizeof(old))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, old, sizeof(old));
+	close(fd);
+	return n == (ssize_t)len && memcmp(old, text, len) == 0;
+}
+
 /*
- * Write @text to @dir/@name through a temporary file and a rename. The
- * temporary name is the writer thread's own: a port event and the
- * refresher may rewrite the same file at once, and a shared name let one
- * rename the other's file away (ENOENT, the device's add failing).
+ * Write @text to @dir/@name through a temporary file and a rename; a file
+ * that already says it is left alone (a refresh rewrites every
+ * attribute, and most never change). The temporary name is the writer
+ * thread's own: a port event and the refresher may rewrite the same file
+ * at once, and a shared name let one rename the other's file away
+ * (ENOENT, the device's add failing).
  */
 int
 umad_sysfs_put_file(const char *dir, const char *name, const char *text)
@@ -174,6 +195,8 @@ umad_sysfs_put_file(const char *dir, const char *name, const char *text)
 	    snprintf(tmp, sizeof(tmp), "%s/.%s.%d.tmp", dir, name,
 		     (int)gettid()) >= (int)sizeof(tmp))
 		return -ENAMETOOLONG;
+	if (same_text(path, text, len))
+		return 0;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
 	if (fd < 0)
 		return -errno;
