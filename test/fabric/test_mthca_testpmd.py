@@ -17,6 +17,7 @@ usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib 
 """
 
 import os
+import re
 import sys
 
 from simlib import (Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload,
@@ -93,6 +94,15 @@ def main():
         h.write_file('ibnetdiscover.txt', r.stdout)
         h.check('"dpdk-testpmd-hosta"' in r.stdout,
                 'ibnetdiscover does not show the NodeDescription:\n' + r.stdout)
+        # OpenSM made the port ACTIVE, and testpmd's MAD core answers SMPs
+        # from the wire: directed-route (ca-sm[1] -> sw[2] -> hosta) and by LID
+        port = [p for p in fab.ports('hosta') if p['num'] == '1'][0]
+        h.check_eq(port['state'], 'ACTIVE', 'the testpmd host\'s port under OpenSM')
+        for argv in (['-D', 'portinfo', '0,1,2', '1'], ['portinfo', port['lid'], '1']):
+            r = h.run(['smpquery'] + argv, env=fab.env(lib, 'ca-sm'), timeout=60)
+            h.check(re.search(r'^LinkState:\.+Active$', r.stdout, re.M) and
+                    re.search(r'^Lid:\.+%s$' % port['lid'], r.stdout, re.M),
+                    'smpquery %s: %r' % (' '.join(argv), r.stdout))
         tp.write('show port xstats 0\nquit\n')
         h.wait_for(lambda: not tp.alive(), timeout=30, what='testpmd to quit')
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
