@@ -28,29 +28,11 @@ import subprocess
 import sys
 import time
 
-from simlib import Fabric, Harness
+from simlib import Fabric, Harness, sa_host_answer as answer
 
 BDF = '0000:11:00.0'       # hostb: the SA client
 SM_BDF = '0000:10:00.0'    # hosta: OpenSM
 MGID = 'ff12:601b:ffff::1:ff00:abcd'
-
-
-def answer(h, proc, cmd, timeout=30):
-    """Send @cmd to sa_host; return the lines up to its OK/ERR line."""
-    start = len(proc.log().splitlines())
-    proc.write(cmd + '\n')
-    lines = []
-
-    def finished():
-        new = proc.log().splitlines()[start:]
-        for i, ln in enumerate(new):
-            if ln.startswith('OK') or ln.startswith('ERR'):
-                lines[:] = new[:i + 1]
-                return True
-        return False
-    h.wait_for(finished, timeout=timeout, what='sa_host answering %r' % cmd)
-    h.check(lines[-1].startswith('OK'), 'sa_host %r: %s' % (cmd, lines))
-    return lines
 
 
 def kv(line):

@@ -43,29 +43,11 @@ import re
 import subprocess
 import sys
 
-from simlib import Fabric, Harness
+from simlib import Fabric, Harness, sa_host_answer as answer
 
 BDF = {'a': '0000:10:00.0', 'b': '0000:11:00.0'}
 NODE = {'a': 'H0001', 'b': 'H0128'}
 GROUPS = 16
-
-
-def answer(h, proc, cmd, timeout=30):
-    """Send @cmd to sa_host; return the lines up to its OK/ERR line."""
-    start = len(proc.log().splitlines())
-    proc.write(cmd + '\n')
-    lines = []
-
-    def finished():
-        new = proc.log().splitlines()[start:]
-        for i, ln in enumerate(new):
-            if ln.startswith('OK') or ln.startswith('ERR'):
-                lines[:] = new[:i + 1]
-                return True
-        return False
-    h.wait_for(finished, timeout=timeout, what='sa_host answering %r' % cmd)
-    h.check(lines[-1].startswith('OK'), 'sa_host %r: %s' % (cmd, lines))
-    return lines
 
 
 def gid_of(guid):

@@ -233,6 +233,25 @@ def start_opensm(h, sim, lib, host, name='opensm', timeout=60, sweep=0, extra=()
     return p, time.monotonic() - t0
 
 
+def sa_host_answer(h, proc, cmd, timeout=30):
+    """Send @cmd to test/fabric/sa_host; return its lines up to its OK/ERR
+    line (failing the test on ERR)."""
+    start = len(proc.log().splitlines())
+    proc.write(cmd + '\n')
+    lines = []
+
+    def finished():
+        new = proc.log().splitlines()[start:]
+        for i, ln in enumerate(new):
+            if ln.startswith('OK') or ln.startswith('ERR'):
+                lines[:] = new[:i + 1]
+                return True
+        return False
+    h.wait_for(finished, timeout=timeout, what='sa_host answering %r' % cmd)
+    h.check(lines[-1].startswith('OK'), 'sa_host %r: %s' % (cmd, lines))
+    return lines
+
+
 def first_ca(sim_nodes):
     for n in sim_nodes:
         if n['type'] == 'ca':
