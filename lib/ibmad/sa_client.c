@@ -273,9 +273,9 @@ rte_ibmad_sa_query(struct rte_ib_device *dev, uint8_t port, uint8_t method,
 	const struct rte_ib_record_layout *layout;
 	struct rte_ibmad_send_params sp;
 	struct rte_ib_sa_mad mad;
-	struct sa_query *q;
+	struct sa_query *q, *it;
 	struct sa_port *p;
-	uint64_t tid;
+	uint64_t tid, id;
 
 	if (dev == NULL || rec == NULL || cb == NULL) {
 		rte_errno = EINVAL;
@@ -318,6 +318,7 @@ rte_ibmad_sa_query(struct rte_ib_device *dev, uint8_t port, uint8_t method,
 		return -1;
 	}
 	q->id = sa_next_id++;
+	id = q->id;
 	q->port = p;
 	q->layout = layout;
 	q->attr_id = attr_id;
@@ -350,10 +351,15 @@ rte_ibmad_sa_query(struct rte_ib_device *dev, uint8_t port, uint8_t method,
 		rte_errno = err;
 		return -1;
 	}
+	/* The answer may have come, and q gone, before the send returned. */
 	pthread_mutex_lock(&sa_lock);
-	q->tid = tid;
+	TAILQ_FOREACH(it, &sa_queries, next)
+		if (it->id == id) {
+			it->tid = tid;
+			break;
+		}
 	if (query_id != NULL)
-		*query_id = q->id;
+		*query_id = id;
 	pthread_mutex_unlock(&sa_lock);
 	return 0;
 }
