@@ -245,7 +245,7 @@ def main():
         for i in range(GROUPS):
             mgid = 'ff12:601b:ffff::1:ff00:%x' % (0x100 + i)
             ok = answer(h, hosts['b'], 'JOIN %s' % mgid)[-1]
-            mlids[mgid] = int(ok.split('mlid=')[1], 16)
+            mlids[mgid] = int(ok.split('mlid=')[1].split()[0], 16)
         mlids['ff12:401b:ffff::ffff:ffff'] = None
         recs = dump_fields(tool('b', ['saquery', 'MCMR']).stdout, 'MCMember Record')
         # to a requester without the SM_Key, OpenSM blanks PortGid and JoinState
