@@ -1152,8 +1152,13 @@ trap_bad_pkey(struct mt25208 *dev, struct fab_port *in, const struct fab_hdrs *h
 	port_state_send_trap(dev->fab, in, DP_TRAP_BAD_PKEY, d, sizeof(d));
 }
 
-/* Deliver @p p to QP @p qpn (the caller keeps @p p). */
-static void
+/*
+ * Deliver @p p to QP @p qpn (the caller keeps @p p). Returns false when the
+ * packet was dropped without reaching a receive WQE (no QP, a QP not yet
+ * able to receive, a key violation, an empty receive queue): silicon says
+ * nothing, and the sender learns it from its own time-out.
+ */
+static bool
 deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	const struct fab_hdrs *h, uint32_t qpn, bool qp0)
 {
@@ -1167,7 +1172,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 
 	if (qpc == NULL || eqpc == NULL) {
 		dp->st.drop_no_qp++;
-		return;
+		return false;
 	}
 	state = mt_qpc_state(qpc);
 	st = mt_qpc_st(qpc);
@@ -1175,7 +1180,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	if (state < MT_QPS_RTR || state > MT_QPS_SQD || (st != MT_QP_ST_UD && st != MT_QP_ST_MLX) ||
 	    (st == MT_QP_ST_UD && mt_qpc_port(qpc) != in->num)) {
 		dp->st.drop_qp_state++;
-		return;
+		return false;
 	}
 	uar_add(dp, mt_qpc_usr_page(qpc));
 	/* IBA 10.9.3: QP0 is exempt from the P_Key check; others need a match */
@@ -1187,7 +1192,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		in->pkey_violations++;
 		in->cnt.rcv_constraint_errors++;
 		trap_bad_pkey(dev, in, h);
-		return;
+		return false;
 	}
 	if (st == MT_QP_ST_UD && pkix != mt_qpc_pkey_index(qpc) &&
 	    pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE], h->pkey))
@@ -1196,18 +1201,18 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	if (!qp0 && h->qkey != mt_qpc_qkey(qpc)) {
 		dp->st.drop_qkey++;
 		in->qkey_violations++;
-		return;
+		return false;
 	}
 	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_rcv_db_index(qpc));
 	if (rec == NULL) {
 		dp->st.drop_no_wqe++;
-		return;
+		return false;
 	}
 	posted = mt_dbr_counter(rec) & 0xffff;
 	done = mt_get32(eqpc, MT_EQPC_RQ_DONE) & 0xffff;
 	if (done == posted || state == MT_QPS_ERR) {
 		dp->st.drop_no_wqe++;	/* UD has no RNR: silently dropped */
-		return;
+		return false;
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	stride = 1u << mt_qpc_rq_log_stride(qpc);
@@ -1228,7 +1233,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		err_cqe(dev, qpn, mt_qpc_cqn_rcv(qpc), off, false, synd, vendor);
 		qp_to_error(dev, qpc, qpn);
 		qp_flush(dev, qpc, eqpc, qpn);
-		return;
+		return true;
 	}
 	memset(cqe, 0, sizeof(cqe));
 	mt_cqe_set_qpn(cqe, qpn);
@@ -1247,6 +1252,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	/* RSC: every receive completes; else only WQEs with the C bit (PRM rsc) */
 	if (mt_qpc_rsc(qpc) || (mt_wqe_flags(dp->wqe) & MT_WQE_F_CQ_UPDATE))
 		cqe_post(dev, mt_qpc_cqn_rcv(qpc), cqe, h->solicited != 0, false);
+	return true;
 }
 
 /*
@@ -1299,7 +1305,7 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 			if (!(slot & MT_MGM_QP_VALID))
 				break;
 			dp->st.mcast_copies++;
-			deliver(dev, in, p, h, slot & 0xffffff, false);
+			(void)deliver(dev, in, p, h, slot & 0xffffff, false);
 		}
 		if (mgm == NULL)
 			dp->st.drop_no_qp++;
@@ -1334,8 +1340,17 @@ mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
 			return;
 		}
 	}
-	deliver(dev, in, p, h, qpn, h->dest_qp == 0);
-	fab_pkt_free(dev->fab, p);
+	/*
+	 * A MAD from an ibsim-protocol client that no receive WQE took is a
+	 * drop like the ones above: reported, so that the client (OpenSM on
+	 * libumad2sim has no kernel to time its sends out) sees the time-out
+	 * at once, as ibsim reports every drop, instead of waiting forever for
+	 * a host whose QP0 is not receiving yet.
+	 */
+	if (deliver(dev, in, p, h, qpn, h->dest_qp == 0))
+		fab_pkt_free(dev->fab, p);
+	else
+		fab_pkt_drop(dev->fab, p, "no receive WQE took it (QP state, keys, empty RQ)");
 }
 
 struct dp_recv_arg {
