@@ -208,6 +208,16 @@ full:
 	free(buf);
 }
 
+/* A read's answer: @p n bytes of @p buf, or the error -@p n. */
+static void
+reply_read(fuse_req_t req, const uint8_t *buf, ssize_t n)
+{
+	if (n >= 0)
+		fuse_reply_buf(req, (const char *)buf, (size_t)n);
+	else
+		fuse_reply_err(req, (int)-n);
+}
+
 /* A MAD arrived for @f: answer a parked read, wake a poller. */
 static void
 file_wake(struct umad_file *uf, void *arg)
@@ -231,12 +241,8 @@ file_wake(struct umad_file *uf, void *arg)
 	if (ff->ph != NULL)
 		fuse_lowlevel_notify_poll(ff->ph);
 	pthread_mutex_unlock(&ff->mu);
-	if (req != NULL) {
-		if (n >= 0)
-			fuse_reply_buf(req, (const char *)buf, (size_t)n);
-		else
-			fuse_reply_err(req, (int)-n);
-	}
+	if (req != NULL)
+		reply_read(req, buf, n);
 	free(buf);
 }
 
@@ -436,10 +442,7 @@ fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	pthread_mutex_unlock(&ff->mu);
-	if (n >= 0)
-		fuse_reply_buf(req, (const char *)buf, (size_t)n);
-	else
-		fuse_reply_err(req, (int)-n);
+	reply_read(req, buf, n);
 	free(buf);
 }
 
