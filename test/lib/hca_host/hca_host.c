@@ -20,6 +20,8 @@
  *   hca_host serve PCI_DIR             bring up and answer SMPs until killed
  *                                      (the host-disappears test kills it)
  *   hca_host bench PCI_A PCI_B SIZE N  UD datagrams per second A -> B
+ *   hca_host bench_serve PCI_A PCI_B   the same, one burst per "SIZE N" line
+ *                                      read from stdin (hh_bench.c)
  *   hca_host shrink PCI_A PCI_B        B truncates its DMA memory while A's
  *                                      datagrams arrive: B's HCA reports the
  *                                      catastrophic error, A works on
@@ -51,6 +53,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hh_bench.h"
 #include "hh_host.h"
 #include "hh_matrix.h"
 
@@ -1226,53 +1229,53 @@ scenario_serve(const char *dir)
 	return 0;
 }
 
+/* Both hosts up and ACTIVE for the bench; 0, or 1 with the reason printed. */
+static int
+bench_hosts_up(struct hh_host *a, const char *da, struct hh_host *b, const char *db)
+{
+	int ret = hosts_up(a, da, b, db);
+
+	if (ret != 0) {
+		printf("FAIL bench: bring-up: %s\n", strerror(-ret));
+		return 1;
+	}
+	if (!wait_active(a, b, 60000)) {
+		printf("FAIL bench: ports not ACTIVE after 60 s (A %s, B %s)\n",
+		       a->port_active ? "ACTIVE" : "not", b->port_active ? "ACTIVE" : "not");
+		return 1;
+	}
+	hh_bench_prepare(a, b);
+	return 0;
+}
+
 static int
 scenario_bench(const char *da, const char *db, unsigned int len, unsigned int count)
 {
 	static struct hh_host A, B;
-	struct hh_ud_dest dst;
-	unsigned int sent = 0, got = 0, inflight = 0, iter = 0;
-	uint8_t cqe[32];
-	uint64_t t0, t1, last;
+	unsigned int got;
+	uint64_t us;
 
-	if (hosts_up(&A, da, &B, db) != 0)
+	if (bench_hosts_up(&A, da, &B, db) != 0)
 		return 1;
-	if (!wait_active(&A, &B, 60000))
-		return 1;
-	A.lid = hh_get16(get_port_info(&A), 64 + 16);
-	B.lid = hh_get16(get_port_info(&B), 64 + 16);
-	dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
-	hh_post_recv(&B.d, &B.ud, QP_DEPTH / 2);	/* ring full */
-	t0 = now_us();
-	last = t0;
-	while (got < count) {
-		/* keep up to 32 in flight; every WQE signaled so the SQ never overflows */
-		while (sent < count && inflight < 32) {
-			hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, len, true);
-			sent++;
-			inflight++;
-		}
-		while (hh_cq_poll(&A.d, &A.scq, cqe))
-			inflight--;
-		while (hh_cq_poll(&B.d, &B.rcq, cqe)) {
-			got++;
-			last = now_us();
-			hh_post_recv(&B.d, &B.ud, 1);
-		}
-		/* the control side of a real host: answer the SM now and then */
-		if ((++iter & 1023) == 0) {
-			host_service(&A);
-			host_service(&B);
-			if (now_us() - last > 2000000)
-				break;	/* datagrams lost (UD is unreliable): report what came */
-		}
-	}
-	t1 = now_us();
-	if (got < count)
-		t1 = last;
+	got = hh_bench_burst(&A, &B, len, count, &us);
 	printf("bench: %u-byte UD datagrams: %u of %u received in %.3f s = %.0f pps\n", len, got,
-	       sent, (t1 - t0) / 1e6, got / ((t1 - t0) / 1e6));
+	       count, us / 1e6, got / (us / 1e6));
 	return got == count ? 0 : 1;
+}
+
+/* Bursts on request (hh_bench_serve()): many short runs, one bring-up. */
+static int
+scenario_bench_serve(const char *da, const char *db)
+{
+	static struct hh_host A, B;
+	int rc;
+
+	if (bench_hosts_up(&A, da, &B, db) != 0)
+		return 1;
+	rc = hh_bench_serve(&A, &B, &stop);
+	hh_close(&A.d);
+	hh_close(&B.d);
+	return rc;
 }
 
 /*
@@ -1421,13 +1424,16 @@ main(int argc, char **argv)
 		rc = scenario_matrix(argv[2], argv[3], argc - 4, argv + 4);
 	else if (argc >= 3 && strcmp(argv[1], "serve") == 0)
 		rc = scenario_serve(argv[2]);
+	else if (argc >= 4 && strcmp(argv[1], "bench_serve") == 0)
+		return scenario_bench_serve(argv[2], argv[3]);
 	else if (argc >= 6 && strcmp(argv[1], "bench") == 0)
 		return scenario_bench(argv[2], argv[3], (unsigned int)atoi(argv[4]),
 				      (unsigned int)atoi(argv[5]));
 	else {
 		fprintf(stderr, "usage: hca_host [-s linux|ipxe] [-b dr_no_d] [-c CTL_SOCKET] "
 			"commands|faults|serve PCI_DIR | "
-			"ud|pkey|shrink|shrink_send PCI_A PCI_B | bench PCI_A PCI_B SIZE COUNT | "
+			"ud|pkey|shrink|shrink_send|bench_serve PCI_A PCI_B | "
+			"bench PCI_A PCI_B SIZE COUNT | "
 			"matrix PCI_A PCI_B [ROW...]\n");
 		return 2;
 	}
