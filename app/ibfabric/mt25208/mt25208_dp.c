@@ -132,6 +132,15 @@ struct mt25208_dp {
 	unsigned int polls;
 	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
 	int chk;		/* enum mt25208_check the WQE executing broke, or -1 */
+	/*
+	 * The next segment of the WQE before the first one a doorbell named,
+	 * as send_doorbell() fetched it to check nopcode/nds: exec_send()
+	 * takes it from here instead of fetching it again (the HCA reads it
+	 * once). Valid until the end of the poll pass.
+	 */
+	bool prev_valid;
+	uint32_t prev_qpn, prev_n;
+	uint8_t prev[MT_WQE_NEXT_SIZE];
 	/* The packet a UD send is gathering into: a bus error must not leak it. */
 	struct fab_pkt *tx_pkt;
 	uint8_t buf[FAB_PKT_MAX];	/* gathered payload (UD) or packet bytes (MLX) */
@@ -694,8 +703,13 @@ exec_send(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t n)
 	int rc;
 
 	/* opcode and size of WQE n are in the next segment of WQE n - 1 */
-	rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wqe_va(qpc, prev_low), prev,
-			       sizeof(prev), false);
+	if (dp->prev_valid && dp->prev_qpn == qpn && dp->prev_n == n) {
+		memcpy(prev, dp->prev, sizeof(prev));
+		rc = 0;
+	} else {
+		rc = mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), pd, wqe_va(qpc, prev_low), prev,
+				       sizeof(prev), false);
+	}
 	size = rc == 0 ? (uint32_t)mt_wqe_next_size(prev) * 16 : 0;
 	op = rc == 0 ? mt_wqe_next_op(prev) : 0;
 	if (rc == 0 && (size < MT_WQE_NEXT_SIZE || size > (1u << stride) ||
@@ -819,6 +833,15 @@ qp_wq_catas(struct mt25208 *dev, void *qpc, uint32_t qpn)
 	qp_to_error(dev, qpc, qpn);
 }
 
+/* WQEs the SQ doorbell record of @p qpc counts (16 bits), @p dflt without a record. */
+static uint32_t
+sq_posted(struct mt25208 *dev, const void *qpc, uint32_t dflt)
+{
+	const void *rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_snd_db_index(qpc));
+
+	return rec != NULL ? mt_dbr_counter(rec) & 0xffff : dflt;
+}
+
 /*
  * A send doorbell @p hi:@p lo arrived on UAR page @p u (PRM
  * arbelprm_send_doorbell_st). Returns false when its nopcode/nds disagree
@@ -834,9 +857,9 @@ send_doorbell(struct mt25208 *dev, struct dp_uar *u, uint32_t hi, uint32_t lo, b
 {
 	uint32_t qpn = mt_send_db_qpn(lo), counter = mt_send_db_counter(hi);
 	uint32_t cnt = mt_send_db_cnt(hi), target, done, nent, ahead, posted;
-	uint8_t prev[MT_WQE_NEXT_SIZE], state;
+	struct mt25208_dp *dp = dp_of(dev);
+	uint8_t *prev = dp->prev, state;
 	void *qpc = NULL, *eqpc = NULL;
-	const void *rec;
 	char why[96];
 
 	if ((qpn & ((1u << dev->cfg.log_qp) - 1)) >= (1u << MT25208_LOG_RSVD_QP)) {
@@ -866,8 +889,13 @@ send_doorbell(struct mt25208 *dev, struct dp_uar *u, uint32_t hi, uint32_t lo, b
 	target = mt_get32(eqpc, MT_EQPC_SQ_TARGET) & 0xffff;
 	done = mt_get32(eqpc, MT_EQPC_SQ_DONE) & 0xffff;
 	ahead = (counter - target) & 0xffff;
-	rec = mt25208_db_rec(dev, mt_qpc_usr_page(qpc), mt_qpc_snd_db_index(qpc));
-	posted = rec != NULL ? mt_dbr_counter(rec) & 0xffff : target;
+	/*
+	 * The SQ record matters only to a doorbell ahead of the count (the
+	 * rule below): the driver writes that cache line before every
+	 * doorbell, so reading it each time was one more transfer between
+	 * the host's CPU and the model's per datagram.
+	 */
+	posted = ahead != 0 ? sq_posted(dev, qpc, target) : target;
 	/*
 	 * wqe_counter must be the count of WQEs the doorbells before it
 	 * named. Ahead of it: earlier doorbells on this slot were overwritten
@@ -886,9 +914,10 @@ send_doorbell(struct mt25208 *dev, struct dp_uar *u, uint32_t hi, uint32_t lo, b
 		return true;
 	}
 	/* the first WQE's opcode and size, as its predecessor's next segment has them */
+	dp->prev_valid = false;
 	if (state != MT_QPS_ERR &&
 	    mt25208_mr_access(dev, mt_qpc_wqe_lkey(qpc), mt_qpc_pd(qpc),
-			      wqe_va(qpc, sq_wqe_low(qpc, counter - 1)), prev, sizeof(prev),
+			      wqe_va(qpc, sq_wqe_low(qpc, counter - 1)), prev, MT_WQE_NEXT_SIZE,
 			      false) == 0 &&
 	    (mt_wqe_next_op(prev) != mt_send_db_op(hi) ||
 	     mt_wqe_next_size(prev) != mt_send_db_nds(lo))) {
@@ -912,6 +941,10 @@ send_doorbell(struct mt25208 *dev, struct dp_uar *u, uint32_t hi, uint32_t lo, b
 		track_qp(dev, qpn, qpc);
 		return true;
 	}
+	/* fetched and consistent: exec_send() of WQE counter reuses it */
+	dp->prev_valid = state != MT_QPS_ERR;
+	dp->prev_qpn = qpn;
+	dp->prev_n = counter & 0xffff;
 	if (ahead != 0)
 		dp_of(dev)->st.db_coalesced++;
 	mt_put32(eqpc, MT_EQPC_SQ_TARGET, (counter + cnt) & 0xffff);
@@ -1077,6 +1110,7 @@ mt25208_dp_poll(struct mt25208 *dev)
 		else
 			i++;
 	}
+	dp->prev_valid = false;
 	poll_ports(dev);
 	return busy;
 }
