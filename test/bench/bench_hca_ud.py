@@ -191,9 +191,13 @@ class Model:
                 (self.tag, self.host.poll(), self.log))
         return line.strip()
 
-    def burst(self, h, size, count):
-        """One burst; a dict of its rate and what the scheduler did meanwhile."""
-        pids = (self.fab.proc.pid, self.host.pid)
+    def burst(self, h, size, count, idle=None):
+        """One burst; a dict of its rate and what the scheduler did meanwhile.
+
+        @idle: the other model, whose ibfabric (polling its quiet host once
+        a millisecond) is watched too.
+        """
+        pids = (self.fab.proc.pid, self.host.pid) + ((idle.fab.proc.pid,) if idle else ())
         s0, st0, t0 = [schedstat(p) for p in pids], steal_ns(), time.monotonic()
         self.host.stdin.write('%d %d\n' % (size, count))
         self.host.stdin.flush()
@@ -206,6 +210,7 @@ class Model:
              'model_cpu': (s1[0][0] - s0[0][0]) / wall, 'model_wait': (s1[0][1] - s0[0][1]) / wall,
              'host_cpu': (s1[1][0] - s0[1][0]) / wall, 'host_wait': (s1[1][1] - s0[1][1]) / wall,
              'steal': (st1 - st0) / wall / os.cpu_count(),
+             'idle_cpu': (s1[2][0] - s0[2][0]) / wall if idle else 0.0,
              'model_ns': (s1[0][0] - s0[0][0]) / count}
         return r
 
@@ -236,10 +241,10 @@ def by_c2c(runs, rtts):
 def show(tag, size, r, what=''):
     print('bench_hca_ud: %-8s %4d bytes%s: %7.1f Kpps in %.3f s; share of the wall time on a'
           ' CPU / waiting: ibfabric %3.0f%% / %2.0f%%, hca_host %3.0f%% / %2.0f%%; steal %2.0f%%;'
-          ' ibfabric CPU %4.0f ns/datagram' %
+          ' ibfabric CPU %4.0f ns/datagram; the idle fabric %.1f%% of a CPU' %
           (tag, size, what, r['pps'] / 1e3, r['secs'], 100 * r['model_cpu'],
            100 * r['model_wait'], 100 * r['host_cpu'], 100 * r['host_wait'],
-           100 * r['steal'], r['model_ns']))
+           100 * r['steal'], r['model_ns'], 100 * r['idle_cpu']))
 
 
 def spread(v):
@@ -281,8 +286,8 @@ def main():
         clean = {s: [] for s in SIZES}
         rtts = {s: [] for s in SIZES}
         for size in SIZES:
-            for m in (new, old) if old else (new,):
-                show(m.tag, size, m.burst(h, size, max(a.count // 4, 1)), ' (warm-up)')
+            for m, other in ((new, old), (old, new)) if old else ((new, None),):
+                show(m.tag, size, m.burst(h, size, max(a.count // 4, 1), other), ' (warm-up)')
             for i in range(a.runs):
                 # ABBA: the order flips every pair
                 pair = (new, old) if i % 2 == 0 else (old, new)
@@ -293,7 +298,7 @@ def main():
                           (size, i, rtt))
                 got = {}
                 for m in pair if old else (new,):
-                    r = m.burst(h, size, a.count)
+                    r = m.burst(h, size, a.count, old if m is new else new)
                     m.runs[size].append(r)
                     got[m.tag] = r['pps']
                     show(m.tag, size, r, ' #%-2d' % i)
