@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hh_bench.h"
@@ -28,15 +27,6 @@
 #define BENCH_LOST_US	2000000	/* no receive for this long: datagrams were lost */
 #define BENCH_IDLE_MS	200	/* between bursts: serve the SM this often */
 #define BENCH_MAX_COUNT	100000000u
-
-static uint64_t
-now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
 
 void
 hh_bench_prepare(struct hh_host *a, struct hh_host *b)
@@ -56,7 +46,7 @@ hh_bench_burst(struct hh_host *a, struct hh_host *b, unsigned int len, unsigned 
 	uint8_t cqe[HH_CQE_SIZE];
 	uint64_t t0, last;
 
-	t0 = now_us();
+	t0 = hh_now_us();
 	last = t0;
 	while (got < count) {
 		/* every WQE signaled so the SQ never overflows */
@@ -69,22 +59,22 @@ hh_bench_burst(struct hh_host *a, struct hh_host *b, unsigned int len, unsigned 
 			inflight--;
 		while (hh_cq_poll(&b->d, &b->rcq, cqe)) {
 			got++;
-			last = now_us();
+			last = hh_now_us();
 			hh_post_recv(&b->d, &b->ud, 1);
 		}
 		/* the control side of a real host: answer the SM now and then */
 		if ((++iter & 1023) == 0) {
 			hh_host_service(a);
 			hh_host_service(b);
-			if (now_us() - last > BENCH_LOST_US)
+			if (hh_now_us() - last > BENCH_LOST_US)
 				break;	/* datagrams lost (UD is unreliable): report what came */
 		}
 	}
 	/* in flight when the last datagram arrived: their completions, before a next burst */
-	while (inflight > 0 && now_us() - last < BENCH_LOST_US)
+	while (inflight > 0 && hh_now_us() - last < BENCH_LOST_US)
 		while (hh_cq_poll(&a->d, &a->scq, cqe))
 			inflight--;
-	*us = (got < count ? last : now_us()) - t0;
+	*us = (got < count ? last : hh_now_us()) - t0;
 	if (*us == 0)
 		*us = 1;
 	return got;

@@ -135,8 +135,8 @@ hh_host_port_info(struct hh_host *h)
 	return hh_host_smp_get(h, 0x0015, 1);
 }
 
-static uint64_t
-now_us(void)
+uint64_t
+hh_now_us(void)
 {
 	struct timespec ts;
 
@@ -147,10 +147,10 @@ now_us(void)
 int
 hh_host_wait_cqe(struct hh_host *h, struct hh_cq *cq, uint8_t *cqe, int ms)
 {
-	uint64_t end = now_us() + (uint64_t)ms * 1000;
+	uint64_t end = hh_now_us() + (uint64_t)ms * 1000;
 	unsigned int spins = 0;
 
-	while (now_us() < end) {
+	while (hh_now_us() < end) {
 		if (hh_cq_poll(&h->d, cq, cqe))
 			return 1;
 		hh_host_service(h);
