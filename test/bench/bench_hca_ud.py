@@ -198,12 +198,14 @@ class Model:
         a millisecond) is watched too.
         """
         pids = (self.fab.proc.pid, self.host.pid) + ((idle.fab.proc.pid,) if idle else ())
+        c0 = dp_counters(self.fab)
         s0, st0, t0 = [schedstat(p) for p in pids], steal_ns(), time.monotonic()
         self.host.stdin.write('%d %d\n' % (size, count))
         self.host.stdin.flush()
         line = self.reply(h)
         wall = (time.monotonic() - t0) * 1e9
         s1, st1 = [schedstat(p) for p in pids], steal_ns()
+        c1 = dp_counters(self.fab)
         m = re.search(r'(\d+) of \d+ received in ([0-9.]+) s = ([0-9]+) pps', line)
         h.check(m and int(m.group(1)) == count, '%s %d bytes: %s' % (self.tag, size, line))
         r = {'pps': int(m.group(3)), 'secs': float(m.group(2)),
@@ -212,6 +214,10 @@ class Model:
              'steal': (st1 - st0) / wall / os.cpu_count(),
              'idle_cpu': (s1[2][0] - s0[2][0]) / wall if idle else 0.0,
              'model_ns': (s1[0][0] - s0[0][0]) / count}
+        if c0 and c1:
+            # both functions' passes: ibfabric polls every attached function per pass
+            r['db_per_dgram'] = (c1['doorbells'] - c0['doorbells']) / count
+            r['passes_per_dgram'] = (c1['polls'] - c0['polls']) / 2 / count
         return r
 
 
@@ -238,13 +244,29 @@ def by_c2c(runs, rtts):
     return cut, statistics.median(fast) / 1e3, statistics.median(slow) / 1e3
 
 
+def dp_counters(fab):
+    """{key: int} of the sending and receiving models' hca_dp lines (this model's
+    "hca <node> resources"), or None: an older model prints none."""
+    out = {}
+    for node in ('hosta', 'hostb'):
+        lines = [x for x in fab.ctl.cmd('hca "%s" resources' % node, ok=False)
+                 if x.startswith('hca_dp ')]
+        if not lines:
+            return None
+        for k, v in re.findall(r'(\w+)=(\d+)', lines[0]):
+            out[k] = out.get(k, 0) + int(v)
+    return out
+
+
 def show(tag, size, r, what=''):
     print('bench_hca_ud: %-8s %4d bytes%s: %7.1f Kpps in %.3f s; share of the wall time on a'
           ' CPU / waiting: ibfabric %3.0f%% / %2.0f%%, hca_host %3.0f%% / %2.0f%%; steal %2.0f%%;'
           ' ibfabric CPU %4.0f ns/datagram; the idle fabric %.1f%% of a CPU' %
           (tag, size, what, r['pps'] / 1e3, r['secs'], 100 * r['model_cpu'],
            100 * r['model_wait'], 100 * r['host_cpu'], 100 * r['host_wait'],
-           100 * r['steal'], r['model_ns'], 100 * r['idle_cpu']))
+           100 * r['steal'], r['model_ns'], 100 * r['idle_cpu']) +
+          ('; per datagram %.2f doorbells taken, %.1f poll passes' %
+           (r['db_per_dgram'], r['passes_per_dgram']) if 'db_per_dgram' in r else ''))
 
 
 def spread(v):

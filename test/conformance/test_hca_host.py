@@ -222,6 +222,21 @@ def main():
                 h.check(not broken, 'hca %s errors: %s' % (node, ', '.join(broken)))
             err = fab.ctl.cmd('hca "sw" errors', ok=False)
             h.check(err and err[0].startswith('error: '), 'hca of a switch: %r' % err)
+            # the data path's counters (console "hca <node> resources", hca_dp line):
+            # datagrams and MADs both ways, the P_Key and Q_Key drops, the
+            # local length error's CQE
+            dp = {}
+            for node in ('hosta', 'hostb'):
+                line = [x for x in fab.ctl.cmd('hca "%s" resources' % node)
+                        if x.startswith('hca_dp ')]
+                h.check(len(line) == 1, 'hca %s resources: no hca_dp line' % node)
+                c = dict((k, int(v)) for k, v in re.findall(r'(\w+)=(\d+)', line[0]))
+                h.check(all(c[k] > 0 for k in ('doorbells', 'polls', 'sends', 'recvs', 'cqes')),
+                        'hca %s: %s' % (node, line[0]))
+                for k, v in c.items():
+                    dp[k] = dp.get(k, 0) + v
+            h.check(dp['drops'] >= 2 and dp['err_cqes'] >= 1,
+                    'hca_dp: P_Key and Q_Key drops, a length error CQE: %s' % dp)
             m = re.search(r'bad P_Key datagram: LID (\d+) QP 0x([0-9a-f]+) -> '
                           r'LID (\d+) QP 0x([0-9a-f]+)', r.stdout)
             h.check(m is not None, 'hca_host ud did not name its bad P_Key datagram')

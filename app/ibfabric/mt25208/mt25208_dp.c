@@ -57,6 +57,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -130,6 +131,7 @@ struct mt25208_dp {
 	struct dp_cq cqs[DP_MAX_CQS];
 	uint8_t port_state[MT25208_MAX_PORTS + 1];
 	unsigned int polls;
+	uint64_t passes;	/* poll passes since the function was created */
 	uint64_t full_scan_at;	/* CLOCK_MONOTONIC ns of the last BAR2 scan */
 	int chk;		/* enum mt25208_check the WQE executing broke, or -1 */
 	/*
@@ -1093,6 +1095,7 @@ mt25208_dp_poll(struct mt25208 *dev)
 	if (dp == NULL || dev->fw_state != MT25208_FW_HCA || dev->catas)
 		return false;
 	/* the clock every DP_SCAN_CLOCK polls: a read per poll was a tenth of a busy one */
+	dp->passes++;
 	if (dp->polls++ % DP_SCAN_CLOCK == 0) {
 		now = now_ns();
 		if (now - dp->full_scan_at >= DP_FULL_SCAN_NS) {
@@ -1446,12 +1449,31 @@ dp_fab_errors(struct fabric *f, struct fab_node *n, FILE *out)
 	mt25208_checks_show(n->hca, out);
 }
 
-/* fabric.hca_resources: the console's "hca <node> resources". */
+/*
+ * fabric.hca_resources: the console's "hca <node> resources", then the
+ * data path's counters since the function was created: doorbells acted
+ * on (send and CQ), the send doorbells that covered overwritten ones,
+ * poll passes, datagrams sent and received, CQEs, drops. Per datagram,
+ * doorbells and passes show how the model and its host take turns
+ * (bench_hca_ud prints them per burst).
+ */
 static void
 dp_fab_resources(struct fabric *f, struct fab_node *n, FILE *out)
 {
+	const struct mt25208_dp *dp = dp_of(n->hca);
+	const struct mt25208_dp_stats *st;
+
 	(void)f;
 	mt25208_resources_show(n->hca, out);
+	if (dp == NULL)
+		return;
+	st = &dp->st;
+	fprintf(out, "hca_dp node=\"%s\" doorbells=%" PRIu64 " db_coalesced=%" PRIu64
+		" polls=%" PRIu64 " sends=%" PRIu64 " recvs=%" PRIu64 " cqes=%" PRIu64
+		" err_cqes=%" PRIu64 " drops=%" PRIu64 "\n", n->name, st->doorbells,
+		st->db_coalesced, dp->passes, st->sends, st->recvs, st->cqes, st->err_cqes,
+		st->drop_no_qp + st->drop_qp_state + st->drop_pkey + st->drop_qkey +
+		st->drop_no_wqe + st->drop_malformed);
 }
 
 /* ---- life cycle ---------------------------------------------------------------- */
@@ -1461,12 +1483,15 @@ dp_reset(struct mt25208 *dev)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	struct mt25208_dp_stats st;
+	uint64_t passes;
 
 	if (dp == NULL)
 		return;
 	st = dp->st;
+	passes = dp->passes;
 	memset(dp, 0, sizeof(*dp));
 	dp->st = st;
+	dp->passes = passes;
 }
 
 int
