@@ -210,8 +210,8 @@ mthca_dev_infos_get(struct rte_eth_dev *eth, struct rte_eth_dev_info *info)
 	info->tx_desc_lim = info->rx_desc_lim;
 	info->tx_desc_lim.nb_seg_max = MTHCA_TX_MAX_SEGS;
 	info->tx_desc_lim.nb_mtu_seg_max = MTHCA_TX_MAX_SEGS;
-	/* gather is the only offload done */
-	info->tx_offload_capa = RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	/* gather and fast free are the only offloads done */
+	info->tx_offload_capa = MTHCA_TX_OFFLOADS;
 	info->rx_offload_capa = 0;
 	info->speed_capa = RTE_ETH_LINK_SPEED_10G | RTE_ETH_LINK_SPEED_20G;
 	info->default_rxportconf.ring_size = 512;
@@ -231,7 +231,7 @@ mthca_dev_configure(struct rte_eth_dev *eth)
 			  c->rxmode.mq_mode);
 		return -EINVAL;
 	}
-	if (c->rxmode.offloads != 0 || (c->txmode.offloads & ~RTE_ETH_TX_OFFLOAD_MULTI_SEGS)) {
+	if (c->rxmode.offloads != 0 || (c->txmode.offloads & ~MTHCA_TX_OFFLOADS)) {
 		MTHCA_LOG(ERR, "port %u: offloads rx 0x%" PRIx64 " tx 0x%" PRIx64
 			  " not supported", eth->data->port_id, c->rxmode.offloads,
 			  c->txmode.offloads);

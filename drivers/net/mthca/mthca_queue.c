@@ -209,7 +209,7 @@ static void
 rxq_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
 {
 	struct mthca_data_seg *d = (void *)(rxq->wqes + ((size_t)slot << 6) + 16);
-	uint64_t a = rxq->addr_va ? (uint64_t)(uintptr_t)m->buf_addr : m->buf_iova;
+	uint64_t a = *(const uint64_t *)RTE_PTR_ADD(m, rxq->addr_field);
 
 	rxq->elts[slot] = m;
 	mthca_dseg_set(d, MTHCA_GRH_SIZE + m->buf_len - RTE_PKTMBUF_HEADROOM, rxq->lkey,
@@ -237,6 +237,9 @@ rxq_mbuf_template(struct mthca_rxq *rxq)
 	rxq->mbuf_init = *(const uint64_t *)(uintptr_t)&t.rearm_data;
 	/* the GRH slot: the 40 bytes of headroom just before the payload */
 	rxq->buf_off = RTE_PKTMBUF_HEADROOM - MTHCA_GRH_SIZE;
+	/* the address a WQE takes: virtual in the pool's MTT region, else the bus address */
+	rxq->addr_field = rxq->addr_va ? offsetof(struct rte_mbuf, buf_addr) :
+					 offsetof(struct rte_mbuf, buf_iova);
 	return 0;
 }
 
@@ -335,13 +338,19 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	struct mthca_port *p = eth->data->dev_private;
 	struct mthca_dev *dev = p->dev;
 	struct mthca_txq *txq;
+	uint64_t offloads;
 	int ret;
 
-	RTE_SET_USED(conf);
 	if (!rte_is_power_of_2(nb_desc) || nb_desc < MTHCA_MIN_DESC || nb_desc > MTHCA_MAX_DESC) {
 		MTHCA_LOG(ERR, "port %u txq %u: %u descriptors: a power of two in %u..%u",
 			  p->port_id, idx, nb_desc, MTHCA_MIN_DESC, MTHCA_MAX_DESC);
 		return -EINVAL;
+	}
+	offloads = eth->data->dev_conf.txmode.offloads | (conf != NULL ? conf->offloads : 0);
+	if (offloads & ~MTHCA_TX_OFFLOADS) {
+		MTHCA_LOG(ERR, "port %u txq %u: tx offloads 0x%" PRIx64 " not supported",
+			  p->port_id, idx, offloads & ~MTHCA_TX_OFFLOADS);
+		return -ENOTSUP;
 	}
 	mthca_tx_queue_release(eth, idx);
 	txq = rte_zmalloc_socket("mthca_txq", sizeof(*txq), RTE_CACHE_LINE_SIZE, socket);
@@ -365,7 +374,8 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	txq->sq_rec = txq->qp.sq_rec;
 	txq->db = txq->qp.uar.page + MTHCA_UAR_SEND_DB;
 	txq->qpn = txq->qp.qpn;
-	txq->lkey = dev->ntmr.lkey;
+	txq->lkey_be = rte_cpu_to_be_32(dev->ntmr.lkey);
+	txq->fast_free = (offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
 	eth->data->tx_queues[idx] = txq;
 	MTHCA_LOG(DEBUG, "port %u txq %u: QPN 0x%x, CQN 0x%x, %u WQEs", p->port_id, idx,
 		  txq->qp.qpn, txq->hwcq.cqn, nb_desc);
@@ -378,6 +388,14 @@ err:
 int
 mthca_txq_start(struct mthca_txq *txq)
 {
+	int off = rte_ib_mbuf_dynfield_register();
+
+	if (off < 0) {
+		MTHCA_LOG(ERR, "port %u txq %u: no rte_ib mbuf dynfield: %s",
+			  txq->priv->port_id, txq->idx, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	txq->dynoff = off;
 	txq->head = txq->tail = 0;
 	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
 	txq->qp.qkey = mthca_port_qkey(txq->priv);
@@ -395,7 +413,7 @@ mthca_txq_stop(struct mthca_txq *txq)
 	cq_drain(&txq->cq);
 	/* the QP is in RESET: what was posted and not yet retired is ours again */
 	for (; txq->tail != txq->head; txq->tail++)
-		rte_pktmbuf_free(txq->elts[txq->tail & txq->mask]);
+		rte_pktmbuf_free(mthca_tx_elt(txq->elts[txq->tail & txq->mask]));
 	txq->head = txq->tail = 0;
 	/* the ring of next pointers restarts from WQE 0 (Linux mthca_wq_reset) */
 	for (i = 0; i <= txq->mask; i++)

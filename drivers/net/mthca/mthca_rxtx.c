@@ -12,6 +12,9 @@
  * WQEs (Linux mthca_arbel_post_send, MTHCA_ARBEL_MAX_WQES_PER_SEND_DB).
  */
 
+#include <assert.h>
+#include <string.h>
+
 #include <rte_branch_prediction.h>
 #include <rte_ethdev.h>
 #include <rte_prefetch.h>
@@ -50,49 +53,65 @@ cq_release(struct mthca_cq_ring *cq, uint32_t n)
 	*(volatile uint32_t *)cq->set_ci_rec = rte_cpu_to_be_32(cq->cons);
 }
 
+/* The rte_ib receive fields are built as two little-endian words from the CQE. */
+static_assert(offsetof(struct mthca_cqe, rqpn) == 8 && offsetof(struct mthca_cqe, sl_ipok) == 12 &&
+	      offsetof(struct mthca_cqe, g_mlpath) == 13 && offsetof(struct mthca_cqe, rlid) == 14,
+	      "CQE bytes 8..15: rqpn, sl_ipok, g_mlpath, rlid (Linux struct mthca_cqe)");
+static_assert(offsetof(struct rte_ib_mbuf_addr, rx.slid) == 4 &&
+	      offsetof(struct rte_ib_mbuf_addr, rx.pkey_index) == 6 &&
+	      offsetof(struct rte_ib_mbuf_addr, rx.sl) == 8 &&
+	      offsetof(struct rte_ib_mbuf_addr, rx.path_bits) == 9 &&
+	      offsetof(struct rte_ib_mbuf_addr, rx.flags) == 10 &&
+	      offsetof(struct rte_ib_mbuf_addr, rx.port) == 11 && RTE_IB_MBUF_F_GRH == 1,
+	      "rte_ib_mbuf_addr.rx layout");
+
 /*
- * Fill the mbuf of a good receive completion. Its header lines were
- * prefetched; next, nb_segs and refcnt are what every mbuf in a mempool
- * has (rte_pktmbuf_prefree_seg() resets them), so one 64-bit store of
- * the queue's template sets data_off, refcnt, nb_segs and port
- * (DPDK's rearm_data, as i40e's and mlx5's receive paths do).
+ * Fill the mbuf of a good receive completion. next, nb_segs and refcnt
+ * are what every mbuf in a mempool has (rte_pktmbuf_prefree_seg() resets
+ * them), so one 64-bit store of the queue's template sets data_off,
+ * refcnt, nb_segs and port (DPDK's rearm_data, as i40e's and mlx5's
+ * receive paths do). The rte_ib fields are two 64-bit stores computed
+ * from one 64-bit load of CQE bytes 8..15 (source QPN, SL, G and path
+ * bits, SLID) and the P_Key index: byte stores into the mbuf would alias
+ * the queue's fields for the compiler and make it reload them for every
+ * packet. @p w1 holds the port in byte 3. The packet's bytes are not
+ * read: a GRH, when the CQE's G bit says one came, stays in the 40 bytes
+ * before the payload (rte_ib_mbuf_grh()).
  */
 static __rte_always_inline uint32_t
-rx_fill(const struct mthca_rxq *rxq, struct rte_mbuf *m, const struct mthca_cqe *c)
+rx_fill(struct rte_mbuf *m, const struct mthca_cqe *c, int dynoff, uint64_t mbuf_init,
+	uint64_t w1)
 {
-	struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, rxq->dynoff, struct rte_ib_mbuf_addr *);
+	uint64_t *dyn = RTE_MBUF_DYNFIELD(m, dynoff, uint64_t *);
 	uint32_t len = rte_be_to_cpu_32(c->byte_cnt) - MTHCA_GRH_SIZE;
-	uint8_t g = c->g_mlpath;
+	uint64_t q;
 
-	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = rxq->mbuf_init;
+	memcpy(&q, &c->rqpn, sizeof(q));
+	/* 63..32 source QPN, 31..28 SL, 23 G, 22..16 path bits, 15..0 SLID */
+	q = rte_be_to_cpu_64(q);
+	*(uint64_t *)RTE_PTR_ADD(m, offsetof(struct rte_mbuf, rearm_data)) = mbuf_init;
 	m->ol_flags = 0;
 	m->packet_type = 0;
-	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	a->rx.src_qpn = rte_be_to_cpu_32(c->rqpn) & 0xffffff;
-	a->rx.slid = rte_be_to_cpu_16(c->rlid);
-	a->rx.pkey_index = (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
-	a->rx.sl = c->sl_ipok >> 4;
-	a->rx.path_bits = g & 0x7f;
-	a->rx.flags = (g & 0x80) ? RTE_IB_MBUF_F_GRH : 0;
-	a->rx.port = rxq->ib_port;
+	m->data_len = (uint16_t)len;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	dyn[0] = ((q >> 32) & 0xffffff) | ((q & 0xffff) << 32) |
+		 ((uint64_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16) << 48);
+	dyn[1] = w1 | ((q >> 28) & 0xf) | ((q >> 8) & 0x7f00) | ((q >> 7) & 0x10000);
+#else
+	{
+		struct rte_ib_mbuf_addr *a = (struct rte_ib_mbuf_addr *)dyn;
+
+		a->rx.src_qpn = (uint32_t)(q >> 32) & 0xffffff;
+		a->rx.slid = (uint16_t)q;
+		a->rx.pkey_index = (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
+		a->rx.sl = (uint8_t)(q >> 28) & 0xf;
+		a->rx.path_bits = (uint8_t)(q >> 16) & 0x7f;
+		a->rx.flags = (uint8_t)(q >> 23) & 1;
+		a->rx.port = (uint8_t)(w1 >> 24);
+	}
+#endif
 	return len;
-}
-
-/*
- * Post a fresh mbuf in receive WQE @p slot. Only the address changes:
- * byte count and L_Key are the same for every mbuf of the queue's pool
- * and were written when the queue started (mthca_rxq_start); the GRH
- * goes into the 40 bytes of headroom before the payload.
- */
-static __rte_always_inline void
-rx_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *m)
-{
-	struct mthca_data_seg *d = (void *)(rxq->wqes + ((size_t)slot << 6) + 16);
-	uint64_t a = rxq->addr_va ? (uint64_t)(uintptr_t)m->buf_addr : m->buf_iova;
-
-	rxq->elts[slot] = m;
-	d->addr = rte_cpu_to_be_64(a + rxq->buf_off);
 }
 
 /* Out of mbufs: drop the @p done completions, their mbufs stay in the ring. */
@@ -106,67 +125,137 @@ rx_drop_all(struct mthca_rxq *rxq, uint32_t done)
 		rxq->errors += cqe_is_error(cqe_at(&rxq->cq, rxq->cq.cons + i));
 }
 
-#define RX_PREFETCH	4	/* mbufs prefetched ahead of the one being filled */
+/* Post fresh mbuf @p f in receive WQE @p slot: only the address changes (mthca_rxq_start). */
+static __rte_always_inline void
+rx_post(struct mthca_rxq *rxq, uint32_t slot, struct rte_mbuf *f)
+{
+	struct mthca_data_seg *d = (void *)(rxq->wqes + ((size_t)slot << 6) + 16);
 
+	rxq->elts[slot] = f;
+	d->addr = rte_cpu_to_be_64(*(const uint64_t *)RTE_PTR_ADD(f, rxq->addr_field) +
+				   rxq->buf_off);
+}
+
+/*
+ * A burst with an error completion in it (a flushed or failed receive),
+ * done again one completion at a time: the error's mbuf stays in its slot
+ * and its fresh mbuf goes back to the pool.
+ */
+static __rte_noinline __rte_cold uint32_t
+rx_burst_errors(struct mthca_rxq *rxq, struct rte_mbuf **pkts, struct rte_mbuf **fresh,
+		uint32_t done, uint64_t *bytes)
+{
+	uint64_t w1 = (uint64_t)rxq->ib_port << 24;
+	uint32_t i, got = 0;
+
+	*bytes = 0;
+	for (i = 0; i < done; i++) {
+		struct mthca_cqe *c = cqe_at(&rxq->cq, rxq->cq.cons + i);
+		uint32_t slot = (rxq->head + i) & rxq->mask;
+
+		c->owner = MTHCA_OWNER_HW;
+		if (cqe_is_error(c)) {
+			rxq->errors++;
+			rte_mempool_put(rxq->mp, fresh[i]);
+			continue;
+		}
+		*bytes += rx_fill(rxq->elts[slot], c, rxq->dynoff, rxq->mbuf_init, w1);
+		pkts[got++] = rxq->elts[slot];
+		rx_post(rxq, slot, fresh[i]);
+	}
+	return got;
+}
+
+/*
+ * The mbufs a receive burst fills were posted a ring earlier and are
+ * cold. The model's core writes the CQEs and reads the WQEs, so those
+ * lines are never prefetched (that would take them from the model before
+ * it is done with them); the mbufs' header lines are, for the next burst
+ * at the end of this one, as many as this one took: the time until the
+ * next call hides their latency.
+ */
 uint16_t
 mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mthca_rxq *rxq = q;
 	struct mthca_cq_ring *cq = &rxq->cq;
 	struct rte_mbuf *fresh[MTHCA_RX_BURST_MAX];
-	uint32_t done, i, got = 0, cons = cq->cons, head = rxq->head, mask = rxq->mask;
+	struct rte_mbuf **elts = rxq->elts;
+	uint8_t *cqes = cq->cqes;
+	const uint32_t mask = rxq->mask, cq_mask = cq->mask;
+	uint32_t done, i, cons = cq->cons, head = rxq->head;
 	uint64_t bytes = 0;
 
 	if (n > MTHCA_RX_BURST_MAX)
 		n = MTHCA_RX_BURST_MAX;
 	for (done = 0; done < n; done++)
-		if (!cqe_sw_owned(cqe_at(cq, cons + done)))
+		if (!cqe_sw_owned((const struct mthca_cqe *)(cqes +
+			(size_t)((cons + done) & cq_mask) * MTHCA_CQE_SIZE)))
 			break;
 	if (done == 0)
 		return 0;
 	/* owner bytes before the CQE bodies */
 	rte_io_rmb();
-	for (i = 0; i < RTE_MIN(done, (uint32_t)RX_PREFETCH); i++) {
-		struct rte_mbuf *m = rxq->elts[(head + i) & mask];
+	/* raw objects: rx_fill() writes what rte_pktmbuf_reset() would */
+	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)fresh, done) != 0)) {
+		rx_drop_all(rxq, done);
+		cq_release(cq, done);
+		n = 0;
+		goto publish;
+	}
+	{
+		const uint64_t mbuf_init = rxq->mbuf_init, w1 = (uint64_t)rxq->ib_port << 24;
+		const int dynoff = rxq->dynoff;
+
+		for (i = 0; i < done; i++) {
+			struct mthca_cqe *c = (struct mthca_cqe *)(cqes +
+				(size_t)((cons + i) & cq_mask) * MTHCA_CQE_SIZE);
+			struct rte_mbuf *m = elts[(head + i) & mask];
+
+			if (unlikely(cqe_is_error(c)))
+				break;
+			bytes += rx_fill(m, c, dynoff, mbuf_init, w1);
+			pkts[i] = m;
+			/* read: back to the HCA, published by the set-CI record below */
+			c->owner = MTHCA_OWNER_HW;
+		}
+	}
+	if (likely(i == done)) {
+		uint8_t *wqes = rxq->wqes;
+		const uint32_t buf_off = rxq->buf_off, addr_field = rxq->addr_field;
+
+		for (i = 0; i < done; i++) {
+			uint32_t slot = (head + i) & mask;
+			struct rte_mbuf *f = fresh[i];
+			struct mthca_data_seg *d = (void *)(wqes + ((size_t)slot << 6) + 16);
+
+			elts[slot] = f;
+			d->addr = rte_cpu_to_be_64(*(const uint64_t *)RTE_PTR_ADD(f, addr_field) +
+						   buf_off);
+		}
+		n = (uint16_t)done;
+	} else {
+		n = (uint16_t)rx_burst_errors(rxq, pkts, fresh, done, &bytes);
+	}
+	rxq->packets += n;
+	rxq->bytes += bytes;
+	cq->cons = cons + done;
+	/* owner bytes before the set-CI record that lets the HCA reuse them */
+	rte_io_wmb();
+	*(volatile uint32_t *)cq->set_ci_rec = rte_cpu_to_be_32(cq->cons);
+	/* the mbufs the next burst fills */
+	for (i = 0; i < done; i++) {
+		struct rte_mbuf *m = elts[(head + done + i) & mask];
 
 		rte_prefetch0(m);
 		rte_prefetch0(RTE_PTR_ADD(m, RTE_CACHE_LINE_SIZE));
 	}
-	/* raw objects: rx_fill() writes what rte_pktmbuf_reset() would */
-	if (unlikely(rte_mempool_get_bulk(rxq->mp, (void **)fresh, done) != 0)) {
-		rx_drop_all(rxq, done);
-		goto release;
-	}
-	for (i = 0; i < done; i++) {
-		const struct mthca_cqe *c = cqe_at(cq, cons + i);
-		uint32_t slot = (head + i) & mask;
-		struct rte_mbuf *m = rxq->elts[slot];
-
-		if (i + RX_PREFETCH < done) {
-			struct rte_mbuf *p = rxq->elts[(slot + RX_PREFETCH) & mask];
-
-			rte_prefetch0(p);
-			rte_prefetch0(RTE_PTR_ADD(p, RTE_CACHE_LINE_SIZE));
-		}
-		if (unlikely(cqe_is_error(c))) {
-			/* flushed or failed: the same mbuf goes back to the ring */
-			rxq->errors++;
-			rte_mempool_put(rxq->mp, fresh[i]);
-			continue;
-		}
-		bytes += rx_fill(rxq, m, c);
-		pkts[got++] = m;
-		rx_post(rxq, slot, fresh[i]);
-	}
-	rxq->packets += got;
-	rxq->bytes += bytes;
-release:
+publish:
 	rxq->head = head + done;
-	cq_release(cq, done);
 	/* receive WQEs before the RQ record that publishes them */
 	rte_io_wmb();
 	*(volatile uint32_t *)rxq->rq_rec = rte_cpu_to_be_32(rxq->head & 0xffff);
-	return (uint16_t)got;
+	return n;
 }
 
 int
@@ -180,6 +269,31 @@ mthca_rx_descriptor_status(void *q, uint16_t offset)
 	if (cqe_sw_owned(cqe_at(&rxq->cq, rxq->cq.cons + offset)))
 		return RTE_ETH_RX_DESC_DONE;
 	return RTE_ETH_RX_DESC_AVAIL;
+}
+
+/*
+ * Give a retired run of SQ slots back. Under fast free the whole run goes
+ * to the first mbuf's mempool in one call unless a chain is in it
+ * (MTHCA_TX_ELT_CHAIN); otherwise rte_pktmbuf_free_bulk() checks every
+ * segment's reference count and pool.
+ */
+static __rte_always_inline void
+tx_free(struct mthca_txq *txq, struct rte_mbuf **e, uint32_t n)
+{
+	uintptr_t tags = 0;
+	uint32_t i;
+
+	if (txq->fast_free) {
+		for (i = 0; i < n; i++)
+			tags |= (uintptr_t)e[i];
+		if (likely((tags & MTHCA_TX_ELT_CHAIN) == 0)) {
+			rte_mempool_put_bulk(e[0]->pool, (void **)e, n);
+			return;
+		}
+		for (i = 0; i < n; i++)
+			e[i] = mthca_tx_elt(e[i]);
+	}
+	rte_pktmbuf_free_bulk(e, n);
 }
 
 /* Retire send WQEs up to each completion (Linux mthca_poll_one tail accounting). */
@@ -213,82 +327,99 @@ tx_complete(struct mthca_txq *txq)
 		uint32_t run = RTE_MIN(tail - txq->tail, txq->mask + 1 - slot);
 
 		/* slots outside [tail, head) hold stale pointers nobody reads */
-		rte_pktmbuf_free_bulk(&txq->elts[slot], run);
+		tx_free(txq, &txq->elts[slot], run);
 		txq->tail += run;
 	}
 }
 
-static __rte_always_inline struct mthca_next_seg *
-sq_wqe(struct mthca_txq *txq, uint32_t ind)
-{
-	return (struct mthca_next_seg *)(txq->wqes + ((size_t)(ind & txq->mask) << txq->shift));
-}
-
 static __rte_always_inline void
-tx_ring(struct mthca_txq *txq, uint32_t start, uint32_t nreq, uint32_t size0)
+tx_ring(struct mthca_txq *txq, uint32_t head, uint32_t start, uint32_t nreq, uint32_t size0)
 {
 	/* WQEs before the SQ record, the record before the doorbell */
 	rte_io_wmb();
-	*(volatile uint32_t *)txq->sq_rec = rte_cpu_to_be_32(txq->head & 0xffff);
+	*(volatile uint32_t *)txq->sq_rec = rte_cpu_to_be_32(head & 0xffff);
 	rte_io_wmb();
 	mthca_doorbell64(txq->db, mthca_send_db_hi(nreq, start, MTHCA_OPCODE_SEND),
 			 mthca_send_db_lo(txq->qpn, size0));
 }
 
+/* A packet tx_burst does not send: counted and freed. */
+static __rte_noinline __rte_cold void
+tx_reject(struct mthca_txq *txq, struct rte_mbuf *m, bool no_ah)
+{
+	txq->errors++;
+	txq->no_ah += no_ah;
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * One UD WQE per packet (Linux mthca_arbel_post_send): the next segment's
+ * flags, the UD segment (the AH's address vector, DQPN, Q_Key), one data
+ * segment per mbuf segment; then the predecessor's next segment links it,
+ * opcode and address first, DBD and size after a barrier. The queue's
+ * fields live in locals for the loop: the WQE stores would otherwise make
+ * the compiler reload them for every packet.
+ */
 uint16_t
 mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 {
 	struct mthca_txq *txq = q;
-	uint32_t room, i, nreq = 0, start = txq->head, size0 = 0;
-	struct mthca_next_seg *last = NULL;
+	struct rte_mbuf **elts;
+	uint8_t *wqes = txq->wqes;
+	const uint32_t mask = txq->mask, shift = txq->shift, send_off = txq->send_off;
+	const rte_be32_t lkey = txq->lkey_be;
+	const int dynoff = txq->dynoff;
+	const bool fast_free = txq->fast_free;
+	uint32_t room, i, head, start, nreq = 0, size0 = 0;
+	struct mthca_next_seg *prev, *last = NULL;
 	uint64_t bytes = 0;
-	uint32_t first;
 
 	tx_complete(txq);
-	first = txq->head;
-	room = txq->mask + 1 - (txq->head - txq->tail);
+	elts = txq->elts;
+	head = start = txq->head;
+	room = mask + 1 - (head - txq->tail);
 	if (n > room)
 		n = (uint16_t)room;
+	prev = (struct mthca_next_seg *)(wqes + ((size_t)((head - 1) & mask) << shift));
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i], *s;
-		const struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
+		const struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, dynoff,
+								    struct rte_ib_mbuf_addr *);
 		const struct mthca_ah *ah = (const struct mthca_ah *)a->tx.ah;
-		struct mthca_next_seg *w, *prev;
-		struct mthca_data_seg *d;
-		uint32_t size, ind = txq->head;
+		uint32_t slot = head & mask, nseg = m->nb_segs, size;
+		struct mthca_next_seg *w = (void *)(wqes + ((size_t)slot << shift));
+		struct mthca_ud_seg *u = (struct mthca_ud_seg *)(w + 1);
+		struct mthca_data_seg *d = (struct mthca_data_seg *)(u + 1);
 
-		if (unlikely(ah == NULL || m->nb_segs > MTHCA_TX_MAX_SEGS)) {
-			/* never sent: counted and freed */
-			txq->errors++;
-			txq->no_ah += ah == NULL;
-			rte_pktmbuf_free(m);
+		if (unlikely(ah == NULL || nseg > MTHCA_TX_MAX_SEGS)) {
+			tx_reject(txq, m, ah == NULL);
 			continue;
 		}
-		w = sq_wqe(txq, ind);
 		mthca_next_set_flags(w, MTHCA_NEXT_ALWAYS1);
-		mthca_ud_seg_set((struct mthca_ud_seg *)(w + 1), ah->av, a->tx.dest_qpn,
-				 a->tx.qkey);
-		d = (struct mthca_data_seg *)((uint8_t *)(w + 1) + sizeof(struct mthca_ud_seg));
-		for (s = m; s != NULL; s = s->next, d++)
-			mthca_dseg_set(d, s->data_len, txq->lkey, rte_mbuf_data_iova(s));
-		size = (sizeof(struct mthca_next_seg) + sizeof(struct mthca_ud_seg)) / 16 +
-		       m->nb_segs;
-		txq->elts[ind & txq->mask] = m;
+		mthca_ud_seg_set(u, ah->av, a->tx.dest_qpn, a->tx.qkey);
+		d->byte_count = rte_cpu_to_be_32(m->data_len);
+		d->lkey = lkey;
+		d->addr = rte_cpu_to_be_64(rte_mbuf_data_iova(m));
+		if (unlikely(nseg > 1))
+			for (s = m->next, d++; s != NULL; s = s->next, d++)
+				mthca_dseg_set(d, s->data_len, rte_be_to_cpu_32(lkey),
+					       rte_mbuf_data_iova(s));
+		size = (sizeof(struct mthca_next_seg) + sizeof(struct mthca_ud_seg)) / 16 + nseg;
+		elts[slot] = fast_free && nseg > 1 ?
+			(struct rte_mbuf *)((uintptr_t)m | MTHCA_TX_ELT_CHAIN) : m;
 		bytes += m->pkt_len;
 		/* opcode and address first, then DBD and size (Linux mthca_arbel_post_send) */
-		prev = sq_wqe(txq, ind - 1);
-		mthca_next_set_op(prev, txq->send_off + ((ind & txq->mask) << txq->shift),
-				  MTHCA_OPCODE_SEND);
+		mthca_next_set_op(prev, send_off + (slot << shift), MTHCA_OPCODE_SEND);
 		rte_io_wmb();
 		mthca_next_set_nds(prev, size);
 		if (nreq == 0)
 			size0 = size;
-		last = w;
-		txq->head++;
+		prev = last = w;
+		head++;
 		if (++nreq == MTHCA_MAX_WQES_PER_DB) {
 			mthca_next_set_flags(last, MTHCA_NEXT_ALWAYS1 | MTHCA_NEXT_CQ_UPDATE);
-			tx_ring(txq, start, nreq, size0);
-			start = txq->head;
+			tx_ring(txq, head, start, nreq, size0);
+			start = head;
 			nreq = 0;
 			last = NULL;
 		}
@@ -296,9 +427,10 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	if (nreq != 0) {
 		/* one completion per batch retires all of it */
 		mthca_next_set_flags(last, MTHCA_NEXT_ALWAYS1 | MTHCA_NEXT_CQ_UPDATE);
-		tx_ring(txq, start, nreq, size0);
+		tx_ring(txq, head, start, nreq, size0);
 	}
-	txq->packets += txq->head - first;
+	txq->packets += head - txq->head;
+	txq->head = head;
 	txq->bytes += bytes;
 	return (uint16_t)i;
 }

@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 
+#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_ib_dev.h>
 #include <rte_ib_mbuf.h>
@@ -21,6 +22,13 @@
 
 /** Gather entries per send WQE: UD WQE of 16 + 48 + 4 x 16 = 128 bytes. */
 #define MTHCA_TX_MAX_SEGS	4
+
+/**
+ * Transmit offloads: gather, and fast free (every mbuf of a queue from one
+ * mempool with a reference count of 1, as the application promises).
+ */
+#define MTHCA_TX_OFFLOADS	(RTE_ETH_TX_OFFLOAD_MULTI_SEGS | \
+				 RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 
 /** Most receive completions one rx_burst call handles. */
 #define MTHCA_RX_BURST_MAX	64
@@ -47,6 +55,8 @@ struct mthca_rxq {
 	volatile uint8_t *rq_rec;
 	uint32_t lkey;
 	bool addr_va;			/**< WQE addresses are virtual (MTT region) */
+	/** offsetof(struct rte_mbuf, buf_addr) if addr_va, else of buf_iova */
+	uint32_t addr_field;
 	uint16_t port_id;
 	uint8_t ib_port;
 	struct rte_mempool *mp;
@@ -75,7 +85,10 @@ struct mthca_txq {
 	volatile uint8_t *sq_rec;
 	volatile uint8_t *db;		/**< UAR send doorbell */
 	uint32_t qpn;
-	uint32_t lkey;
+	rte_be32_t lkey_be;		/**< L_Key of every gather entry, big-endian */
+	int dynoff;			/**< rte_ib mbuf dynfield offset */
+	bool fast_free;			/**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
+	/** mbuf of each SQ slot; a chain is tagged MTHCA_TX_ELT_CHAIN under fast_free */
 	struct rte_mbuf **elts;
 	uint64_t packets, bytes, errors, no_ah;
 	/* control */
@@ -85,6 +98,21 @@ struct mthca_txq {
 	struct mthca_cq hwcq;
 	struct mthca_qp qp;
 } __rte_cache_aligned;
+
+/*
+ * Under fast free the retired run goes back to the mempool in one
+ * rte_mempool_put_bulk(), which knows nothing of chains: a multi-segment
+ * packet's slot carries this bit (mbufs are cache-line aligned) and is
+ * freed segment by segment instead.
+ */
+#define MTHCA_TX_ELT_CHAIN	((uintptr_t)1)
+
+/** The mbuf of an SQ slot, without its tag. */
+static inline struct rte_mbuf *
+mthca_tx_elt(struct rte_mbuf *e)
+{
+	return (struct rte_mbuf *)((uintptr_t)e & ~MTHCA_TX_ELT_CHAIN);
+}
 
 uint16_t mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
