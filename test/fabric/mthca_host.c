@@ -21,8 +21,12 @@
  *   test  -> "SEGS <dlid> <dqpn> <count> <size> <segs>"   multi-segment sends
  *   test  -> "HOLD <n> <timeout ms>"                      receive, keep the mbufs
  *   test  -> "RELEASE"                                    free the kept mbufs
- *   test  -> "BENCH <size> <count>"                       ethdev 0 -> ethdev 2 (a second
- *                                                         HCA in this process), one thread
+ *   test  -> "BENCH <size> <count> [<rx ring> <in flight>]"
+ *                                                         ethdev 0 -> ethdev 2 (a second
+ *                                                         HCA in this process), one thread;
+ *                                                         ethdev 2's receive ring and the
+ *                                                         datagrams in flight (default
+ *                                                         NB_RX_DESC, NB_DESC)
  *   test  -> "QUIT"
  *   host  -> "EVENT LSC up|down"                          on a link state change
  *
@@ -61,15 +65,22 @@ static unsigned int nheld;
 static struct rte_mempool *pool;
 static struct rte_ib_device *ibdev;
 static uint8_t ib_port;
+static uint16_t bench_rx_ring = NB_RX_DESC;	/* ethdev 2's receive ring now */
 
 static int
 port_setup(uint16_t port_id)
 {
+	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
 	int ret;
 
 	memset(&conf, 0, sizeof(conf));
 	conf.intr_conf.lsc = 1;
+	/* every mbuf comes from one pool with a reference count of 1 */
+	ret = rte_eth_dev_info_get(port_id, &info);
+	if (ret != 0)
+		return ret;
+	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
 	if (ret == 0)
 		ret = rte_eth_rx_queue_setup(port_id, 0, NB_RX_DESC, 0, NULL, pool);
@@ -171,7 +182,10 @@ do_recv(uint64_t count, uint32_t timeout_ms, uint32_t peer_qpn, uint16_t peer_li
 			if (ok) {
 				memcpy(&seq, p, sizeof(seq));
 				ok = seq < count && (peer_qpn == 0 || a->rx.src_qpn == peer_qpn) &&
-				     (peer_lid == 0 || a->rx.slid == peer_lid) && a->rx.port == ib_port;
+				     (peer_lid == 0 || a->rx.slid == peer_lid) && a->rx.port == ib_port &&
+				     /* SL 0, LMC 0, the default P_Key at index 0, no GRH */
+				     a->rx.sl == 0 && a->rx.path_bits == 0 && a->rx.pkey_index == 0 &&
+				     a->rx.flags == 0;
 				for (j = sizeof(seq); ok && j < len; j++)
 					ok = p[j] == pattern(seq, j);
 			}
@@ -433,14 +447,38 @@ bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double *tx_med, d
 }
 
 /*
+ * Ethdev 2's receive queue set up again with @p ring descriptors. The ring
+ * is FIFO: the buffer a datagram lands in was posted a ring earlier, so
+ * the ring's size is how much memory the model's receive copies cycle
+ * through (doc/guides/nics/mthca.rst, "Performance").
+ */
+static int
+bench_rx_resize(uint16_t ring)
+{
+	int ret;
+
+	if (ring == bench_rx_ring)
+		return 0;
+	ret = rte_eth_dev_stop(2);
+	if (ret == 0)
+		ret = rte_eth_rx_queue_setup(2, 0, ring, 0, NULL, pool);
+	if (ret == 0)
+		ret = rte_eth_dev_start(2);
+	if (ret == 0)
+		bench_rx_ring = ring;
+	return ret;
+}
+
+/*
  * The end-to-end rate, both hosts in this one thread (as hca_host bench),
- * at most NB_DESC datagrams in flight; rdtsc around every tx_burst and
- * every rx_burst that returned packets (polls that found nothing are
- * waiting for the model, not PMD work), divided by the packets they
- * moved, and how full those rx bursts were. Then bench_full().
+ * at most @p inflight datagrams in flight into a receive ring of
+ * @p rx_ring; rdtsc around every tx_burst and every rx_burst that
+ * returned packets (polls that found nothing are waiting for the model,
+ * not PMD work), divided by the packets they moved, and how full those rx
+ * bursts were. Then bench_full().
  */
 static void
-do_bench(uint32_t size, uint64_t count)
+do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 {
 	uint64_t txc = 0, rxc = 0, txn = 0, rxn = 0, rxcalls = 0, t0, t1, start, end;
 	uint64_t hz = rte_get_timer_hz();
@@ -454,11 +492,23 @@ do_bench(uint32_t size, uint64_t count)
 	uint8_t rport;
 	int ret;
 
+	/* a burst beyond the limit must still find receive WQEs: UD drops otherwise */
+	if (inflight < BURST || rx_ring > UINT16_MAX || rx_ring < inflight + BURST) {
+		printf("ERR bench: in flight %u must be >= %u and <= rx ring %u - %u\n",
+		       inflight, BURST, rx_ring, BURST);
+		return;
+	}
 	rdev = rte_ib_device_from_port_id(2, &rport);
 	if (rte_eth_dev_count_avail() < 3 || rdev == NULL ||
 	    rte_ib_query_port(rdev, rport, &pa) != 0 || pa.state != RTE_IB_PORT_ACTIVE ||
 	    rte_pmd_mthca_queue_qpn(2, 0, 0, &rqpn) != 0) {
 		printf("ERR bench needs a second HCA (ethdev 2) with an ACTIVE port\n");
+		return;
+	}
+	ret = bench_rx_resize((uint16_t)rx_ring);
+	if (ret != 0 || rte_pmd_mthca_queue_qpn(2, 0, 0, &rqpn) != 0) {
+		printf("ERR bench: ethdev 2 with a receive ring of %u: %s\n", rx_ring,
+		       strerror(ret != 0 ? -ret : rte_errno));
 		return;
 	}
 	memset(&attr, 0, sizeof(attr));
@@ -472,7 +522,7 @@ do_bench(uint32_t size, uint64_t count)
 	while (rxn < count && rte_get_timer_cycles() < end) {
 		uint16_t n, k;
 
-		if (txn < count && txn - rxn < NB_DESC && bench_alloc(m, size, ah, rqpn) == 0) {
+		if (txn < count && txn - rxn < inflight && bench_alloc(m, size, ah, rqpn) == 0) {
 			t0 = rte_rdtsc();
 			n = rte_eth_tx_burst(0, 0, m, BURST);
 			t1 = rte_rdtsc();
@@ -501,9 +551,11 @@ do_bench(uint32_t size, uint64_t count)
 		       size, rxn, count, strerror(-ret));
 		return;
 	}
-	printf("OK bench size %u sent %" PRIu64 " received %" PRIu64 " pps %.0f "
+	printf("OK bench size %u rx_ring %u in_flight %u sent %" PRIu64 " received %" PRIu64
+	       " pps %.0f "
 	       "tx_cycles_per_pkt %.1f rx_cycles_per_pkt %.1f rx_pkts_per_burst %.1f "
-	       "full32_tx_cycles_per_pkt %.1f full32_rx_cycles_per_pkt %.1f\n", size, txn, rxn,
+	       "full32_tx_cycles_per_pkt %.1f full32_rx_cycles_per_pkt %.1f\n", size, rx_ring,
+	       inflight, txn, rxn,
 	       rxn * (double)hz / (end - start), txn ? (double)txc / txn : 0.0,
 	       rxn ? (double)rxc / rxn : 0.0, rxcalls ? (double)rxn / rxcalls : 0.0, tx_med,
 	       rx_med);
@@ -633,8 +685,8 @@ main(int argc, char **argv)
 			do_stats();
 		} else if (sscanf(line, "CYCLE %u", &a) == 1) {
 			do_cycle(a);
-		} else if (sscanf(line, "BENCH %u %u", &a, &b) == 2) {
-			do_bench(a, b);
+		} else if ((ret = sscanf(line, "BENCH %u %u %u %u", &a, &b, &c, &d)) >= 2) {
+			do_bench(a, b, ret == 4 ? c : NB_RX_DESC, ret == 4 ? d : NB_DESC);
 		} else if (sscanf(line, "NOAH %u", &a) == 1) {
 			do_noah(a);
 		} else if (sscanf(line, "SEGS %u %u %u %u %u", &a, &b, &c, &d, &e) == 5) {
