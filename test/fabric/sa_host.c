@@ -29,6 +29,10 @@
  *        <- "OK mrecv got=<n> grh=<with GRH to mgid> bad=<n>"
  *   test -> "MC <mgid>"      MCMemberRecord Get of one group
  *        <- "MC mgid=.. mlid=0x.. qkey=0x.. mtu=.. rate=.. sl=.." "OK 1"
+ *   test -> "QPS <file> <ms> <depth>"  PathRecord Get to the destinations
+ *                            of <file>, <depth> outstanding for <ms>
+ *                            (sa_host_qps.h, test/bench/bench_sa_qps.py)
+ *        <- "OK qps=.. slice_med=.. done=.. errors=.. timeouts=.. bad=.."
  *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
  *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>" per Report
  *   any time "EVENT <name> port=<p> lid=<lid> sm_lid=<lid>": a port event
@@ -56,6 +60,8 @@
 #include <rte_ibmad_sa.h>
 #include <rte_mbuf.h>
 #include <rte_pmd_mthca.h>
+
+#include "sa_host_qps.h"
 
 static struct rte_ib_device *ibdev;
 static uint8_t ib_port;
@@ -477,6 +483,8 @@ main(int argc, char **argv)
 			do_mrecv(arg, a, b);
 		else if (sscanf(line, "MC %127s", arg) == 1)
 			get_group(arg, &group, true);
+		else if (sscanf(line, "QPS %127s %u %u", arg, &a, &b) == 3)
+			sa_host_qps(ibdev, ib_port, pa.lid, &gid, arg, a, b);
 		else if (sscanf(line, "SUB %u", &a) == 1)
 			do_subscribe(a);
 		else if (strncmp(line, "QUIT", 4) == 0)
