@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <ib_driver.h>
+#include <rte_errno.h>
 #include <rte_ib_dev.h>
 #include <rte_malloc.h>
 
@@ -307,8 +308,8 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 	struct mthca_qp *qp;
 	uint16_t pkey = 0xffff, slid, hlen;
 	uint32_t ind, qkey, flags;
-	uint8_t *h, sgid[16];
-	int ret;
+	struct rte_ib_gid sgid;
+	uint8_t *h;
 
 	if (port == 0 || port > dev->num_ports || qpn > 1 || buf->mad == NULL ||
 	    buf->len != RTE_IB_MAD_SIZE)
@@ -316,11 +317,16 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 	s = dev->sqp[port - 1];
 	if (s == NULL || !s->up)
 		return -ENETDOWN;
-	/* QP0's P_Key is not checked (IBA 10.9.3); QP1 takes the index given */
-	if (qpn == 1 && (ret = pkey_of(dev, port, buf->pkey_index, &pkey)) != 0)
-		return ret;
-	if (grh && (ret = gid_of(dev, port, ah->grh.sgid_index, sgid)) != 0)
-		return ret;
+	/*
+	 * QP0's P_Key is not checked (IBA 10.9.3); QP1 takes the index given.
+	 * Both tables from lib/ib's port cache, as Linux build_mlx_header()
+	 * takes ib_get_cached_pkey()/ib_get_cached_gid(): a MAD_IFC per send
+	 * would put a firmware command (a wait on the HCR) on every MAD.
+	 */
+	if (qpn == 1 && rte_ib_query_pkey(ib, port, buf->pkey_index, &pkey) != 0)
+		return -rte_errno;
+	if (grh && rte_ib_query_gid(ib, port, ah->grh.sgid_index, &sgid) != 0)
+		return -rte_errno;
 	pthread_mutex_lock(&s->lock);
 	qp = &s->qp[qpn];
 	sqp_poll(dev, s);
@@ -347,7 +353,7 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 		mthca_put16(h, 12, 12 + 8 + RTE_IB_MAD_SIZE + 4);
 		h[14] = 0x1b;
 		h[15] = ah->grh.hop_limit;
-		memcpy(h + 16, sgid, 16);
+		memcpy(h + 16, sgid.raw, 16);
 		memcpy(h + 32, ah->grh.dgid.raw, 16);
 	}
 	/* BTH (IBA 9.2): UD SEND only, P_Key, DestQP, PSN */
