@@ -191,6 +191,18 @@ class Model:
                 (self.tag, self.host.poll(), self.log))
         return line.strip()
 
+    def close(self, h):
+        """Ask the host to quit; what it prints until it exits (a sanitizer's report
+        at exit included) goes to its log, where the harness looks for reports."""
+        try:
+            rest, _ = self.host.communicate('quit\n', timeout=30)
+        except subprocess.TimeoutExpired:
+            h.check(False, '%s: hca_host bench_serve did not quit' % self.tag)
+        with open(self.log, 'a') as f:
+            f.write(rest)
+        h.check(self.host.returncode == 0, '%s: hca_host bench_serve exit %s; see %s' %
+                (self.tag, self.host.returncode, self.log))
+
     def burst(self, h, size, count, idle=None):
         """One burst; a dict of its rate and what the scheduler did meanwhile.
 
@@ -367,8 +379,7 @@ def main():
             print('bench_hca_ud: goal >= %.2fx the baseline at 64 and 2044 bytes (median pair'
                   ' ratio): %s' % (GOAL_RATIO, 'met' if ok_ratio else 'NOT met'))
         for m in (new, old) if old else (new,):
-            m.host.stdin.write('quit\n')
-            m.host.stdin.flush()
+            m.close(h)
 
 
 if __name__ == '__main__':
