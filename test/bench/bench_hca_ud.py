@@ -172,16 +172,24 @@ class Model:
                    timeout=10, what='PCI functions of the %s model' % tag)
         a, b = sorted(os.path.join(root, d) for d in os.listdir(root) if d.startswith('0000:'))
         start_opensm(h, self.fab, lib, 'ca-sm', name='opensm-' + tag, sweep=1)
-        # a pipe, not the log file: the bench blocks on the reply instead of polling
         self.log = h.path('hca_host-%s.log' % tag)
-        self.host = subprocess.Popen([hca_host, 'bench_serve', a, b], cwd=h.dir,
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True,
-                                     start_new_session=True)
-        h.procs.append(Proc('hca_host-' + tag, self.host, self.log))
-        h.info('started hca_host bench_serve for %s (pid %d)' % (tag, self.host.pid))
-        line = self.reply(h)
-        h.check(line.startswith('bench: ready'), '%s: hca_host bench_serve: %s' % (tag, line))
+        # a bring-up can miss OpenSM's sweep on a loaded machine: one more try
+        for attempt in (1, 2):
+            # a pipe, not the log file: the bench blocks on the reply instead of polling
+            self.host = subprocess.Popen([hca_host, 'bench_serve', a, b], cwd=h.dir,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, text=True,
+                                         start_new_session=True)
+            h.procs.append(Proc('hca_host-' + tag, self.host, self.log))
+            h.info('started hca_host bench_serve for %s (pid %d)' % (tag, self.host.pid))
+            line = self.host.stdout.readline()
+            with open(self.log, 'a') as f:
+                f.write(line)
+            if line.startswith('bench: ready'):
+                break
+            self.host.wait(timeout=30)
+            h.check(attempt == 1, '%s: hca_host bench_serve: %s (twice)' % (tag, line.strip()))
+            print('bench_hca_ud: %s: hca_host bench_serve: %s; once more' % (tag, line.strip()))
         self.runs = {s: [] for s in SIZES}
 
     def reply(self, h):
