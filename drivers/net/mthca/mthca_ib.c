@@ -58,8 +58,9 @@
 /** QP0 and QP1 of one port, on one CQ. */
 struct mthca_sqp {
 	uint8_t port;
-	pthread_mutex_t lock;		/* the QPs, the CQ and the buffers */
-	struct mthca_cq cq;
+	pthread_mutex_t lock;		/* the QPs, the CQs and the buffers */
+	struct mthca_cq cq;		/* receives, armed: its events wake the MAD core */
+	struct mthca_cq scq;		/* sends, never armed: polled before each send */
 	struct mthca_qp qp[2];		/* [0] SMI, [1] GSI */
 	struct mthca_dma rbuf[2];	/* receive slots */
 	struct mthca_dma sbuf[2];	/* send slots: headers and the MAD */
@@ -122,6 +123,7 @@ sqp_destroy(struct mthca_dev *dev, struct mthca_sqp *s)
 		mthca_dma_free(&s->sbuf[q]);
 	}
 	mthca_cq_destroy(dev, &s->cq);
+	mthca_cq_destroy(dev, &s->scq);
 	pthread_mutex_destroy(&s->lock);
 	rte_free(s);
 }
@@ -138,13 +140,22 @@ sqp_create(struct mthca_dev *dev, uint8_t port, struct mthca_sqp **out)
 		return -ENOMEM;
 	s->port = port;
 	pthread_mutex_init(&s->lock, NULL);
+	/*
+	 * Send completions on a CQ of their own that raises no event: a
+	 * send's completion only frees its WQE, which the next send finds by
+	 * polling, so only receives wake the MAD core (one completion event
+	 * per answered query, not two). Two QPs' sends fit: at most
+	 * 2 * SQP_DEPTH are outstanding.
+	 */
 	ret = mthca_cq_create(dev, &s->cq, 4 * SQP_DEPTH);
+	if (ret == 0)
+		ret = mthca_cq_create(dev, &s->scq, 4 * SQP_DEPTH);
 	if (ret != 0)
 		goto err;
 	for (q = 0; q < 2 && ret == 0; q++) {
 		/* hardware QPN: sqp_start + 2q + port - 1 (Linux mthca_alloc_sqp) */
 		ret = mthca_qp_create(dev, &s->qp[q], dev->sqp_start + 2 * q + port - 1,
-				      MTHCA_QPST_MLX, port, &s->cq, &s->cq, SQP_DEPTH, SQP_DEPTH,
+				      MTHCA_QPST_MLX, port, &s->scq, &s->cq, SQP_DEPTH, SQP_DEPTH,
 				      1, 1);
 		if (ret == 0)
 			ret = mthca_dma_alloc(dev, SQP_DEPTH * SQP_SLOT, 0, &s->rbuf[q]);
@@ -194,12 +205,10 @@ mthca_ib_cq_event(struct mthca_dev *dev, uint32_t cqn)
 		}
 }
 
-/* Drain one port's special CQ: receives to the MAD core, sends retired. */
+/* Drain one of a port's special CQs: receives to the MAD core, sends retired. */
 static void
-sqp_poll(struct mthca_dev *dev, struct mthca_sqp *s)
+sqp_poll(struct mthca_dev *dev, struct mthca_sqp *s, struct mthca_cq *cq)
 {
-	struct mthca_cq *cq = &s->cq;
-
 	for (;;) {
 		struct mthca_cqe *c = (void *)(cq->buf.va +
 					       (size_t)(cq->cons & (cq->nent - 1)) * MTHCA_CQE_SIZE);
@@ -275,10 +284,11 @@ ib_intr_process(struct rte_ib_device *ib)
 		MTHCA_LOG(DEBUG, "%s: port %u special CQ 0x%x at %u", dev->name, s->port,
 			  s->cq.cqn, s->cq.cons);
 		pthread_mutex_lock(&s->lock);
-		sqp_poll(dev, s);
+		sqp_poll(dev, s, &s->cq);
 		/* arm, then poll once more: nothing slips between (dp: arm-then-poll) */
 		sqp_arm(s);
-		sqp_poll(dev, s);
+		sqp_poll(dev, s, &s->cq);
+		sqp_poll(dev, s, &s->scq);
 		pthread_mutex_unlock(&s->lock);
 	}
 	/* events of a device without interrupts (real hardware): poll the EQs too */
@@ -329,7 +339,7 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 		return -rte_errno;
 	pthread_mutex_lock(&s->lock);
 	qp = &s->qp[qpn];
-	sqp_poll(dev, s);
+	sqp_poll(dev, s, &s->scq);
 	if (qp->sq_head - s->sq_tail[qpn] >= qp->sq_max) {
 		pthread_mutex_unlock(&s->lock);
 		return -EAGAIN;
