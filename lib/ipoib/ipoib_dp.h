@@ -27,6 +27,7 @@ struct rte_ipoib_dp {
 	uint32_t bcast_sig;                  /**< Its hash. */
 	uint64_t local_mac_word;             /**< local_mac, 2 zero bytes, as a word. */
 	uint32_t local_qpn;                  /**< conf.local's QPN, host order. */
+	uint64_t local_src_key;              /**< Our (LID, QPN) as a source key. */
 	uint64_t now;                        /**< TSC at the start of the burst. */
 	uint64_t age_tick;                   /**< Stamp neighbours at most this often. */
 	struct rte_ipoib_dp_stats st;

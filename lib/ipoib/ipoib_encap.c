@@ -74,6 +74,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	dp->bcast_sig = ipoib_hash_hw(&dp->bcast_hw);
 	memcpy(&dp->local_mac_word, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	dp->local_qpn = rte_ipoib_hwaddr_qpn(&conf->local);
+	dp->local_src_key = ipoib_src_key_w(conf->local_lid, dp->local_qpn);
 	dp->age_tick = rte_get_tsc_hz() >> 10;
 	return dp;
 }
@@ -184,40 +185,10 @@ check_ipv6(const uint8_t *ip, uint32_t seg_len, uint32_t len)
 	return RTE_IPOIB_DROP_NONE;
 }
 
-/*
- * The 8-byte key of a MAC (its 6 bytes, two zero bytes) from a frame,
- * read as one word and masked: building it byte by byte in memory would
- * stall the load that hashes it. The frame's 8 first bytes are there.
- */
-static inline uint64_t
-mac_key_frame(const uint8_t *frame)
-{
-	uint64_t k;
-
-	memcpy(&k, frame, 8);
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	return k & UINT64_C(0x0000ffffffffffff);
-#else
-	return k & UINT64_C(0xffffffffffff0000);
-#endif
-}
-
-static inline uint64_t
-mac_key(const uint8_t *mac)
-{
-	uint64_t k = 0;
-
-	memcpy(&k, mac, RTE_ETHER_ADDR_LEN);
-	return k;
-}
-
 static inline struct rte_ipoib_neigh *
 lookup_mac(const struct rte_ipoib_tbl *tbl, const uint8_t *mac)
 {
-	uint64_t key = mac_key(mac);
-
-	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_8((const uint8_t *)&key),
-				 ipoib_neigh_mac_match);
+	return ipoib_mac_lookup(tbl, ipoib_mac_key(mac));
 }
 
 static inline struct rte_ipoib_neigh *
@@ -229,10 +200,7 @@ lookup_hw(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 static inline const struct ipoib_bind *
 lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
 {
-	uint8_t key[16];
-
-	ipoib_src_key(slid, qpn, key);
-	return ipoib_htab_lookup(&tbl->by_src, key, ipoib_hash_16(key), ipoib_bind_match);
+	return ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
 }
 
 /* The group's neighbour; a group not joined yet is reported. */
@@ -635,87 +603,143 @@ neigh_touch(const struct rte_ipoib_dp *dp, struct rte_ipoib_neigh *n)
 }
 
 /*
- * The L3 checks of the fast paths: an IPv4 packet, or an IPv6 packet that
- * is not ND, that check_ipv4()/check_ipv6() accept. Anything else (ARP,
- * ND, another type, a bad header) goes the general way, which drops it
- * with its reason or rewrites it.
+ * The IPv6 check of the fast paths: an IPv6 packet that is not ND and
+ * that check_ipv6() accepts. IPv4 is checked inline by the bursts;
+ * anything else (ARP, ND, another type, a bad header, IPv4 with options)
+ * goes the general way, which drops it with its reason or rewrites it.
  */
 static __rte_always_inline bool
-fast_l3_ok(uint16_t be_type, const uint8_t *l3, uint32_t seg, uint32_t len)
+fast_ip6_ok(const uint8_t *l3, uint32_t seg, uint32_t len)
 {
-	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)) {
-		/* Version 4 without options: check_ipv4() with IHL 20 known. */
-		if (seg >= 20 && l3[0] == 0x45) {
-			uint32_t tot = (uint32_t)l3[2] << 8 | l3[3];
-
-			return tot >= 20 && tot <= len;
-		}
-		return check_ipv4(l3, seg, len) == RTE_IPOIB_DROP_NONE;
-	}
-	if (be_type == RTE_BE16(RTE_ETHER_TYPE_IPV6))
-		return check_ipv6(l3, seg, len) == RTE_IPOIB_DROP_NONE &&
-			!ipoib_ip6_is_nd(l3, seg);
-	return false;
+	return check_ipv6(l3, seg, len) == RTE_IPOIB_DROP_NONE && !ipoib_ip6_is_nd(l3, seg);
 }
+
+/*
+ * The fast paths read the type and the start of the IP header as one
+ * 8-byte word (one load instead of four byte loads): from the Ethernet
+ * type on transmit, from the IPoIB header on receive. A mask and a
+ * compare check the type with the IPv4 version and IHL (4 and 5: no
+ * options); the total length is loaded on its own.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+/* Ethernet: bytes 12..19 = type 08 00, 45, TOS, total length. */
+#define ETH_IP4_MASK UINT64_C(0x0000000000ffffff)
+#define ETH_IP4_VAL UINT64_C(0x0000000000450008)
+/* IPoIB: bytes 0..7 = type 08 00, reserved, 45, TOS, total length. */
+#define IB_IP4_MASK UINT64_C(0x000000ff0000ffff)
+#define IB_IP4_VAL UINT64_C(0x0000004500000008)
+#define WORD_TYPE(w) ((uint16_t)(w))
+#define WORD_HDR(w) ((uint32_t)(uint16_t)(w))
+#else
+#define ETH_IP4_MASK UINT64_C(0xffffff0000000000)
+#define ETH_IP4_VAL UINT64_C(0x0800450000000000)
+#define IB_IP4_MASK UINT64_C(0xffff0000ff000000)
+#define IB_IP4_VAL UINT64_C(0x0800000045000000)
+#define WORD_TYPE(w) ((uint16_t)((w) >> 48))
+#define WORD_HDR(w) ((uint32_t)((w) >> 48) << 16)
+#endif
+
+/*
+ * An IPv4 header without options (version 4, IHL 5) whose total length
+ * @p tot is at least its header and at most the @p len bytes there are:
+ * check_ipv4() with IHL 20 known, one unsigned compare for both bounds
+ * (@p len >= 20 is known).
+ */
+static __rte_always_inline bool
+ip4_tot_ok(uint32_t tot, uint32_t len)
+{
+	return tot - 20 <= len - 20;
+}
+
+/* What the transmit fast path needs, computed once per burst. */
+struct encap_ctx {
+	uint64_t stale;        /**< A stamp older than this is rewritten. */
+	uint64_t now;          /**< TSC at the start of the burst. */
+	uint64_t qkey_hi;      /**< The Q_Key where the dynfield's second word has it. */
+	uint32_t max_pkt_len;  /**< MTU + the Ethernet header. */
+	int off;               /**< The dynfield's offset. */
+};
 
 /*
  * The common transmit of the Ethernet view in one go: a unicast IP frame
  * (not ND) to neighbour @p n, found for its destination MAC, whose path
- * has a handle. True when done; false, with @p m untouched, sends the
- * packet the general way (encap_eth()), which makes every check again and
- * drops with the reason. The 14-byte Ethernet header becomes the 4-byte
- * IPoIB one by moving the data offset (no rte_pktmbuf_adj() checks: the
- * length checks above cover them); the dynfield is two word stores.
+ * has a handle, within the MTU. True when done; false, with @p m
+ * untouched, sends the packet the general way (encap_eth()), which makes
+ * every check again and drops with the reason. The 14-byte Ethernet
+ * header becomes the 4-byte IPoIB one by moving the data offset (no
+ * rte_pktmbuf_adj() checks: the length checks cover them); the header is
+ * one 32-bit store, the dynfield two 64-bit stores.
  */
 static __rte_always_inline bool
-encap_eth_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *n,
-	       int off)
+encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap_ctx *c)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t seg = m->data_len - RTE_ETHER_HDR_LEN, len = m->pkt_len - RTE_ETHER_HDR_LEN;
-	struct rte_ib_mbuf_addr *a;
+	uint8_t *dyn = (uint8_t *)m + c->off;
+	uint32_t pkt_len = m->pkt_len, hdr;
+	uint16_t be_tot;
+	uint64_t w, dw;
 	struct rte_ib_ah *ah;
-	uint16_t be_type;
-	uint32_t hdr;
+	bool ok;
 
-	/* The caller found @p n for this frame: data_len >= 14. */
-	memcpy(&be_type, p + 12, 2);
-	if (!fast_l3_ok(be_type, p + RTE_ETHER_HDR_LEN, seg, len) || len > dp->conf.mtu)
+	/* 14 + 20: an IPv4 header there; IPv6 checks its own length. */
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + 20))
 		return false;
+	memcpy(&w, p + 12, 8);
+	if (likely((w & ETH_IP4_MASK) == ETH_IP4_VAL)) {
+		memcpy(&be_tot, p + 16, 2);
+		/* 20 <= total length <= what follows the Ethernet header. */
+		ok = (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <=
+			pkt_len - (RTE_ETHER_HDR_LEN + 20);
+	} else if (WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		ok = fast_ip6_ok(p + RTE_ETHER_HDR_LEN, m->data_len - RTE_ETHER_HDR_LEN,
+				 pkt_len - RTE_ETHER_HDR_LEN);
+	} else {
+		return false;
+	}
 	/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
 	ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
-	if (ah == NULL)
+	if (!ok || pkt_len > c->max_pkt_len || ah == NULL)
 		return false;
-	neigh_touch(dp, n);
+	/* Stamp the neighbour as used, at most once per age tick. */
+	if (unlikely(__atomic_load_n(&n->last_used, __ATOMIC_RELAXED) < c->stale))
+		__atomic_store_n(&n->last_used, c->now, __ATOMIC_RELAXED);
 	m->data_off += RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	m->data_len -= RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	m->pkt_len -= RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
+	m->pkt_len = pkt_len - (RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN);
 	/* RFC 4391 6: the type, then 16 reserved zero bits. */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	hdr = be_type;
-#else
-	hdr = (uint32_t)be_type << 16;
-#endif
+	hdr = WORD_HDR(w);
 	memcpy(p + RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN, &hdr, 4);
-	a = dyn_addr(m, off);
-	a->tx.ah = ah;
-	a->tx.dest_qpn = n->qpn;
-	a->tx.qkey = dp->conf.qkey;
+	/* The tx view: handle, then destination QPN and Q_Key in one word. */
+	memcpy(dyn, &ah, sizeof(ah));
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	dw = n->qpn | c->qkey_hi;
+#else
+	dw = (uint64_t)n->qpn << 32 | c->qkey_hi;
+#endif
+	memcpy(dyn + 8, &dw, 8);
 	return true;
 }
 
 /*
- * The key of the MAC index for a frame of the Ethernet view: its
- * destination if unicast, else 0 (none: groups are looked up by MGID).
+ * The key of the MAC front index for a frame of the Ethernet view: its
+ * destination (one load, masked to 6 bytes) if unicast, else 0 (none:
+ * groups are looked up by MGID).
  */
 static __rte_always_inline uint64_t
 encap_key(const struct rte_mbuf *m)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+	uint64_t k;
 
-	if (m->data_len < RTE_ETHER_HDR_LEN || (p[0] & 1) != 0)
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
 		return 0;
-	return mac_key_frame(p);
+	memcpy(&k, rte_pktmbuf_mtod(m, const uint8_t *), 8);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	k &= UINT64_C(0x0000ffffffffffff);
+	return (k & 1) != 0 ? 0 : k;
+#else
+	k &= UINT64_C(0xffffffffffff0000);
+	return (k >> 56 & 1) != 0 ? 0 : k;
+#endif
 }
 
 /* encap_one()'s result for a packet queued on its unresolved path. */
@@ -755,44 +779,74 @@ encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *h
 	return ENCAP_QUEUED;
 }
 
-uint16_t
-rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/* The general transmit of every packet of a burst (the L3 view). */
+static uint16_t
+encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
-	const struct ipoib_htab *t = &dp->conf.tbl->by_mac;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	uint64_t key[IPOIB_STAGE_MAX];
-	uint32_t sig[IPOIB_STAGE_MAX];
-	void *cand[IPOIB_STAGE_MAX];
-	uint16_t i, nb_ok = 0, nb_drop = 0;
-	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
 	const int off = rte_ib_mbuf_dynfield_offset;
+	uint16_t i, nb_ok = 0, nb_drop = 0;
 
-	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
-		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
-	dp->now = rte_rdtsc();
-	/*
-	 * Ethernet view: the destination MACs looked up in stages across the
-	 * burst (ipoib_htab_stage1()), the last stage in the loop that uses
-	 * the neighbour.
-	 */
 	for (i = 0; i < nb_pkts; i++) {
-		key[i] = eth ? encap_key(pkts[i]) : 0;
-		sig[i] = ipoib_htab_stage1(t, key[i], ipoib_hash_w8);
-	}
-	for (i = 0; i < nb_pkts; i++)
-		cand[i] = ipoib_htab_stage2(t, key[i], sig[i]);
-	for (i = 0; i < nb_pkts; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rte_ipoib_neigh *n;
-		unsigned int r;
+		unsigned int r = encap_one(dp, pkts[i], NULL, off);
 
-		/* NULL: a group, a short frame, no neighbour, or the L3 view. */
-		n = ipoib_htab_stage3(t, key[i], sig[i], cand[i], ipoib_neigh_mac_match_w);
-		if (n != NULL && encap_eth_fast(dp, m, n, off)) {
-			pkts[nb_ok++] = m;
-			continue;
+		if (r == RTE_IPOIB_DROP_NONE) {
+			pkts[nb_ok++] = pkts[i];
+		} else if (r != ENCAP_QUEUED) {
+			dp->st.drops[r]++;
+			dropped[nb_drop++] = pkts[i];
 		}
-		r = encap_one(dp, m, n, off);
+	}
+	if (nb_drop != 0)
+		rte_pktmbuf_free_bulk(dropped, nb_drop);
+	dp->st.encap_pkts += nb_ok;
+	return nb_ok;
+}
+
+/*
+ * How many packets ahead the second pass prefetches the entry its slot
+ * points to (the slots were prefetched by the first pass): enough to
+ * cover a miss to memory with the work of the packets in between.
+ */
+#define ENTRY_AHEAD 8
+
+/*
+ * The second pass of rte_ipoib_encap_burst() over @p nb packets whose
+ * keys and front slots @p key and @p idx hold. @p ahead (a constant):
+ * prefetch the neighbour ENTRY_AHEAD packets on, for tables too big for
+ * the caches.
+ */
+static __rte_always_inline uint16_t
+encap_eth_pass(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
+	       const uint64_t *key, const uint32_t *idx, void *const *slot,
+	       const struct encap_ctx *c, bool ahead)
+{
+	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
+	unsigned int i, nb_ok = 0, nb_drop = 0;
+
+	if (ahead)
+		for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i]));
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct rte_ipoib_neigh *n = ipoib_slot_get(slot, idx[i]);
+		unsigned int r;
+		uint64_t k;
+
+		if (ahead && i + ENTRY_AHEAD < nb)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
+		/* A key of 0 (no unicast MAC) matches no entry, not even none. */
+		memcpy(&k, n->mackey, 8);
+		if (likely(k == key[i])) {
+			if (likely(encap_eth_fast(m, n, c))) {
+				pkts[nb_ok++] = m;
+				continue;
+			}
+		} else {
+			n = NULL;
+		}
+		/* Not in its slot (NULL: looked up again), or not the fast case. */
+		r = encap_one(dp, m, n, c->off);
 		if (r == RTE_IPOIB_DROP_NONE) {
 			pkts[nb_ok++] = m;
 		} else if (r != ENCAP_QUEUED) {
@@ -803,7 +857,56 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	if (nb_drop != 0)
 		rte_pktmbuf_free_bulk(dropped, nb_drop);
 	dp->st.encap_pkts += nb_ok;
-	return nb_ok;
+	return (uint16_t)nb_ok;
+}
+
+/*
+ * Front indexes of up to this many slots (32 KiB; up to 2,048
+ * neighbours, whose first lines fit in L2) are read without prefetching
+ * their entries ahead: the loads hit the caches.
+ */
+#define FRONT_SMALL_SLOTS 4096u
+
+uint16_t
+rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	const struct ipoib_front *f = &dp->conf.tbl->mac_front;
+	uint64_t key[IPOIB_STAGE_MAX];
+	uint32_t idx[IPOIB_STAGE_MAX];
+	const uint32_t mask = f->mask;
+	void *const *slot = f->slot;
+	struct encap_ctx c;
+	unsigned int i;
+
+	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
+		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
+	c.now = rte_rdtsc();
+	dp->now = c.now;
+	if (dp->conf.mode != RTE_IPOIB_MODE_ETH)
+		return encap_burst_general(dp, pkts, nb_pkts);
+	c.stale = c.now - dp->age_tick;
+	c.max_pkt_len = dp->conf.mtu + RTE_ETHER_HDR_LEN;
+	c.off = rte_ib_mbuf_dynfield_offset;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	c.qkey_hi = (uint64_t)dp->conf.qkey << 32;
+#else
+	c.qkey_hi = dp->conf.qkey;
+#endif
+	/*
+	 * First pass, over the whole burst so that the misses of its
+	 * packets overlap: each frame's destination MAC as a key, its front
+	 * slot prefetched. Second pass: this packet's neighbour verified
+	 * and the frame sent (and, for big tables, the neighbour of the
+	 * slot ENTRY_AHEAD packets on prefetched).
+	 */
+	for (i = 0; i < nb_pkts; i++) {
+		key[i] = encap_key(pkts[i]);
+		idx[i] = ipoib_mac_front_idx(key[i], mask);
+		rte_prefetch0(&slot[idx[i]]);
+	}
+	if (mask < FRONT_SMALL_SLOTS)
+		return encap_eth_pass(dp, pkts, nb_pkts, key, idx, slot, &c, false);
+	return encap_eth_pass(dp, pkts, nb_pkts, key, idx, slot, &c, true);
 }
 
 /* ---- Ethernet view, receive ---- */
@@ -1061,104 +1164,148 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	return RTE_IPOIB_DROP_NONE;
 }
 
+/* What the receive fast path needs, computed once per burst. */
+struct decap_ctx {
+	uint64_t pkey_hi;      /**< Our P_Key index where the dynfield's word has it. */
+	uint64_t local_key;    /**< Our own source, with pkey_hi. */
+	uint64_t local_mac;    /**< Our MAC, 2 zero bytes, as a word. */
+	uint32_t max_pkt_len;  /**< MTU + the IPoIB header. */
+	int off;               /**< The dynfield's offset. */
+};
+
 /*
  * The common receive in one go: a packet without GRH on our P_Key from a
- * known source (binding @p b, found for its SLID and QPN), not our own,
- * carrying IP that is not ND. True when done; false, with @p m untouched,
- * decapsulates it the general way (decap_one()), which makes every check
- * again and drops with the reason. The Ethernet view's header is two
- * overlapping word stores: destination (us) and the source MAC's first
- * two bytes, then the source MAC and the type.
+ * known source (binding @p b, found for its SLID and QPN: the caller
+ * compared the dynfield's word, P_Key index included, with the binding's
+ * key), not our own, carrying IP that is not ND, within the MTU. True
+ * when done; false, with @p m untouched, decapsulates it the general way
+ * (decap_one()), which makes every check again and drops with the
+ * reason. The Ethernet view's header is two overlapping word stores:
+ * destination (us) and the source MAC's first two bytes, then the source
+ * MAC and the type.
  */
 static __rte_always_inline bool
-decap_fast(const struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
-	   int off, bool eth)
+decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
+	   const struct decap_ctx *c, bool eth)
 {
-	const struct rte_ib_mbuf_addr *a = dyn_addr(m, off);
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t seg = m->data_len - RTE_IPOIB_ENCAP_LEN, len = m->pkt_len - RTE_IPOIB_ENCAP_LEN;
+	uint32_t pkt_len = m->pkt_len;
 	const int grow = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	uint64_t src, w0, w1;
-	uint16_t be_type;
+	uint64_t w, src, w0, w1;
+	uint16_t be_tot;
+	bool ok;
 
-	if (a->rx.pkey_index != dp->conf.pkey_index || m->data_len < RTE_IPOIB_ENCAP_LEN ||
-	    len > dp->conf.mtu ||
-	    ((a->rx.src_qpn & RTE_IPOIB_QPN_MASK) == dp->local_qpn &&
-	     a->rx.slid == dp->conf.local_lid))
+	/* 4 + 20: an IPv4 header there; IPv6 checks its own length. */
+	if (unlikely(m->data_len < RTE_IPOIB_ENCAP_LEN + 20))
 		return false;
-	memcpy(&be_type, p, 2);
-	if (!fast_l3_ok(be_type, p + RTE_IPOIB_ENCAP_LEN, seg, len))
+	memcpy(&w, p, 8);
+	if (likely((w & IB_IP4_MASK) == IB_IP4_VAL)) {
+		memcpy(&be_tot, p + 6, 2);
+		/* 20 <= total length <= what follows the IPoIB header. */
+		ok = (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <=
+			pkt_len - (RTE_IPOIB_ENCAP_LEN + 20);
+	} else if (WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
+		ok = fast_ip6_ok(p + RTE_IPOIB_ENCAP_LEN, m->data_len - RTE_IPOIB_ENCAP_LEN,
+				 pkt_len - RTE_IPOIB_ENCAP_LEN);
+	} else {
+		return false;
+	}
+	/* Within the MTU, not our own multicast come back. */
+	if (!ok || pkt_len > c->max_pkt_len || key == c->local_key)
 		return false;
 	if (!eth) {
 		m->data_off += RTE_IPOIB_ENCAP_LEN;
 		m->data_len -= RTE_IPOIB_ENCAP_LEN;
-		m->pkt_len -= RTE_IPOIB_ENCAP_LEN;
-		m->packet_type = be_type == RTE_BE16(RTE_ETHER_TYPE_IPV4) ? RTE_PTYPE_L3_IPV4 :
-			RTE_PTYPE_L3_IPV6;
+		m->pkt_len = pkt_len - RTE_IPOIB_ENCAP_LEN;
+		m->packet_type = WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV4) ?
+			RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;
 		return true;
 	}
-	if (m->data_off < grow)
+	if (unlikely(m->data_off < grow))
 		return false;
 	memcpy(&src, b->mac, 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	w0 = dp->local_mac_word | src << 48;
-	w1 = src | (uint64_t)be_type << 48;
+	w0 = c->local_mac | src << 48;
+	w1 = src | (uint64_t)WORD_TYPE(w) << 48;
 #else
-	w0 = dp->local_mac_word | src >> 48;
-	w1 = src | be_type;
+	w0 = c->local_mac | src >> 48;
+	w1 = src | WORD_TYPE(w);
 #endif
 	p -= grow;
 	memcpy(p, &w0, 8);
 	memcpy(p + 6, &w1, 8);
 	m->data_off -= grow;
 	m->data_len += grow;
-	m->pkt_len += grow;
+	m->pkt_len = pkt_len + grow;
 	return true;
 }
 
-/* The source index's key for a packet: 0 (none) when it has a GRH. */
+/* A P_Key index where the dynfield rx view's first word has it. */
 static __rte_always_inline uint64_t
-decap_key(struct rte_mbuf *m, int off)
+ipoib_pkey_hi(uint16_t pkey_index)
 {
-	const struct rte_ib_mbuf_addr *a = dyn_addr(m, off);
+	struct rte_ib_mbuf_addr a;
+	uint64_t w;
 
-	/* Never 0 otherwise: LID 0 is not a unicast LID. */
-	return (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 :
-		ipoib_src_key_w(a->rx.slid, a->rx.src_qpn);
+	memset(&a, 0, sizeof(a));
+	a.rx.pkey_index = pkey_index;
+	memcpy(&w, &a, 8);
+	return w;
 }
 
-uint16_t
-rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/*
+ * The dynfield rx view's first word of a packet, source QPN's reserved
+ * bits cleared (source key and P_Key index, see ipoib_src_key_w()), or 0
+ * (none) when it has a GRH. Never 0 otherwise: LID 0 is not a unicast
+ * LID.
+ */
+#define DECAP_WORD_MASK (IPOIB_SRC_KEY_MASK | ipoib_pkey_hi(UINT16_MAX))
+
+
+static __rte_always_inline uint64_t
+decap_word(struct rte_mbuf *m, int off)
 {
-	const struct ipoib_htab *t = &dp->conf.tbl->by_src;
+	const struct rte_ib_mbuf_addr *a = dyn_addr(m, off);
+	uint64_t w;
+
+	memcpy(&w, a, 8);
+	return (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 : w & DECAP_WORD_MASK;
+}
+
+/* The second pass of rte_ipoib_decap_burst(), as encap_eth_pass(). */
+static __rte_always_inline uint16_t
+decap_pass(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
+	   const uint64_t *word, const uint32_t *idx, void *const *slot,
+	   const struct decap_ctx *c, bool eth, bool ahead)
+{
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	uint64_t key[IPOIB_STAGE_MAX];
-	uint32_t sig[IPOIB_STAGE_MAX];
-	void *cand[IPOIB_STAGE_MAX];
-	uint16_t i, nb_ok = 0, nb_drop = 0;
-	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
-	const int off = rte_ib_mbuf_dynfield_offset;
+	unsigned int i, nb_ok = 0, nb_drop = 0;
 
-	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
-		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
-	/* Sources without GRH, by (SLID, QPN), in stages as on transmit. */
-	for (i = 0; i < nb_pkts; i++) {
-		key[i] = decap_key(pkts[i], off);
-		sig[i] = ipoib_htab_stage1(t, key[i], ipoib_hash_w16);
-	}
-	for (i = 0; i < nb_pkts; i++)
-		cand[i] = ipoib_htab_stage2(t, key[i], sig[i]);
-	for (i = 0; i < nb_pkts; i++) {
+	if (ahead)
+		for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i]));
+	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
-		const struct ipoib_bind *b;
+		const struct ipoib_bind *b = ipoib_slot_get(slot, idx[i]);
 		enum rte_ipoib_drop_reason r;
+		uint64_t k;
 
-		/* NULL: a GRH, or no binding (decap_one() looks again). */
-		b = ipoib_htab_stage3(t, key[i], sig[i], cand[i], ipoib_bind_match_w);
-		if (b != NULL && decap_fast(dp, m, b, off, eth)) {
-			pkts[nb_ok++] = m;
-			continue;
+		if (ahead && i + ENTRY_AHEAD < nb)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
+		/*
+		 * One compare: the binding's key and our P_Key index. A word of
+		 * 0 (a GRH) matches no entry, not even none.
+		 */
+		memcpy(&k, b->key, 8);
+		if (likely((k | c->pkey_hi) == word[i])) {
+			if (likely(decap_fast(m, b, word[i], c, eth))) {
+				pkts[nb_ok++] = m;
+				continue;
+			}
+		} else if (k != (word[i] & IPOIB_SRC_KEY_MASK)) {
+			b = NULL;
 		}
+		/* Not in its slot (NULL: looked up again), or not the fast case. */
 		r = decap_one(dp, m, b);
 		if (likely(r == RTE_IPOIB_DROP_NONE)) {
 			pkts[nb_ok++] = m;
@@ -1170,5 +1317,37 @@ rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	if (nb_drop != 0)
 		rte_pktmbuf_free_bulk(dropped, nb_drop);
 	dp->st.decap_pkts += nb_ok;
-	return nb_ok;
+	return (uint16_t)nb_ok;
+}
+
+uint16_t
+rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+{
+	const struct ipoib_front *f = &dp->conf.tbl->src_front;
+	uint64_t word[IPOIB_STAGE_MAX];
+	uint32_t idx[IPOIB_STAGE_MAX];
+	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
+	const uint32_t mask = f->mask;
+	void *const *slot = f->slot;
+	struct decap_ctx c;
+	unsigned int i;
+
+	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
+		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
+	c.off = rte_ib_mbuf_dynfield_offset;
+	c.pkey_hi = ipoib_pkey_hi(dp->conf.pkey_index);
+	c.local_key = dp->local_src_key | c.pkey_hi;
+	c.local_mac = dp->local_mac_word;
+	c.max_pkt_len = dp->conf.mtu + RTE_IPOIB_ENCAP_LEN;
+	/* Sources without GRH by (SLID, QPN): slots, then bindings, as on transmit. */
+	for (i = 0; i < nb_pkts; i++) {
+		word[i] = decap_word(pkts[i], c.off);
+		idx[i] = ipoib_src_front_idx(word[i] & IPOIB_SRC_KEY_MASK, mask);
+		rte_prefetch0(&slot[idx[i]]);
+	}
+	if (mask < FRONT_SMALL_SLOTS)
+		return eth ? decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, true, false) :
+			decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, false, false);
+	return eth ? decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, true, true) :
+		decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, false, true);
 }

@@ -120,6 +120,20 @@ struct ipoib_defer {
 };
 
 /*
+ * An object's place in a front index (struct ipoib_front): the slot it
+ * occupies, or -1 while it waits on the front's list for one of its two
+ * slots to free up. Control side only, under tbl->lock.
+ */
+struct ipoib_front_link {
+	TAILQ_ENTRY(ipoib_front_link) next;  /**< On the waiting list. */
+	void *obj;                           /**< The neighbour or binding. */
+	uint32_t home;                       /**< Its home slot. */
+	int32_t slot;                        /**< Slot occupied, or -1. */
+};
+
+TAILQ_HEAD(ipoib_front_list, ipoib_front_link);
+
+/*
  * A secondary index entry (IP address or (SLID, QPN) to a neighbour).
  * Immutable once published; replaced, never edited, so that a reader
  * never compares a key that is changing.
@@ -128,6 +142,7 @@ struct ipoib_bind {
 	uint8_t key[16];
 	struct rte_ipoib_neigh *neigh;
 	uint8_t mac[8];              /**< The neighbour's MAC: decap needs no more. */
+	struct ipoib_front_link front; /**< (SLID, QPN) bindings: by_src_front. */
 	struct ipoib_defer defer;
 };
 
@@ -156,6 +171,7 @@ struct rte_ipoib_neigh {
 	bool mac_indexed;
 	struct ipoib_bind *ip;               /**< Bound IP, or NULL. */
 	struct ipoib_bind *src;              /**< (DLID, QPN) binding, or NULL. */
+	struct ipoib_front_link front;       /**< In by_mac_front (unicast only). */
 	TAILQ_ENTRY(rte_ipoib_neigh) path_link;
 	TAILQ_ENTRY(rte_ipoib_neigh) all_link;
 	struct ipoib_defer defer;
@@ -228,6 +244,29 @@ struct ipoib_htab {
 };
 
 /*
+ * A front index: a direct-mapped array of entry pointers, indexed by bits
+ * the key already carries (ipoib_mac_front_idx(), ipoib_src_front_idx()),
+ * in front of a hash index that holds every entry. A lookup reads one
+ * slot and the entry it points to, whose full key it verifies; an entry
+ * may also sit in the other slot of its pair (home ^ 1, the same cache
+ * line). A key in neither (its slots taken by others) is found in the
+ * hash index. A free slot points to @c none, an entry whose key (all
+ * ones) no key matches, so that a reader tests no NULL. Writer (under
+ * tbl->lock): an entry's key is written before the entry is stored in a
+ * slot with a release store; a slot is given back @c none with a release
+ * store before the entry's grace period starts;
+ * an entry that finds both its slots taken waits on @c waiting and takes
+ * one when it is freed (ipoib_table.c).
+ */
+struct ipoib_front {
+	uint32_t mask;                       /**< Slots - 1. */
+	void **slot;                         /**< Atomic entry pointers. */
+	void *none;                          /**< What a free slot holds. */
+	uint32_t nb_waiting;                 /**< Entries on the list (control side). */
+	struct ipoib_front_list waiting;
+};
+
+/*
  * Objects of one kind (neighbours, bindings) in one array sized at
  * creation, so that they share the bucket arrays' huge pages; control
  * side only (under tbl->lock). See ipoib_table.c.
@@ -248,6 +287,8 @@ struct rte_ipoib_tbl {
 	struct ipoib_htab by_ip;             /**< IP -> ipoib_bind. */
 	struct ipoib_htab by_src;            /**< (SLID, QPN) -> ipoib_bind. */
 	struct ipoib_htab by_path;           /**< (DGID, P_Key) -> path (control). */
+	struct ipoib_front mac_front;        /**< In front of by_mac. */
+	struct ipoib_front src_front;        /**< In front of by_src. */
 	/* control side */
 	struct rte_ipoib_tbl_conf conf;
 	rte_spinlock_t lock;
@@ -342,85 +383,8 @@ ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
 	return NULL;
 }
 
-static inline void
-ipoib_htab_prefetch(const struct ipoib_htab *t, uint32_t sig)
-{
-	rte_prefetch0(&t->b[sig & t->mask]);
-}
-
-/*
- * The first entry of the home bucket whose signature matches, unverified:
- * what a burst prefetches before it compares keys (a miss here is not
- * final, see ipoib_htab_lookup()).
- */
-static inline void *
-ipoib_htab_candidate(const struct ipoib_htab *t, uint32_t sig)
-{
-	const struct ipoib_hbucket *b = &t->b[sig & t->mask];
-	unsigned int m = ipoib_hbucket_match(b, sig);
-
-	return m != 0 ? __atomic_load_n(&b->ent[rte_bsf32(m)], __ATOMIC_ACQUIRE) : NULL;
-}
-
-/** Most keys one staged lookup handles (a burst). */
+/** Most packets one burst pass handles (longer bursts go in chunks). */
 #define IPOIB_STAGE_MAX 64
-
-/*
- * A lookup of 8-byte keys (0: none) in three stages, so that the cache
- * misses of a burst's keys overlap when each stage runs over the whole
- * burst before the next: 1 hashes the key and prefetches its home
- * bucket, 2 takes the first candidate there and prefetches it, 3 checks
- * the candidate against the key and, when it is missing or wrong, looks
- * the key up again over the whole window. @p hash and @p match are
- * constants the compiler inlines.
- */
-static __rte_always_inline uint32_t
-ipoib_htab_stage1(const struct ipoib_htab *t, uint64_t key, uint32_t (*hash)(uint64_t key))
-{
-	uint32_t sig = hash(key);
-
-	if (key != 0)
-		ipoib_htab_prefetch(t, sig);
-	return sig;
-}
-
-static __rte_always_inline void *
-ipoib_htab_stage2(const struct ipoib_htab *t, uint64_t key, uint32_t sig)
-{
-	void *e = key != 0 ? ipoib_htab_candidate(t, sig) : NULL;
-
-	if (e != NULL)
-		rte_prefetch0(e);
-	return e;
-}
-
-static __rte_always_inline void *
-ipoib_htab_stage3(const struct ipoib_htab *t, uint64_t key, uint32_t sig, void *cand,
-		  bool (*match)(const void *ent, const void *key))
-{
-	if (key == 0)
-		return NULL;
-	if (likely(cand != NULL && match(cand, &key)))
-		return cand;
-	return ipoib_htab_lookup(t, &key, sig, match);
-}
-
-/* The three stages over @p n (<= IPOIB_STAGE_MAX) keys. */
-static __rte_always_inline void
-ipoib_htab_lookup8_staged(const struct ipoib_htab *t, const uint64_t *key, unsigned int n,
-			  void **out, uint32_t (*hash)(uint64_t key),
-			  bool (*match)(const void *ent, const void *key))
-{
-	uint32_t sig[IPOIB_STAGE_MAX];
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		sig[i] = ipoib_htab_stage1(t, key[i], hash);
-	for (i = 0; i < n; i++)
-		out[i] = ipoib_htab_stage2(t, key[i], sig[i]);
-	for (i = 0; i < n; i++)
-		out[i] = ipoib_htab_stage3(t, key[i], sig[i], out[i], match);
-}
 
 /* ipoib_hash_8() of a key held in a word. */
 static __rte_always_inline uint32_t
@@ -461,21 +425,26 @@ ipoib_bind_match_w(const void *ent, const void *key)
 }
 
 /*
- * Look up @p n (<= a burst) MAC keys (8 bytes, the MAC and two zero
- * bytes; 0 to skip) in stages, so that their cache misses overlap.
+ * The 16-byte key of a (SLID, QPN) source binding: its first 8 bytes are
+ * those of the rte_ib dynfield's rx view (source QPN, SLID, P_Key index)
+ * with the QPN's reserved bits and the P_Key index zeroed, so that a
+ * burst takes its key with one load and a mask (ipoib_src_key_of());
+ * zeros after. Built as whole words, so that the hash that reads it back
+ * as words is not stalled by byte stores.
  */
-void ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *key,
-			     unsigned int n, struct rte_ipoib_neigh **out);
-
-/*
- * The 16-byte key of a (SLID, QPN) source binding: host-order SLID and
- * QPN in the first 8 bytes, zeros after. Written as whole words, so that
- * the hash that reads it back as words is not stalled by byte stores.
- */
-static inline uint64_t
+static __rte_always_inline uint64_t
 ipoib_src_key_w(uint16_t slid, uint32_t qpn)
 {
-	return (uint64_t)slid | (uint64_t)(qpn & RTE_IPOIB_QPN_MASK) << 32;
+	struct {
+		uint32_t qpn;
+		uint16_t slid;
+		uint16_t zero;
+	} k = { qpn & RTE_IPOIB_QPN_MASK, slid, 0 };
+	uint64_t w;
+
+	static_assert(sizeof(k) == 8, "a source key is one word");
+	memcpy(&w, &k, sizeof(w));
+	return w;
 }
 
 static inline void
@@ -484,6 +453,117 @@ ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
 	uint64_t w[2] = { ipoib_src_key_w(slid, qpn), 0 };
 
 	memcpy(key, w, 16);
+}
+
+/* The key bits of the dynfield rx view's first word (see ipoib_src_key_w()). */
+#define IPOIB_SRC_KEY_MASK ipoib_src_key_w(UINT16_MAX, UINT32_MAX)
+
+/*
+ * Front index slots (struct ipoib_front). A MAC of the Ethernet view is
+ * 02 and the low 40 bits of (port GUID xor QPN << 16)
+ * (rte_ipoib_mac_from_hwaddr()): its low bits are those of the GUID,
+ * which a vendor hands out in sequence, so that distinct ports have
+ * distinct slots. A source is keyed by its LID, which the SM hands out
+ * densely from 1 (IBA 14.4.2), and its QPN folded in, so that a port's
+ * several QPs (child interfaces, or LIDs shared past 48K ports) spread.
+ * Both are hash-free: no multiply, no CRC on the way to the slot.
+ */
+static __rte_always_inline uint32_t
+ipoib_mac_front_idx(uint64_t key, uint32_t mask)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return (uint32_t)(__builtin_bswap64(key) >> 16) & mask;
+#else
+	return (uint32_t)(key >> 16) & mask;
+#endif
+}
+
+static __rte_always_inline uint32_t
+ipoib_src_front_idx(uint64_t key, uint32_t mask)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint32_t q = (uint32_t)key, s = (uint32_t)(key >> 32);
+#else
+	uint32_t q = (uint32_t)(key >> 32), s = (uint32_t)key >> 16;
+#endif
+	return (s ^ q ^ q << 8 ^ q << 16) & mask;
+}
+
+/*
+ * Slot @p idx of a front's array @p slot, read by a data lcore: an entry,
+ * or the front's none. Acquire: the entry's key is complete when seen.
+ */
+static __rte_always_inline void *
+ipoib_slot_get(void *const *slot, uint32_t idx)
+{
+	return __atomic_load_n(&slot[idx], __ATOMIC_ACQUIRE);
+}
+
+static __rte_always_inline void *
+ipoib_front_get(const struct ipoib_front *f, uint32_t idx)
+{
+	return ipoib_slot_get(f->slot, idx);
+}
+
+/*
+ * A neighbour by MAC key @p key (never 0) whose front slot @p idx was
+ * read as @p n: @p n when its key matches, else the other slot of the
+ * pair, else the hash index. Out of line: the bursts inline only the
+ * first compare.
+ */
+struct rte_ipoib_neigh *ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key,
+					      uint32_t idx);
+
+/* The same for a source binding by key @p key (ipoib_src_key_w()). */
+const struct ipoib_bind *ipoib_src_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key,
+					       uint32_t idx);
+
+/*
+ * The 8-byte key of a MAC (its 6 bytes, two zero bytes), built in a
+ * register: a word read back from a 4-byte and a 2-byte store would wait
+ * for both to reach the cache (no store-to-load forwarding).
+ */
+static __rte_always_inline uint64_t
+ipoib_mac_key(const uint8_t *mac)
+{
+	uint32_t lo;
+	uint16_t hi;
+
+	memcpy(&lo, mac, 4);
+	memcpy(&hi, mac + 4, 2);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return lo | (uint64_t)hi << 32;
+#else
+	return (uint64_t)lo << 32 | (uint64_t)hi << 16;
+#endif
+}
+
+/* A neighbour by MAC key, front then hash; 0 finds nothing. */
+static __rte_always_inline struct rte_ipoib_neigh *
+ipoib_mac_lookup(const struct rte_ipoib_tbl *tbl, uint64_t key)
+{
+	uint32_t idx = ipoib_mac_front_idx(key, tbl->mac_front.mask);
+	struct rte_ipoib_neigh *n = ipoib_front_get(&tbl->mac_front, idx);
+	uint64_t k;
+
+	memcpy(&k, n->mackey, 8);
+	if (likely(k == key))
+		return n;
+	return key != 0 ? ipoib_mac_lookup_slow(tbl, key, idx) : NULL;
+}
+
+/* A source binding by key (ipoib_src_key_w()), front then hash. */
+static __rte_always_inline const struct ipoib_bind *
+ipoib_src_lookup(const struct rte_ipoib_tbl *tbl, uint64_t key)
+{
+	uint32_t idx = ipoib_src_front_idx(key, tbl->src_front.mask);
+	const struct ipoib_bind *b = ipoib_front_get(&tbl->src_front, idx);
+	uint64_t k;
+
+	memcpy(&k, b->key, 8);
+	if (likely(k == key))
+		return b;
+	return ipoib_src_lookup_slow(tbl, key, idx);
 }
 
 #endif /* _IPOIB_PRIVATE_H_ */

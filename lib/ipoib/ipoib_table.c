@@ -179,6 +179,92 @@ htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
 	}
 }
 
+/* ---- the front indexes (writer side; ipoib_private.h) ---- */
+
+/* What free slots hold: entries whose key, all ones, no key matches. */
+static struct rte_ipoib_neigh neigh_none = {
+	.mackey = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+};
+static struct ipoib_bind bind_none = {
+	.key = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+};
+
+static int
+front_init(struct ipoib_front *f, uint32_t max, void *none)
+{
+	/* Twice the entries, so that most find a free slot of their pair. */
+	uint32_t nb = rte_align32pow2(RTE_MAX(2 * max, 64u)), i;
+
+	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
+	if (f->slot == NULL)
+		return -ENOMEM;
+	for (i = 0; i < nb; i++)
+		f->slot[i] = none;
+	f->none = none;
+	f->mask = nb - 1;
+	f->nb_waiting = 0;
+	TAILQ_INIT(&f->waiting);
+	return 0;
+}
+
+/* Put @p l in a free slot of its pair, else on the waiting list. */
+static void
+front_place(struct ipoib_front *f, struct ipoib_front_link *l)
+{
+	unsigned int k;
+
+	for (k = 0; k < 2; k++) {
+		uint32_t s = l->home ^ k;
+
+		if (f->slot[s] == f->none) {
+			l->slot = (int32_t)s;
+			/* Release: the entry's key is written before it is seen. */
+			__atomic_store_n(&f->slot[s], l->obj, __ATOMIC_RELEASE);
+			return;
+		}
+	}
+	l->slot = -1;
+	TAILQ_INSERT_TAIL(&f->waiting, l, next);
+	f->nb_waiting++;
+}
+
+static void
+front_add(struct ipoib_front *f, struct ipoib_front_link *l, void *obj, uint32_t home)
+{
+	l->obj = obj;
+	l->home = home;
+	front_place(f, l);
+}
+
+/*
+ * Take @p l out; a waiting entry whose pair holds the freed slot takes
+ * it. The list is short: only entries whose two slots were both taken.
+ */
+static void
+front_del(struct ipoib_front *f, struct ipoib_front_link *l)
+{
+	struct ipoib_front_link *w;
+	uint32_t s;
+
+	if (l->slot < 0) {
+		TAILQ_REMOVE(&f->waiting, l, next);
+		f->nb_waiting--;
+		return;
+	}
+	s = (uint32_t)l->slot;
+	l->slot = -1;
+	__atomic_store_n(&f->slot[s], f->none, __ATOMIC_RELEASE);
+	TAILQ_FOREACH(w, &f->waiting, next) {
+		if ((w->home | 1) == (s | 1)) {
+			TAILQ_REMOVE(&f->waiting, w, next);
+			f->nb_waiting--;
+			front_place(f, w);
+			break;
+		}
+	}
+}
+
 /* ---- deferred free ---- */
 
 static void
@@ -298,6 +384,10 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 		rc = htab_init(&tbl->by_src, conf->max_neigh);
 	if (rc == 0)
 		rc = htab_init(&tbl->by_path, conf->max_path);
+	if (rc == 0)
+		rc = front_init(&tbl->mac_front, conf->max_neigh, &neigh_none);
+	if (rc == 0)
+		rc = front_init(&tbl->src_front, conf->max_neigh, &bind_none);
 	if (rc != 0) {
 		rte_ipoib_tbl_free(tbl);
 		rte_errno = -rc;
@@ -346,6 +436,8 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	free(tbl->by_ip.b);
 	free(tbl->by_src.b);
 	free(tbl->by_path.b);
+	free(tbl->mac_front.slot);
+	free(tbl->src_front.slot);
 	pool_fini(&tbl->neigh_pool);
 	pool_fini(&tbl->bind_pool);
 	free(tbl);
@@ -555,6 +647,8 @@ bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_b
 	if (b == NULL)
 		return;
 	htab_remove(t, ipoib_hash_16(b->key), b);
+	if (t == &tbl->by_src)
+		front_del(&tbl->src_front, &b->front);
 	*bp = NULL;
 	defer(tbl, &b->defer, IPOIB_DEFER_BIND, b);
 }
@@ -587,6 +681,13 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 	if (rc != 0) {
 		pool_put(&tbl->bind_pool, b);
 		return rc;
+	}
+	if (t == &tbl->by_src) {
+		uint64_t w;
+
+		memcpy(&w, key, 8);
+		front_add(&tbl->src_front, &b->front, b,
+			  ipoib_src_front_idx(w, tbl->src_front.mask));
 	}
 	*bp = b;
 	return 0;
@@ -673,6 +774,13 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 		goto err_unindex_mac;
 	if (rc != 0)
 		goto err_unlock;
+	if (n->mac_indexed) {
+		uint64_t k;
+
+		memcpy(&k, n->mackey, 8);
+		front_add(&tbl->mac_front, &n->front, n,
+			  ipoib_mac_front_idx(k, tbl->mac_front.mask));
+	}
 	TAILQ_INSERT_TAIL(&tbl->neighs, n, all_link);
 	tbl->nb_neigh++;
 	neigh_link_path_locked(n, path);
@@ -732,8 +840,10 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 	rte_spinlock_lock(&tbl->lock);
 	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
-	if (neigh->mac_indexed)
+	if (neigh->mac_indexed) {
 		htab_remove(&tbl->by_mac, ipoib_hash_8(neigh->mackey), neigh);
+		front_del(&tbl->mac_front, &neigh->front);
+	}
 	htab_remove(&tbl->by_hw, ipoib_hash_hw(&neigh->hw), neigh);
 	neigh_link_path_locked(neigh, NULL);
 	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
@@ -771,20 +881,35 @@ rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_h
 }
 
 struct rte_ipoib_neigh *
-rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_ether_addr *mac)
+ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t idx)
 {
-	uint8_t key[8] = { 0 };
+	struct rte_ipoib_neigh *n = ipoib_front_get(&tbl->mac_front, idx ^ 1);
 
-	memcpy(key, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
-	return ipoib_htab_lookup(&tbl->by_mac, key, ipoib_hash_8(key), ipoib_neigh_mac_match);
+	if (ipoib_neigh_mac_match_w(n, &key))
+		return n;
+	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_w8(key), ipoib_neigh_mac_match_w);
 }
 
-void
-ipoib_mac_lookup_staged(const struct rte_ipoib_tbl *tbl, const uint64_t *key, unsigned int n,
-			struct rte_ipoib_neigh **out)
+const struct ipoib_bind *
+ipoib_src_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t idx)
 {
-	ipoib_htab_lookup8_staged(&tbl->by_mac, key, n, (void **)out, ipoib_hash_w8,
-				  ipoib_neigh_mac_match_w);
+	const struct ipoib_bind *b = ipoib_front_get(&tbl->src_front, idx ^ 1);
+
+	if (ipoib_bind_match_w(b, &key))
+		return b;
+	return ipoib_htab_lookup(&tbl->by_src, &key, ipoib_hash_w16(key), ipoib_bind_match_w);
+}
+
+static __rte_always_inline uint64_t
+mac_key(const struct rte_ether_addr *mac)
+{
+	return ipoib_mac_key(mac->addr_bytes);
+}
+
+struct rte_ipoib_neigh *
+rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_ether_addr *mac)
+{
+	return ipoib_mac_lookup(tbl, mac_key(mac));
 }
 
 unsigned int
@@ -792,19 +917,27 @@ rte_ipoib_neigh_lookup_mac_bulk(const struct rte_ipoib_tbl *tbl,
 				const struct rte_ether_addr *macs, unsigned int n,
 				struct rte_ipoib_neigh **out)
 {
-	unsigned int i, found = 0, done;
+	const struct ipoib_front *f = &tbl->mac_front;
+	unsigned int i, found = 0;
 
-	for (done = 0; done < n; done += IPOIB_STAGE_MAX) {
-		unsigned int k = RTE_MIN(n - done, (unsigned int)IPOIB_STAGE_MAX);
-		uint64_t key[IPOIB_STAGE_MAX];
+	/*
+	 * Every slot prefetched, then every slot's entry, then the keys
+	 * verified: the misses of a pass overlap (as in the bursts).
+	 */
+	for (i = 0; i < n; i++)
+		rte_prefetch0(&f->slot[ipoib_mac_front_idx(mac_key(&macs[i]), f->mask)]);
+	for (i = 0; i < n; i++) {
+		out[i] = ipoib_front_get(f, ipoib_mac_front_idx(mac_key(&macs[i]), f->mask));
+		rte_prefetch0(out[i]);
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t key = mac_key(&macs[i]), k;
 
-		for (i = 0; i < k; i++) {
-			key[i] = 0;
-			memcpy(&key[i], macs[done + i].addr_bytes, RTE_ETHER_ADDR_LEN);
-		}
-		ipoib_mac_lookup_staged(tbl, key, k, out + done);
-		for (i = 0; i < k; i++)
-			found += out[done + i] != NULL;
+		memcpy(&k, out[i]->mackey, 8);
+		if (unlikely(k != key))
+			out[i] = key != 0 ? ipoib_mac_lookup_slow(tbl, key,
+					ipoib_mac_front_idx(key, f->mask)) : NULL;
+		found += out[i] != NULL;
 	}
 	return found;
 }
@@ -821,11 +954,8 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
 {
-	const struct ipoib_bind *b;
-	uint8_t key[16];
+	const struct ipoib_bind *b = ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
 
-	ipoib_src_key(slid, qpn, key);
-	b = ipoib_htab_lookup(&tbl->by_src, key, ipoib_hash_16(key), ipoib_bind_match);
 	return b != NULL ? b->neigh : NULL;
 }
 

@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -199,6 +200,87 @@ test_capacity(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Entries that share a front slot (ipoib_private.h: a direct-mapped
+ * index by the MAC's low GUID bits and by the source LID, in front of
+ * the hash index): with 16 neighbours the fronts have 64 slots, so GUIDs
+ * (and LIDs) 64 apart share a home slot. Four of them: two take the
+ * slot pair, two wait; each is found by every lookup whatever its place,
+ * deletes free and refill slots, and nothing deleted is found again.
+ */
+#define CLASH 4
+
+static int
+check_clash(struct rte_ipoib_tbl *t, struct rte_ipoib_neigh *const *n, const bool *live)
+{
+	struct rte_ether_addr mac[CLASH];
+	struct rte_ipoib_neigh *out[CLASH];
+	unsigned int i, nb_live = 0;
+
+	for (i = 0; i < CLASH; i++) {
+		struct rte_ipoib_neigh *want = live[i] ? n[i] : NULL;
+		struct rte_ipoib_hwaddr hw;
+
+		peer(&hw, 0x0002c90300000005ull + 64 * i, 0x48);
+		rte_ipoib_mac_from_hwaddr(&hw, &mac[i]);
+		TEST_ASSERT(rte_ipoib_neigh_lookup(t, &hw) == want, "by hw %u", i);
+		TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac[i]) == want, "by mac %u", i);
+		TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, 5 + 64 * i, 0x48) == want,
+			    "by (slid, qpn) %u", i);
+		nb_live += live[i];
+	}
+	TEST_ASSERT_EQUAL(rte_ipoib_neigh_lookup_mac_bulk(t, mac, CLASH, out), nb_live,
+			  "bulk found");
+	for (i = 0; i < CLASH; i++)
+		TEST_ASSERT(out[i] == (live[i] ? n[i] : NULL), "bulk %u", i);
+	return TEST_SUCCESS;
+}
+
+static int
+test_front_clash(void)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 16, .max_path = 16 };
+	struct rte_ipoib_neigh *n[CLASH];
+	struct rte_ipoib_path *p[CLASH];
+	bool live[CLASH] = { false };
+	struct rte_ipoib_tbl *t;
+	unsigned int i, round;
+
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	for (i = 0; i < CLASH; i++) {
+		struct rte_ib_gid g;
+
+		rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 0x100 + i);
+		p[i] = rte_ipoib_path_add(t, &g, 0xffff);
+		TEST_ASSERT(p[i] != NULL, "path %u", i);
+		/* DLIDs 5, 69, 133, 197: one home slot for their sources too. */
+		TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p[i], AH(1), 5 + 64 * i), "ah");
+	}
+	/* Twice: slots are given back and taken again. */
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < CLASH; i++) {
+			struct rte_ipoib_hwaddr hw;
+
+			peer(&hw, 0x0002c90300000005ull + 64 * i, 0x48);
+			n[i] = rte_ipoib_neigh_add(t, &hw, p[i]);
+			TEST_ASSERT(n[i] != NULL, "add %u", i);
+			live[i] = true;
+			TEST_ASSERT_SUCCESS(check_clash(t, n, live), "after add %u", i);
+		}
+		/* One in the slot pair, one waiting, then the rest. */
+		for (i = 0; i < CLASH; i++) {
+			unsigned int k = (i * 3 + round) % CLASH;
+
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(t, n[k]), "del %u", k);
+			live[k] = false;
+			TEST_ASSERT_SUCCESS(check_clash(t, n, live), "after del %u", k);
+		}
+	}
+	rte_ipoib_tbl_free(t);
+	return TEST_SUCCESS;
+}
+
 static int
 count_cb(struct rte_ipoib_neigh *n, void *arg)
 {
@@ -263,6 +345,7 @@ static struct unit_test_suite ipoib_tbl_suite = {
 		TEST_CASE(test_mac_derivation),
 		TEST_CASE(test_neigh_path),
 		TEST_CASE(test_capacity),
+		TEST_CASE(test_front_clash),
 		TEST_CASE(test_grace_period),
 		TEST_CASES_END()
 	}
