@@ -722,8 +722,10 @@ encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap
 
 /*
  * The key of the MAC front index for a frame of the Ethernet view: its
- * destination (one load, masked to 6 bytes) if unicast, else 0 (none:
- * groups are looked up by MGID).
+ * destination MAC (one load, masked to 6 bytes), or 0 for a frame too
+ * short to have one. A group MAC (bit 0 set) is not tested for here: it
+ * matches no neighbour's key (02:..., see rte_ipoib_mac_from_hwaddr()),
+ * so that the general path takes the frame and looks the group up.
  */
 static __rte_always_inline uint64_t
 encap_key(const struct rte_mbuf *m)
@@ -734,11 +736,9 @@ encap_key(const struct rte_mbuf *m)
 		return 0;
 	memcpy(&k, rte_pktmbuf_mtod(m, const uint8_t *), 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	k &= UINT64_C(0x0000ffffffffffff);
-	return (k & 1) != 0 ? 0 : k;
+	return k & UINT64_C(0x0000ffffffffffff);
 #else
-	k &= UINT64_C(0xffffffffffff0000);
-	return (k >> 56 & 1) != 0 ? 0 : k;
+	return k & UINT64_C(0xffffffffffff0000);
 #endif
 }
 

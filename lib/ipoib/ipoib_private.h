@@ -459,14 +459,15 @@ ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
 #define IPOIB_SRC_KEY_MASK ipoib_src_key_w(UINT16_MAX, UINT32_MAX)
 
 /*
- * Front index slots (struct ipoib_front). A MAC of the Ethernet view is
- * 02 and the low 40 bits of (port GUID xor QPN << 16)
- * (rte_ipoib_mac_from_hwaddr()): its low bits are those of the GUID,
- * which a vendor hands out in sequence, so that distinct ports have
- * distinct slots. A source is keyed by its LID, which the SM hands out
- * densely from 1 (IBA 14.4.2), and its QPN folded in, so that a port's
- * several QPs (child interfaces, or LIDs shared past 48K ports) spread.
- * Both are hash-free: no multiply, no CRC on the way to the slot.
+ * Front index slots (struct ipoib_front), from bits the keys carry, no
+ * hash. A MAC of the Ethernet view is 02 and the low 40 bits of (port
+ * GUID xor QPN << 16) (rte_ipoib_mac_from_hwaddr()): its low bits are the
+ * GUID's, which a vendor hands out in sequence, so that distinct ports
+ * take distinct slots. A source is its LID, which the SM hands out
+ * densely from 1 (OpenSM's osm_lid_mgr.c), with its QPN's three bytes
+ * summed in by one multiply, so that a port's several QPs (child
+ * interfaces, or LIDs shared past 48K ports) spread. Keys that share a
+ * slot pair anyway are found in the hash index.
  */
 static __rte_always_inline uint32_t
 ipoib_mac_front_idx(uint64_t key, uint32_t mask)
@@ -486,7 +487,8 @@ ipoib_src_front_idx(uint64_t key, uint32_t mask)
 #else
 	uint32_t q = (uint32_t)(key >> 32), s = (uint32_t)key >> 16;
 #endif
-	return (s ^ q ^ q << 8 ^ q << 16) & mask;
+	/* q * 0x10101: the QPN's three bytes added up into the low bits. */
+	return (s ^ q * 0x10101u) & mask;
 }
 
 /*
