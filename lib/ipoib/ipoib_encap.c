@@ -810,54 +810,53 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
  */
 #define ENTRY_AHEAD 8
 
-/*
- * The second pass of rte_ipoib_encap_burst() over @p nb packets whose
- * keys and front slots @p key and @p idx hold. @p ahead (a constant):
- * prefetch the neighbour ENTRY_AHEAD packets on, for tables too big for
- * the caches.
- */
-static __rte_always_inline uint16_t
-encap_eth_pass(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
-	       const uint64_t *key, const uint32_t *idx, void *const *slot,
-	       const struct encap_ctx *c, bool ahead)
-{
+/* What a burst pass keeps: packets sent (compacted in place) and dropped. */
+struct burst_out {
+	unsigned int nb_ok;
+	unsigned int nb_drop;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	unsigned int i, nb_ok = 0, nb_drop = 0;
+};
 
-	if (ahead)
-		for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i]));
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = pkts[i];
-		struct rte_ipoib_neigh *n = ipoib_slot_get(slot, idx[i]);
-		unsigned int r;
-		uint64_t k;
+/*
+ * One packet of the Ethernet view whose destination MAC key is @p key and
+ * whose front slot holds @p n: sent by the fast path when @p n is its
+ * neighbour, else the general way (encap_one(), which looks it up again).
+ */
+static __rte_always_inline void
+encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, struct rte_mbuf *m,
+	      struct rte_ipoib_neigh *n, uint64_t key, const struct encap_ctx *c,
+	      struct burst_out *o)
+{
+	unsigned int r;
+	uint64_t k;
 
-		if (ahead && i + ENTRY_AHEAD < nb)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		/* A key of 0 (no unicast MAC) matches no entry, not even none. */
-		memcpy(&k, n->mackey, 8);
-		if (likely(k == key[i])) {
-			if (likely(encap_eth_fast(m, n, c))) {
-				pkts[nb_ok++] = m;
-				continue;
-			}
-		} else {
-			n = NULL;
+	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
+	memcpy(&k, n->mackey, 8);
+	if (likely(k == key)) {
+		if (likely(encap_eth_fast(m, n, c))) {
+			pkts[o->nb_ok++] = m;
+			return;
 		}
-		/* Not in its slot (NULL: looked up again), or not the fast case. */
-		r = encap_one(dp, m, n, c->off);
-		if (r == RTE_IPOIB_DROP_NONE) {
-			pkts[nb_ok++] = m;
-		} else if (r != ENCAP_QUEUED) {
-			dp->st.drops[r]++;
-			dropped[nb_drop++] = m;
-		}
+	} else {
+		n = NULL;
 	}
-	if (nb_drop != 0)
-		rte_pktmbuf_free_bulk(dropped, nb_drop);
-	dp->st.encap_pkts += nb_ok;
-	return (uint16_t)nb_ok;
+	r = encap_one(dp, m, n, c->off);
+	if (r == RTE_IPOIB_DROP_NONE) {
+		pkts[o->nb_ok++] = m;
+	} else if (r != ENCAP_QUEUED) {
+		dp->st.drops[r]++;
+		o->dropped[o->nb_drop++] = m;
+	}
+}
+
+static __rte_always_inline uint16_t
+burst_done(struct rte_ipoib_dp *dp, struct burst_out *o, uint64_t *counter)
+{
+	if (o->nb_drop != 0)
+		rte_pktmbuf_free_bulk(o->dropped, o->nb_drop);
+	*counter += o->nb_ok;
+	RTE_SET_USED(dp);
+	return (uint16_t)o->nb_ok;
 }
 
 /*
@@ -876,6 +875,7 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	const uint32_t mask = f->mask;
 	void *const *slot = f->slot;
 	struct encap_ctx c;
+	struct burst_out o;
 	unsigned int i;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
@@ -892,21 +892,41 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 #else
 	c.qkey_hi = dp->conf.qkey;
 #endif
+	o.nb_ok = 0;
+	o.nb_drop = 0;
+	if (mask < FRONT_SMALL_SLOTS) {
+		/*
+		 * A table that the caches hold: one pass, the slot and the
+		 * neighbour read as each packet is taken.
+		 */
+		for (i = 0; i < nb_pkts; i++) {
+			uint64_t k = encap_key(pkts[i]);
+
+			encap_eth_pkt(dp, pkts, pkts[i],
+				      ipoib_slot_get(slot, ipoib_mac_front_idx(k, mask)), k, &c, &o);
+		}
+		return burst_done(dp, &o, &dp->st.encap_pkts);
+	}
 	/*
-	 * First pass, over the whole burst so that the misses of its
-	 * packets overlap: each frame's destination MAC as a key, its front
-	 * slot prefetched. Second pass: this packet's neighbour verified
-	 * and the frame sent (and, for big tables, the neighbour of the
-	 * slot ENTRY_AHEAD packets on prefetched).
+	 * A big table: a first pass over the whole burst, so that the misses
+	 * of its packets overlap: each frame's destination MAC as a key, its
+	 * front slot prefetched. Second pass: the neighbour of the slot
+	 * ENTRY_AHEAD packets on prefetched, this packet's verified and the
+	 * frame sent.
 	 */
 	for (i = 0; i < nb_pkts; i++) {
 		key[i] = encap_key(pkts[i]);
 		idx[i] = ipoib_mac_front_idx(key[i], mask);
 		rte_prefetch0(&slot[idx[i]]);
 	}
-	if (mask < FRONT_SMALL_SLOTS)
-		return encap_eth_pass(dp, pkts, nb_pkts, key, idx, slot, &c, false);
-	return encap_eth_pass(dp, pkts, nb_pkts, key, idx, slot, &c, true);
+	for (i = 0; i < RTE_MIN((unsigned int)nb_pkts, (unsigned int)ENTRY_AHEAD); i++)
+		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
+	for (i = 0; i < nb_pkts; i++) {
+		if (i + ENTRY_AHEAD < nb_pkts)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
+		encap_eth_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot, idx[i]), key[i], &c, &o);
+	}
+	return burst_done(dp, &o, &dp->st.encap_pkts);
 }
 
 /* ---- Ethernet view, receive ---- */
@@ -1272,65 +1292,82 @@ decap_word(struct rte_mbuf *m, int off)
 	return (a->rx.flags & RTE_IB_MBUF_F_GRH) != 0 ? 0 : w & DECAP_WORD_MASK;
 }
 
-/* The second pass of rte_ipoib_decap_burst(), as encap_eth_pass(). */
-static __rte_always_inline uint16_t
-decap_pass(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
-	   const uint64_t *word, const uint32_t *idx, void *const *slot,
-	   const struct decap_ctx *c, bool eth, bool ahead)
+/*
+ * One packet whose dynfield word (decap_word()) is @p word and whose
+ * front slot holds @p b: taken by the fast path when @p b is its source's
+ * binding and our P_Key index is in the word, else the general way
+ * (decap_one(), which looks the source up again when @p b is not its).
+ */
+static __rte_always_inline void
+decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, struct rte_mbuf *m,
+	  const struct ipoib_bind *b, uint64_t word, const struct decap_ctx *c, bool eth,
+	  struct burst_out *o)
 {
-	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	unsigned int i, nb_ok = 0, nb_drop = 0;
+	enum rte_ipoib_drop_reason r;
+	uint64_t k;
 
-	if (ahead)
-		for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i]));
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = pkts[i];
-		const struct ipoib_bind *b = ipoib_slot_get(slot, idx[i]);
-		enum rte_ipoib_drop_reason r;
-		uint64_t k;
-
-		if (ahead && i + ENTRY_AHEAD < nb)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		/*
-		 * One compare: the binding's key and our P_Key index. A word of
-		 * 0 (a GRH) matches no entry, not even none.
-		 */
-		memcpy(&k, b->key, 8);
-		if (likely((k | c->pkey_hi) == word[i])) {
-			if (likely(decap_fast(m, b, word[i], c, eth))) {
-				pkts[nb_ok++] = m;
-				continue;
-			}
-		} else if (k != (word[i] & IPOIB_SRC_KEY_MASK)) {
-			b = NULL;
+	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
+	memcpy(&k, b->key, 8);
+	if (likely((k | c->pkey_hi) == word)) {
+		if (likely(decap_fast(m, b, word, c, eth))) {
+			pkts[o->nb_ok++] = m;
+			return;
 		}
-		/* Not in its slot (NULL: looked up again), or not the fast case. */
-		r = decap_one(dp, m, b);
-		if (likely(r == RTE_IPOIB_DROP_NONE)) {
-			pkts[nb_ok++] = m;
-			continue;
-		}
-		dp->st.drops[r]++;
-		dropped[nb_drop++] = m;
+	} else if (k != (word & IPOIB_SRC_KEY_MASK)) {
+		b = NULL;
 	}
-	if (nb_drop != 0)
-		rte_pktmbuf_free_bulk(dropped, nb_drop);
-	dp->st.decap_pkts += nb_ok;
-	return (uint16_t)nb_ok;
+	r = decap_one(dp, m, b);
+	if (likely(r == RTE_IPOIB_DROP_NONE)) {
+		pkts[o->nb_ok++] = m;
+		return;
+	}
+	dp->st.drops[r]++;
+	o->dropped[o->nb_drop++] = m;
+}
+
+/* The passes of rte_ipoib_decap_burst() for one view, as on transmit. */
+static __rte_always_inline uint16_t
+decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
+	     const struct ipoib_front *f, const struct decap_ctx *c, bool eth)
+{
+	uint64_t word[IPOIB_STAGE_MAX];
+	uint32_t idx[IPOIB_STAGE_MAX];
+	const uint32_t mask = f->mask;
+	void *const *slot = f->slot;
+	struct burst_out o;
+	unsigned int i;
+
+	o.nb_ok = 0;
+	o.nb_drop = 0;
+	if (mask < FRONT_SMALL_SLOTS) {
+		for (i = 0; i < nb; i++) {
+			uint64_t w = decap_word(pkts[i], c->off);
+
+			decap_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot,
+				  ipoib_src_front_idx(w & IPOIB_SRC_KEY_MASK, mask)), w, c, eth, &o);
+		}
+		return burst_done(dp, &o, &dp->st.decap_pkts);
+	}
+	for (i = 0; i < nb; i++) {
+		word[i] = decap_word(pkts[i], c->off);
+		idx[i] = ipoib_src_front_idx(word[i] & IPOIB_SRC_KEY_MASK, mask);
+		rte_prefetch0(&slot[idx[i]]);
+	}
+	for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
+		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
+	for (i = 0; i < nb; i++) {
+		if (i + ENTRY_AHEAD < nb)
+			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
+		decap_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot, idx[i]), word[i], c, eth, &o);
+	}
+	return burst_done(dp, &o, &dp->st.decap_pkts);
 }
 
 uint16_t
 rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	const struct ipoib_front *f = &dp->conf.tbl->src_front;
-	uint64_t word[IPOIB_STAGE_MAX];
-	uint32_t idx[IPOIB_STAGE_MAX];
-	const bool eth = dp->conf.mode == RTE_IPOIB_MODE_ETH;
-	const uint32_t mask = f->mask;
-	void *const *slot = f->slot;
 	struct decap_ctx c;
-	unsigned int i;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_decap_burst);
@@ -1339,15 +1376,11 @@ rte_ipoib_decap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	c.local_key = dp->local_src_key | c.pkey_hi;
 	c.local_mac = dp->local_mac_word;
 	c.max_pkt_len = dp->conf.mtu + RTE_IPOIB_ENCAP_LEN;
-	/* Sources without GRH by (SLID, QPN): slots, then bindings, as on transmit. */
-	for (i = 0; i < nb_pkts; i++) {
-		word[i] = decap_word(pkts[i], c.off);
-		idx[i] = ipoib_src_front_idx(word[i] & IPOIB_SRC_KEY_MASK, mask);
-		rte_prefetch0(&slot[idx[i]]);
-	}
-	if (mask < FRONT_SMALL_SLOTS)
-		return eth ? decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, true, false) :
-			decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, false, false);
-	return eth ? decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, true, true) :
-		decap_pass(dp, pkts, nb_pkts, word, idx, slot, &c, false, true);
+	/*
+	 * Sources without GRH by (SLID, QPN), in one pass or two as on
+	 * transmit; the view is a constant in each copy of the loop.
+	 */
+	if (dp->conf.mode == RTE_IPOIB_MODE_ETH)
+		return decap_passes(dp, pkts, nb_pkts, f, &c, true);
+	return decap_passes(dp, pkts, nb_pkts, f, &c, false);
 }
