@@ -121,8 +121,8 @@ struct ipoib_defer {
 
 /*
  * An object's place in a front index (struct ipoib_front): the slot it
- * occupies, or -1 while it waits on the front's list for one of its two
- * slots to free up. Control side only, under tbl->lock.
+ * occupies, or -1 while it waits on its slot pair's list for one of its
+ * two slots to free up. Control side only, under tbl->lock.
  */
 struct ipoib_front_link {
 	TAILQ_ENTRY(ipoib_front_link) next;  /**< On the waiting list. */
@@ -255,15 +255,16 @@ struct ipoib_htab {
  * tbl->lock): an entry's key is written before the entry is stored in a
  * slot with a release store; a slot is given back @c none with a release
  * store before the entry's grace period starts;
- * an entry that finds both its slots taken waits on @c waiting and takes
- * one when it is freed (ipoib_table.c).
+ * an entry that finds both its slots taken waits on its pair's list in
+ * @c waiting and takes a slot of the pair when one is freed
+ * (ipoib_table.c).
  */
 struct ipoib_front {
 	uint32_t mask;                       /**< Slots - 1. */
 	void **slot;                         /**< Atomic entry pointers. */
 	void *none;                          /**< What a free slot holds. */
-	uint32_t nb_waiting;                 /**< Entries on the list (control side). */
-	struct ipoib_front_list waiting;
+	uint32_t nb_waiting;                 /**< Entries waiting (control side). */
+	struct ipoib_front_list *waiting;    /**< Per slot pair: who waits for it. */
 };
 
 /*

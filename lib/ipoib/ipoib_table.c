@@ -197,18 +197,27 @@ front_init(struct ipoib_front *f, uint32_t max, void *none)
 	uint32_t nb = rte_align32pow2(RTE_MAX(2 * max, 64u)), i;
 
 	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
-	if (f->slot == NULL)
+	f->waiting = malloc((size_t)nb / 2 * sizeof(*f->waiting));
+	if (f->slot == NULL || f->waiting == NULL)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++)
 		f->slot[i] = none;
+	for (i = 0; i < nb / 2; i++)
+		TAILQ_INIT(&f->waiting[i]);
 	f->none = none;
 	f->mask = nb - 1;
 	f->nb_waiting = 0;
-	TAILQ_INIT(&f->waiting);
 	return 0;
 }
 
-/* Put @p l in a free slot of its pair, else on the waiting list. */
+static void
+front_fini(struct ipoib_front *f)
+{
+	free(f->slot);
+	free(f->waiting);
+}
+
+/* Put @p l in a free slot of its pair, else on the pair's waiting list. */
 static void
 front_place(struct ipoib_front *f, struct ipoib_front_link *l)
 {
@@ -225,7 +234,7 @@ front_place(struct ipoib_front *f, struct ipoib_front_link *l)
 		}
 	}
 	l->slot = -1;
-	TAILQ_INSERT_TAIL(&f->waiting, l, next);
+	TAILQ_INSERT_TAIL(&f->waiting[l->home >> 1], l, next);
 	f->nb_waiting++;
 }
 
@@ -237,31 +246,27 @@ front_add(struct ipoib_front *f, struct ipoib_front_link *l, void *obj, uint32_t
 	front_place(f, l);
 }
 
-/*
- * Take @p l out; a waiting entry whose pair holds the freed slot takes
- * it. The list is short: only entries whose two slots were both taken.
- */
+/* Take @p l out; the first entry waiting for its slot pair takes the slot. */
 static void
 front_del(struct ipoib_front *f, struct ipoib_front_link *l)
 {
+	struct ipoib_front_list *wl = &f->waiting[l->home >> 1];
 	struct ipoib_front_link *w;
 	uint32_t s;
 
 	if (l->slot < 0) {
-		TAILQ_REMOVE(&f->waiting, l, next);
+		TAILQ_REMOVE(wl, l, next);
 		f->nb_waiting--;
 		return;
 	}
 	s = (uint32_t)l->slot;
 	l->slot = -1;
 	__atomic_store_n(&f->slot[s], f->none, __ATOMIC_RELEASE);
-	TAILQ_FOREACH(w, &f->waiting, next) {
-		if ((w->home | 1) == (s | 1)) {
-			TAILQ_REMOVE(&f->waiting, w, next);
-			f->nb_waiting--;
-			front_place(f, w);
-			break;
-		}
+	w = TAILQ_FIRST(wl);
+	if (w != NULL) {
+		TAILQ_REMOVE(wl, w, next);
+		f->nb_waiting--;
+		front_place(f, w);
 	}
 }
 
@@ -436,8 +441,8 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	free(tbl->by_ip.b);
 	free(tbl->by_src.b);
 	free(tbl->by_path.b);
-	free(tbl->mac_front.slot);
-	free(tbl->src_front.slot);
+	front_fini(&tbl->mac_front);
+	front_fini(&tbl->src_front);
 	pool_fini(&tbl->neigh_pool);
 	pool_fini(&tbl->bind_pool);
 	free(tbl);

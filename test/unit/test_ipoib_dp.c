@@ -92,11 +92,22 @@ add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
 	return add_neigh(h, &hw, ah, true);
 }
 
+/*
+ * Table capacity: 64, the bursts' one pass over a table the caches hold;
+ * the _big cases 4,096, the two passes (slots, then entries prefetched
+ * ahead) of a big table (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ */
+#define TBL_SMALL 64
+#define TBL_BIG 4096
+static uint32_t tbl_neigh = TBL_SMALL;
+
 static int
 host_init(struct host *h, const char *name, uint64_t guid, uint32_t qpn, uint16_t lid,
 	  enum rte_ipoib_mode mode)
 {
-	struct rte_ipoib_tbl_conf tc = { .max_neigh = 64, .max_path = 16, .queue_len = 4 };
+	struct rte_ipoib_tbl_conf tc = {
+		.max_neigh = tbl_neigh, .max_path = 16, .queue_len = 4,
+	};
 	struct rte_ipoib_dp_conf dc = {
 		.mode = mode, .local_lid = lid, .pkey = 0xffff, .pkey_index = 0,
 		.scope = RTE_IPOIB_SCOPE_LINK, .qkey = QKEY, .mtu = 2044,
@@ -182,6 +193,21 @@ hosts_teardown(void)
 {
 	host_fini(&A);
 	host_fini(&B);
+	tbl_neigh = TBL_SMALL;
+}
+
+static int
+hosts_setup_eth_big(void)
+{
+	tbl_neigh = TBL_BIG;
+	return hosts_setup_eth();
+}
+
+static int
+hosts_setup_l3_big(void)
+{
+	tbl_neigh = TBL_BIG;
+	return hosts_setup_l3();
 }
 
 static struct rte_mbuf *
@@ -1005,6 +1031,16 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_fast_path_edges),
 		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_mode),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_dp_conf_errors),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_ipv4_unicast),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_ipv4_mcast),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_arp_request_reply),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_nd_round_trip),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_encap_drops),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_paths_and_queue),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_decap_drops),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_decap_learning),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_fast_path_edges),
+		TEST_CASE_ST(hosts_setup_l3_big, hosts_teardown, test_l3_mode),
 		TEST_CASES_END()
 	}
 };

@@ -299,14 +299,6 @@ suite_setup(void)
 		(char *)"--no-pci", (char *)"--no-shconf", (char *)"--file-prefix=test_ipoib_rcu",
 		(char *)"--log-level=lib.eal:error", NULL,
 	};
-	struct rte_ipoib_tbl_conf tc = {
-		.max_neigh = NB_ID, .max_path = NB_PATH, .ah_free = ah_free_cb,
-	};
-	struct rte_ipoib_dp_conf dc = {
-		.mode = RTE_IPOIB_MODE_ETH, .local_lid = 1, .pkey = 0xffff, .scope = 2,
-		.qkey = 0x0b1b, .mtu = 2044,
-	};
-	struct rte_ib_gid g;
 	size_t sz;
 
 	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
@@ -317,7 +309,39 @@ suite_setup(void)
 	qsbr = aligned_alloc(RTE_CACHE_LINE_SIZE, RTE_ALIGN_CEIL(sz, RTE_CACHE_LINE_SIZE));
 	if (pool == NULL || qsbr == NULL || rte_rcu_qsbr_init(qsbr, 1) != 0)
 		return -1;
-	tc.qsbr = qsbr;
+	return 0;
+}
+
+static void
+suite_teardown(void)
+{
+	free(qsbr);
+	rte_mempool_free(pool);
+	rte_eal_cleanup();
+}
+
+/*
+ * The table and the two data-path contexts, for @p max_neigh entries:
+ * NB_ID, the bursts' one pass over a table the caches hold; 4 * NB_ID,
+ * their two passes over a big one (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ */
+static int
+tables_setup(uint32_t max_neigh)
+{
+	struct rte_ipoib_tbl_conf tc = {
+		.max_neigh = max_neigh, .max_path = NB_PATH, .ah_free = ah_free_cb,
+		.qsbr = qsbr,
+	};
+	struct rte_ipoib_dp_conf dc = {
+		.mode = RTE_IPOIB_MODE_ETH, .local_lid = 1, .pkey = 0xffff, .scope = 2,
+		.qkey = 0x0b1b, .mtu = 2044,
+	};
+	struct rte_ib_gid g;
+
+	ah_made = 0;
+	ah_freed = 0;
+	bad_reads = 0;
+	stop = 0;
 	tbl = rte_ipoib_tbl_create(&tc);
 	rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 0x0002c903ffff0001ull);
 	rte_ipoib_hwaddr_set(&local, 0, 0x48, &g);
@@ -325,18 +349,30 @@ suite_setup(void)
 	dc.local = local;
 	dp_tx = rte_ipoib_dp_create(&dc);
 	dp_rx = rte_ipoib_dp_create(&dc);
-	return tbl == NULL || dp_tx == NULL || dp_rx == NULL ? -1 : 0;
+	return tbl == NULL || dp_tx == NULL || dp_rx == NULL ? TEST_FAILED : TEST_SUCCESS;
+}
+
+static int
+tables_setup_small(void)
+{
+	return tables_setup(NB_ID);
+}
+
+static int
+tables_setup_big(void)
+{
+	return tables_setup(4 * NB_ID);
 }
 
 static void
-suite_teardown(void)
+tables_teardown(void)
 {
 	rte_ipoib_dp_free(dp_tx);
 	rte_ipoib_dp_free(dp_rx);
 	rte_ipoib_tbl_free(tbl);
-	free(qsbr);
-	rte_mempool_free(pool);
-	rte_eal_cleanup();
+	dp_tx = NULL;
+	dp_rx = NULL;
+	tbl = NULL;
 }
 
 static struct unit_test_suite ipoib_rcu_suite = {
@@ -344,7 +380,8 @@ static struct unit_test_suite ipoib_rcu_suite = {
 	.setup = suite_setup,
 	.teardown = suite_teardown,
 	.unit_test_cases = {
-		TEST_CASE(test_churn),
+		TEST_CASE_ST(tables_setup_small, tables_teardown, test_churn),
+		TEST_CASE_ST(tables_setup_big, tables_teardown, test_churn),
 		TEST_CASES_END()
 	}
 };
