@@ -810,53 +810,50 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
  */
 #define ENTRY_AHEAD 8
 
-/* What a burst pass keeps: packets sent (compacted in place) and dropped. */
-struct burst_out {
-	unsigned int nb_ok;
-	unsigned int nb_drop;
-	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-};
-
 /*
  * One packet of the Ethernet view whose destination MAC key is @p key and
  * whose front slot holds @p n: sent by the fast path when @p n is its
- * neighbour, else the general way (encap_one(), which looks it up again).
+ * neighbour, else the general way (encap_one(), which looks it up
+ * again). Returns as encap_one().
  */
-static __rte_always_inline void
-encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, struct rte_mbuf *m,
-	      struct rte_ipoib_neigh *n, uint64_t key, const struct encap_ctx *c,
-	      struct burst_out *o)
+static __rte_always_inline unsigned int
+encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *n,
+	      uint64_t key, const struct encap_ctx *c)
 {
-	unsigned int r;
 	uint64_t k;
 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
 	if (likely(k == key)) {
-		if (likely(encap_eth_fast(m, n, c))) {
-			pkts[o->nb_ok++] = m;
-			return;
-		}
+		if (likely(encap_eth_fast(m, n, c)))
+			return RTE_IPOIB_DROP_NONE;
 	} else {
 		n = NULL;
 	}
-	r = encap_one(dp, m, n, c->off);
-	if (r == RTE_IPOIB_DROP_NONE) {
-		pkts[o->nb_ok++] = m;
-	} else if (r != ENCAP_QUEUED) {
-		dp->st.drops[r]++;
-		o->dropped[o->nb_drop++] = m;
-	}
+	return encap_one(dp, m, n, c->off);
 }
 
+/*
+ * Keep @p m (compacted to the front of @p pkts), or count and hold it for
+ * freeing, by @p r (as encap_one() returns).
+ */
+#define BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp) do { \
+	if (likely((r) == RTE_IPOIB_DROP_NONE)) { \
+		(pkts)[(nb_ok)++] = (m); \
+	} else if ((r) != ENCAP_QUEUED) { \
+		(dp)->st.drops[(r)]++; \
+		(dropped)[(nb_drop)++] = (m); \
+	} \
+} while (0)
+
 static __rte_always_inline uint16_t
-burst_done(struct rte_ipoib_dp *dp, struct burst_out *o, uint64_t *counter)
+burst_done(struct rte_mbuf **dropped, unsigned int nb_drop, unsigned int nb_ok,
+	   uint64_t *counter)
 {
-	if (o->nb_drop != 0)
-		rte_pktmbuf_free_bulk(o->dropped, o->nb_drop);
-	*counter += o->nb_ok;
-	RTE_SET_USED(dp);
-	return (uint16_t)o->nb_ok;
+	if (nb_drop != 0)
+		rte_pktmbuf_free_bulk(dropped, nb_drop);
+	*counter += nb_ok;
+	return (uint16_t)nb_ok;
 }
 
 /*
@@ -874,9 +871,9 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
 	void *const *slot = f->slot;
+	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
+	unsigned int i, nb_ok = 0, nb_drop = 0;
 	struct encap_ctx c;
-	struct burst_out o;
-	unsigned int i;
 
 	if (unlikely(nb_pkts > IPOIB_STAGE_MAX))
 		return burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
@@ -892,20 +889,20 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 #else
 	c.qkey_hi = dp->conf.qkey;
 #endif
-	o.nb_ok = 0;
-	o.nb_drop = 0;
 	if (mask < FRONT_SMALL_SLOTS) {
 		/*
 		 * A table that the caches hold: one pass, the slot and the
 		 * neighbour read as each packet is taken.
 		 */
 		for (i = 0; i < nb_pkts; i++) {
-			uint64_t k = encap_key(pkts[i]);
+			struct rte_mbuf *m = pkts[i];
+			uint64_t k = encap_key(m);
+			unsigned int r = encap_eth_pkt(dp, m,
+				ipoib_slot_get(slot, ipoib_mac_front_idx(k, mask)), k, &c);
 
-			encap_eth_pkt(dp, pkts, pkts[i],
-				      ipoib_slot_get(slot, ipoib_mac_front_idx(k, mask)), k, &c, &o);
+			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}
-		return burst_done(dp, &o, &dp->st.encap_pkts);
+		return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 	}
 	/*
 	 * A big table: a first pass over the whole burst, so that the misses
@@ -922,11 +919,15 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	for (i = 0; i < RTE_MIN((unsigned int)nb_pkts, (unsigned int)ENTRY_AHEAD); i++)
 		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
 	for (i = 0; i < nb_pkts; i++) {
+		struct rte_mbuf *m = pkts[i];
+		unsigned int r;
+
 		if (i + ENTRY_AHEAD < nb_pkts)
 			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		encap_eth_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot, idx[i]), key[i], &c, &o);
+		r = encap_eth_pkt(dp, m, ipoib_slot_get(slot, idx[i]), key[i], &c);
+		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
-	return burst_done(dp, &o, &dp->st.encap_pkts);
+	return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 }
 
 /* ---- Ethernet view, receive ---- */
@@ -1298,31 +1299,21 @@ decap_word(struct rte_mbuf *m, int off)
  * binding and our P_Key index is in the word, else the general way
  * (decap_one(), which looks the source up again when @p b is not its).
  */
-static __rte_always_inline void
-decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, struct rte_mbuf *m,
-	  const struct ipoib_bind *b, uint64_t word, const struct decap_ctx *c, bool eth,
-	  struct burst_out *o)
+static __rte_always_inline unsigned int
+decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
+	  uint64_t word, const struct decap_ctx *c, bool eth)
 {
-	enum rte_ipoib_drop_reason r;
 	uint64_t k;
 
 	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
 	memcpy(&k, b->key, 8);
 	if (likely((k | c->pkey_hi) == word)) {
-		if (likely(decap_fast(m, b, word, c, eth))) {
-			pkts[o->nb_ok++] = m;
-			return;
-		}
+		if (likely(decap_fast(m, b, word, c, eth)))
+			return RTE_IPOIB_DROP_NONE;
 	} else if (k != (word & IPOIB_SRC_KEY_MASK)) {
 		b = NULL;
 	}
-	r = decap_one(dp, m, b);
-	if (likely(r == RTE_IPOIB_DROP_NONE)) {
-		pkts[o->nb_ok++] = m;
-		return;
-	}
-	dp->st.drops[r]++;
-	o->dropped[o->nb_drop++] = m;
+	return decap_one(dp, m, b);
 }
 
 /* The passes of rte_ipoib_decap_burst() for one view, as on transmit. */
@@ -1330,23 +1321,23 @@ static __rte_always_inline uint16_t
 decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	     const struct ipoib_front *f, const struct decap_ctx *c, bool eth)
 {
+	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
 	uint64_t word[IPOIB_STAGE_MAX];
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
 	void *const *slot = f->slot;
-	struct burst_out o;
-	unsigned int i;
+	unsigned int i, nb_ok = 0, nb_drop = 0;
 
-	o.nb_ok = 0;
-	o.nb_drop = 0;
 	if (mask < FRONT_SMALL_SLOTS) {
 		for (i = 0; i < nb; i++) {
-			uint64_t w = decap_word(pkts[i], c->off);
+			struct rte_mbuf *m = pkts[i];
+			uint64_t w = decap_word(m, c->off);
+			unsigned int r = decap_pkt(dp, m, ipoib_slot_get(slot,
+				ipoib_src_front_idx(w & IPOIB_SRC_KEY_MASK, mask)), w, c, eth);
 
-			decap_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot,
-				  ipoib_src_front_idx(w & IPOIB_SRC_KEY_MASK, mask)), w, c, eth, &o);
+			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}
-		return burst_done(dp, &o, &dp->st.decap_pkts);
+		return burst_done(dropped, nb_drop, nb_ok, &dp->st.decap_pkts);
 	}
 	for (i = 0; i < nb; i++) {
 		word[i] = decap_word(pkts[i], c->off);
@@ -1356,11 +1347,15 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
 		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
 	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		unsigned int r;
+
 		if (i + ENTRY_AHEAD < nb)
 			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		decap_pkt(dp, pkts, pkts[i], ipoib_slot_get(slot, idx[i]), word[i], c, eth, &o);
+		r = decap_pkt(dp, m, ipoib_slot_get(slot, idx[i]), word[i], c, eth);
+		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
-	return burst_done(dp, &o, &dp->st.decap_pkts);
+	return burst_done(dropped, nb_drop, nb_ok, &dp->st.decap_pkts);
 }
 
 uint16_t
