@@ -804,13 +804,6 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
 }
 
 /*
- * How many packets ahead the second pass prefetches the entry its slot
- * points to (the slots were prefetched by the first pass): enough to
- * cover a miss to memory with the work of the packets in between.
- */
-#define ENTRY_AHEAD 8
-
-/*
  * One packet of the Ethernet view whose destination MAC key is @p key and
  * whose front slot holds @p n: sent by the fast path when @p n is its
  * neighbour, else the general way (encap_one(), which looks it up
@@ -867,6 +860,7 @@ uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	const struct ipoib_front *f = &dp->conf.tbl->mac_front;
+	struct rte_ipoib_neigh *cand[IPOIB_STAGE_MAX];
 	uint64_t key[IPOIB_STAGE_MAX];
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
@@ -905,27 +899,24 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 	}
 	/*
-	 * A big table: a first pass over the whole burst, so that the misses
-	 * of its packets overlap: each frame's destination MAC as a key, its
-	 * front slot prefetched. Second pass: the neighbour of the slot
-	 * ENTRY_AHEAD packets on prefetched, this packet's verified and the
-	 * frame sent.
+	 * A big table: three passes, each over the whole burst so that the
+	 * misses of its packets overlap: each frame's destination MAC as a
+	 * key, its front slot prefetched; each slot's neighbour prefetched;
+	 * each neighbour verified and the frame sent.
 	 */
 	for (i = 0; i < nb_pkts; i++) {
 		key[i] = encap_key(pkts[i]);
 		idx[i] = ipoib_mac_front_idx(key[i], mask);
 		rte_prefetch0(&slot[idx[i]]);
 	}
-	for (i = 0; i < RTE_MIN((unsigned int)nb_pkts, (unsigned int)ENTRY_AHEAD); i++)
-		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
 	for (i = 0; i < nb_pkts; i++) {
-		struct rte_mbuf *m = pkts[i];
-		unsigned int r;
+		cand[i] = ipoib_slot_get(slot, idx[i]);
+		rte_prefetch0(cand[i]);
+	}
+	for (i = 0; i < nb_pkts; i++) {
+		unsigned int r = encap_eth_pkt(dp, pkts[i], cand[i], key[i], &c);
 
-		if (i + ENTRY_AHEAD < nb_pkts)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		r = encap_eth_pkt(dp, m, ipoib_slot_get(slot, idx[i]), key[i], &c);
-		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
+		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
 	}
 	return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 }
@@ -1322,6 +1313,7 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	     const struct ipoib_front *f, const struct decap_ctx *c, bool eth)
 {
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
+	const struct ipoib_bind *cand[IPOIB_STAGE_MAX];
 	uint64_t word[IPOIB_STAGE_MAX];
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
@@ -1339,21 +1331,20 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 		}
 		return burst_done(dropped, nb_drop, nb_ok, &dp->st.decap_pkts);
 	}
+	/* A big table: three passes, as on transmit. */
 	for (i = 0; i < nb; i++) {
 		word[i] = decap_word(pkts[i], c->off);
 		idx[i] = ipoib_src_front_idx(word[i] & IPOIB_SRC_KEY_MASK, mask);
 		rte_prefetch0(&slot[idx[i]]);
 	}
-	for (i = 0; i < RTE_MIN(nb, (unsigned int)ENTRY_AHEAD); i++)
-		rte_prefetch0(ipoib_slot_get(slot, idx[i]));
 	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = pkts[i];
-		unsigned int r;
+		cand[i] = ipoib_slot_get(slot, idx[i]);
+		rte_prefetch0(cand[i]);
+	}
+	for (i = 0; i < nb; i++) {
+		unsigned int r = decap_pkt(dp, pkts[i], cand[i], word[i], c, eth);
 
-		if (i + ENTRY_AHEAD < nb)
-			rte_prefetch0(ipoib_slot_get(slot, idx[i + ENTRY_AHEAD]));
-		r = decap_pkt(dp, m, ipoib_slot_get(slot, idx[i]), word[i], c, eth);
-		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
+		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
 	}
 	return burst_done(dropped, nb_drop, nb_ok, &dp->st.decap_pkts);
 }
