@@ -32,7 +32,7 @@ a slow phase of the machine hits both members of a pair. Reported per
 size: the median and spread of each model's rate and the median of the
 per-pair ratios new/old; per burst, what the scheduler did meanwhile (each
 process's share of the wall time on a CPU and waiting for one,
-/proc/PID/schedstat, and the VM's steal time) and, per pair, the
+/proc/PID/schedstat, the VM's steal time, page faults) and, per pair, the
 cache-line round trip between the two vCPUs (c2c_probe, --c2c-probe), so a slow
 burst shows why; the summary gives each model's median rate over the pairs
 whose round trip was at most the median one and over the rest, and the
@@ -153,6 +153,13 @@ def schedstat(pid):
     return int(run), int(wait)
 
 
+def faults(pid):
+    """Page faults of @pid so far (minor + major, /proc/PID/stat)."""
+    with open('/proc/%d/stat' % pid) as f:
+        fields = f.read().rsplit(')', 1)[1].split()
+    return int(fields[7]) + int(fields[9])
+
+
 def steal_ns():
     """Steal time of the whole VM (every CPU), ns: the hypervisor ran someone else."""
     with open('/proc/stat') as f:
@@ -220,6 +227,7 @@ class Model:
         """
         pids = (self.fab.proc.pid, self.host.pid) + ((idle.fab.proc.pid,) if idle else ())
         c0 = dp_counters(self.fab)
+        f0 = [faults(p) for p in pids[:2]]
         s0, st0, t0 = [schedstat(p) for p in pids], steal_ns(), time.monotonic()
         self.host.stdin.write('%d %d\n' % (size, count))
         self.host.stdin.flush()
@@ -227,6 +235,7 @@ class Model:
         wall = (time.monotonic() - t0) * 1e9
         s1, st1 = [schedstat(p) for p in pids], steal_ns()
         c1 = dp_counters(self.fab)
+        f1 = [faults(p) for p in pids[:2]]
         m = re.search(r'(\d+) of \d+ received in ([0-9.]+) s = ([0-9]+) pps', line)
         h.check(m and int(m.group(1)) == count, '%s %d bytes: %s' % (self.tag, size, line))
         r = {'pps': int(m.group(3)), 'secs': float(m.group(2)),
@@ -234,6 +243,7 @@ class Model:
              'host_cpu': (s1[1][0] - s0[1][0]) / wall, 'host_wait': (s1[1][1] - s0[1][1]) / wall,
              'steal': (st1 - st0) / wall / os.cpu_count(),
              'idle_cpu': (s1[2][0] - s0[2][0]) / wall if idle else 0.0,
+             'faults': (f1[0] - f0[0], f1[1] - f0[1]),
              'model_ns': (s1[0][0] - s0[0][0]) / count}
         if c0 and c1:
             # both functions' passes: ibfabric polls every attached function per pass
@@ -282,10 +292,12 @@ def dp_counters(fab):
 def show(tag, size, r, what=''):
     print('bench_hca_ud: %-8s %4d bytes%s: %7.1f Kpps in %.3f s; share of the wall time on a'
           ' CPU / waiting: ibfabric %3.0f%% / %2.0f%%, hca_host %3.0f%% / %2.0f%%; steal %2.0f%%;'
-          ' ibfabric CPU %4.0f ns/datagram; the idle fabric %.1f%% of a CPU' %
+          ' ibfabric CPU %4.0f ns/datagram; the idle fabric %.1f%% of a CPU;'
+          ' page faults %d/%d' %
           (tag, size, what, r['pps'] / 1e3, r['secs'], 100 * r['model_cpu'],
            100 * r['model_wait'], 100 * r['host_cpu'], 100 * r['host_wait'],
-           100 * r['steal'], r['model_ns'], 100 * r['idle_cpu']) +
+           100 * r['steal'], r['model_ns'], 100 * r['idle_cpu'], r['faults'][0],
+           r['faults'][1]) +
           ('; per datagram %.2f doorbells taken, %.1f poll passes' %
            (r['db_per_dgram'], r['passes_per_dgram']) if 'db_per_dgram' in r else ''))
 
