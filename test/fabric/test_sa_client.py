@@ -12,7 +12,11 @@ usertools/dpdk-ib-ns):
 2. MCMemberRecord Set (a full-member join of a new group, with the
    broadcast group's parameters as IPoIB joins): the group appears in
    saquery -g with the MLID the client was given; Get returns it;
-3. MCMemberRecord Delete (leave): the group is gone from saquery -g.
+3. MCMemberRecord Delete (leave): the group is gone from saquery -g;
+4. PathRecord Get to every CA port with 64 queries in flight for 0.6 s
+   (sa_host's QPS command, started again from each callback, as
+   test/bench/bench_sa_qps.py runs it): every answer is the path asked
+   for (SLID, DLID, SGID, DGID), no error, no time-out.
 
 OpenSM runs on a first DPDK host (sa_host, idle, on hosta) through the
 user-MAD service, so that its SA answers with real RMPP (an OpenSM behind
@@ -22,6 +26,7 @@ SA client runs in a second sa_host, on hostb.
 usage: test_sa_client.py <ibfabric> <netfile> <sa_host> <preload> <dpdk-ib-ns>
 """
 
+import ipaddress
 import os
 import re
 import subprocess
@@ -127,6 +132,18 @@ def main():
         def gone():
             return MGID not in saquery(['-g'])
         h.wait_for(gone, timeout=10, interval=0.5, what='%s gone from the SA' % MGID)
+
+        # 4. many queries in flight
+        dests = ['%s %s' % (p['lid'], ipaddress.IPv6Address((0xfe80 << 112) |
+                                                          int(p['guid'], 16)))
+                 for n in fab.nodes() if n['type'] == 'ca'
+                 for p in fab.ports(n['name']) if p['state'] == 'ACTIVE']
+        dest_file = h.write_file('dests.txt', '\n'.join(dests) + '\n')
+        res = kv(answer(h, host, 'QPS %s 600 64' % dest_file, timeout=60)[-1])
+        h.info('%d ports, 64 in flight: %s' % (len(dests), res))
+        for k in ('errors', 'timeouts', 'bad', 'send_errors'):
+            h.check_eq(int(res[k]), 0, 'QPS %s' % k)
+        h.check(int(res['done']) >= 64, 'QPS: %s answers in 0.6 s' % res['done'])
         answer(h, host, 'QUIT')
         h.wait_for(lambda: not host.alive(), timeout=30, what='sa_host exits')
 
