@@ -352,16 +352,16 @@ tx_ring(struct mthca_txq *txq, uint32_t head, uint32_t start, uint32_t nreq, uin
 static __rte_always_inline void
 tx_prefetch_next(const struct mthca_txq *txq, uint32_t head, uint32_t n)
 {
-	uint32_t free_slots = txq->mask + 1 - (head - txq->tail), i, off;
+	uint32_t free_slots = txq->mask + 1 - (head - txq->tail), off, end;
+	uint32_t ring_mask = ((txq->mask + 1) << txq->shift) - 1;
+	uint32_t first = (head & txq->mask) << txq->shift;
 
 	if (n > free_slots)
 		n = free_slots;
-	for (i = 0; i < n; i++) {
-		uint8_t *w = txq->wqes + ((size_t)((head + i) & txq->mask) << txq->shift);
-
-		for (off = 0; off < (1u << txq->shift); off += RTE_CACHE_LINE_SIZE)
-			rte_prefetch0_write(w + off);
-	}
+	/* the slots are consecutive bytes of the ring, wrapping at its end */
+	end = n << txq->shift;
+	for (off = 0; off < end; off += RTE_CACHE_LINE_SIZE)
+		rte_prefetch0_write(txq->wqes + ((first + off) & ring_mask));
 }
 
 /* A packet tx_burst does not send: counted and freed. */
