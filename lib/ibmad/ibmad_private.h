@@ -125,6 +125,12 @@ struct rte_ibmad_agent {
 extern pthread_mutex_t ibmad_lock;
 uint64_t ibmad_now_ms(void);
 void ibmad_wake(void);
+/**
+ * A send now waits until @p deadline_ms: wake the control thread only if
+ * it sleeps past that (a wake-up per SMP was a thread switch per SMP).
+ * Caller holds ibmad_lock.
+ */
+void ibmad_wake_for_deadline(uint64_t deadline_ms);
 void ibmad_event_queue(struct rte_ib_device *dev, enum rte_ib_event_type type,
 		       uint8_t port);
 struct ibmad_dev *ibmad_dev_of(const struct rte_ib_device *dev);

@@ -52,6 +52,10 @@ static bool thread_want = true;
 static bool thread_running;
 static volatile bool thread_stop;
 static pthread_t thread_id;
+/* When the control thread looks at the send timers next (the deadline its
+ * last pass found); 0 until its first pass. Under ibmad_lock.
+ */
+static uint64_t thread_plan_ms;
 
 static bool service_registered;
 static uint32_t service_id;
@@ -108,6 +112,14 @@ ibmad_event_queue(struct rte_ib_device *dev, enum rte_ib_event_type type,
 	pending_ev[nb_pending_ev].type = type;
 	pending_ev[nb_pending_ev].port = port;
 	nb_pending_ev++;
+}
+
+void
+ibmad_wake_for_deadline(uint64_t deadline_ms)
+{
+	/* Without the thread, a service lcore or the application polls. */
+	if (!thread_running || thread_plan_ms == 0 || deadline_ms < thread_plan_ms)
+		ibmad_wake();
 }
 
 bool
@@ -242,9 +254,13 @@ ibmad_epoll_open(void)
 	return 0;
 }
 
-/* One pass; @p wait_ms is the epoll timeout (-1: until something). */
+/*
+ * One pass; @p wait_ms is the epoll timeout (-1: until something).
+ * @p thread: the control thread's pass, which sleeps until
+ * @p next_deadline after it.
+ */
 static int
-ibmad_pass(int wait_ms, uint64_t *next_deadline)
+ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 {
 	struct rte_ib_event ev[IBMAD_MAX_PENDING_EVENTS];
 	bool fired[RTE_IB_MAX_DEVICES] = { false };
@@ -287,6 +303,8 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline)
 		if (ibmad_devs[i] != NULL && ibmad_devs[i]->intr_fd < 0 &&
 		    *next_deadline > ibmad_now_ms() + IBMAD_NO_FD_POLL_MS)
 			*next_deadline = ibmad_now_ms() + IBMAD_NO_FD_POLL_MS;
+	if (thread)
+		thread_plan_ms = *next_deadline;
 	pthread_mutex_unlock(&ibmad_lock);
 
 	for (i = 0; i < nb_ev; i++)
@@ -308,7 +326,7 @@ ibmad_thread_main(void *arg)
 			wait_ms = -1;
 		else
 			wait_ms = next <= now ? 0 : (int)RTE_MIN(next - now, 60000u);
-		ibmad_pass(wait_ms, &next);
+		ibmad_pass(wait_ms, &next, true);
 	}
 	return 0;
 }
@@ -330,6 +348,7 @@ ibmad_thread_start_locked(void)
 	if (!thread_want || thread_running)
 		return 0;
 	thread_stop = false;
+	thread_plan_ms = 0;
 	ret = rte_ctrl_thread_create(&thread_id, "ibmad-ctrl", NULL,
 				     ibmad_thread_start_routine, NULL);
 	if (ret != 0) {
@@ -364,7 +383,7 @@ ibmad_service_run(void *arg)
 	uint64_t next;
 
 	RTE_SET_USED(arg);
-	return ibmad_pass(0, &next) > 0 ? 0 : -EAGAIN;
+	return ibmad_pass(0, &next, false) > 0 ? 0 : -EAGAIN;
 }
 
 /* Register the service once EAL is up. Caller holds ibmad_lock. */
@@ -530,7 +549,7 @@ rte_ibmad_poll(void)
 {
 	uint64_t next;
 
-	return ibmad_pass(0, &next);
+	return ibmad_pass(0, &next, false);
 }
 
 int

@@ -273,7 +273,7 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 		s->state = IBMAD_SEND_WAIT;
 		s->deadline_ms = ibmad_now_ms() + p->timeout_ms;
 		/* The loop may be asleep with a later deadline. */
-		ibmad_wake();
+		ibmad_wake_for_deadline(s->deadline_ms);
 	}
 	if (tid_out != NULL)
 		*tid_out = s->tid;
