@@ -374,7 +374,13 @@ test_hca_set_policy(void)
 	/* the clock is read every MT25208_QUIET_CLOCK quiet passes */
 	for (i = 0, t = 0; i < MT25208_QUIET_CLOCK && t == 0; i++)
 		t = hca_set_poll(s);
-	TEST_ASSERT_EQUAL(t, MT25208_IDLE_POLL_MS, "quiet host: poll every 1 ms");
+	TEST_ASSERT_EQUAL(t, MT25208_NAP_US, "quiet host after recent activity: nap");
+	ts.tv_sec = (time_t)((MT25208_NAP_NS + 10000000ull) / 1000000000ull);
+	ts.tv_nsec = (long)((MT25208_NAP_NS + 10000000ull) % 1000000000ull);
+	nanosleep(&ts, NULL);
+	for (i = 0, t = MT25208_NAP_US; i < MT25208_QUIET_CLOCK && t == MT25208_NAP_US; i++)
+		t = hca_set_poll(s);
+	TEST_ASSERT_EQUAL(t, MT25208_IDLE_POLL_US, "host quiet for long: poll every 1 ms");
 	/* A host write to the HCR is activity: spin again. */
 	mt_put32(((struct mt25208 *)b->hca)->bar0 + MT_BAR0_HCR + MT_HCR_CMD, 0,
 		 MT_HCR_GO | 0x0ff);

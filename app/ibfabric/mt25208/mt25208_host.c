@@ -34,7 +34,7 @@ struct hca_set {
 	unsigned int n;
 	uint64_t last_busy_ns;	/* up to a pass late: see hca_set_poll() */
 	bool busy;		/* a pass since the clock was read did something */
-	bool spinning;		/* last_busy_ns less than MT25208_SPIN_NS ago */
+	uint32_t wait_us;	/* the wait asked for while quiet: 0, nap or idle */
 	unsigned int quiet;	/* quiet passes since the clock was read */
 	struct pcisim_fn *fn[];
 };
@@ -221,7 +221,12 @@ hca_set_poll(struct hca_set *s)
 			s->last_busy_ns = t;
 		s->busy = false;
 		s->quiet = 0;
-		s->spinning = t - s->last_busy_ns < MT25208_SPIN_NS;
+		if (t - s->last_busy_ns < MT25208_SPIN_NS)
+			s->wait_us = 0;
+		else if (t - s->last_busy_ns < MT25208_NAP_NS)
+			s->wait_us = MT25208_NAP_US;
+		else
+			s->wait_us = MT25208_IDLE_POLL_US;
 	}
-	return s->spinning ? 0 : MT25208_IDLE_POLL_MS;
+	return (int)s->wait_us;
 }

@@ -9,11 +9,16 @@
  * polling policy. The model cannot be woken by an MMIO write, so while a
  * host is attached it is polled: continuously for MT25208_SPIN_NS after
  * the last activity (an HCR command, a doorbell, a packet), then every
- * MT25208_IDLE_POLL_MS (the epoll_wait timeout). The clock is read on
- * quiet passes only, every MT25208_QUIET_CLOCK-th after the first: the
- * spin ends up to that many passes late. With no host attached
- * nothing is polled and the loop blocks. The idle interval is the extra
- * latency a quiet host sees on its first doorbell or command.
+ * MT25208_NAP_US until MT25208_NAP_NS after it, then every
+ * MT25208_IDLE_POLL_US (the epoll_wait timeout). The naps are for
+ * request/response traffic such as an SM's SMPs, a doorbell every tens
+ * of microseconds: a spin that outlasted those gaps kept a core busy for
+ * the whole sweep, a core the host's stack and OpenSM need on a 2-core
+ * machine. The clock is read on quiet passes only, every
+ * MT25208_QUIET_CLOCK-th after the first: the spin ends up to that many
+ * passes late. With no host attached nothing is polled and the loop
+ * blocks. The interval in force is the extra latency a quiet host sees on
+ * its next doorbell or command.
  *
  * Threading: ibfabric's event-loop thread only.
  */
@@ -25,8 +30,10 @@
 
 #include "fabric.h"
 
-#define MT25208_SPIN_NS		1000000ull	/**< keep polling 1 ms after activity */
-#define MT25208_IDLE_POLL_MS	1		/**< then poll once per millisecond */
+#define MT25208_SPIN_NS		50000ull	/**< keep polling 50 us after activity */
+#define MT25208_NAP_NS		10000000ull	/**< then every MT25208_NAP_US up to 10 ms */
+#define MT25208_NAP_US		20		/**< the nap between two polls, us */
+#define MT25208_IDLE_POLL_US	1000		/**< then poll once per millisecond */
 #define MT25208_QUIET_CLOCK	16		/**< quiet passes per clock read */
 #define MT25208_FIRST_BUS	0x10		/**< PCI bus of the first active CA */
 
@@ -53,9 +60,10 @@ int hca_set_epoll_add(struct hca_set *s, int ep, uint32_t kind);
 void hca_set_ready(struct hca_set *s, uint32_t idx);
 /**
  * Poll every attached model (BAR0 registers, HCR, doorbells). Returns the
- * epoll_wait timeout the loop should use next: 0 while spinning after
- * activity, MT25208_IDLE_POLL_MS while hosts are attached but quiet, -1
- * when no host is attached.
+ * epoll_wait timeout in microseconds the loop should use next: 0 while
+ * spinning after activity, MT25208_NAP_US while napping after it,
+ * MT25208_IDLE_POLL_US while hosts are attached but quiet, -1 when no
+ * host is attached.
  */
 int hca_set_poll(struct hca_set *s);
 
