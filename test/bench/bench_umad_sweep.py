@@ -16,7 +16,12 @@ through the wrapper, or on H0002 under LD_PRELOAD=libumad2sim.so. Each
 run starts a fresh ibfabric, host and OpenSM; the kinds alternate which
 goes first. Time is from spawning OpenSM to "SUBNET UP" in its log,
 polled every 10 ms. Medians and per-run ratios are printed; the machine
-has 2 cores, shared by ibfabric, the host's threads and OpenSM.
+has 2 cores, shared by ibfabric, the host's threads and OpenSM. With
+them, for each process (ibfabric, the host, OpenSM), the CPU seconds and
+the context switches of all its threads up to SUBNET UP: a sweep that
+keeps four SMPs on the wire is bound by the thread wake-ups each SMP
+costs, and these counts say where they are (see the user-MAD guide's
+performance section).
 """
 
 import os
@@ -28,6 +33,45 @@ import time
 from simlib import Fabric, Harness, find_umad2sim, net_file_nodes
 
 BDF = '0000:10:00.0'
+
+
+def descendants(root):
+    """@root and every process below it (OpenSM runs under dpdk-ib-ns)."""
+    parent = {}
+    for d in os.listdir('/proc'):
+        if d.isdigit():
+            try:
+                with open('/proc/%s/stat' % d) as f:
+                    parent[int(d)] = int(f.read().rsplit(')', 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    out = [root]
+    for pid in parent:
+        p = parent.get(pid)
+        while p is not None and p > 1:
+            if p == root:
+                out.append(pid)
+                break
+            p = parent.get(p)
+    return out
+
+
+def cost(pids):
+    """(CPU seconds, context switches) of all threads of @pids."""
+    ticks = os.sysconf('SC_CLK_TCK')
+    cpu, csw = 0.0, 0
+    for pid in pids:
+        try:
+            for tid in os.listdir('/proc/%d/task' % pid):
+                base = '/proc/%d/task/%s/' % (pid, tid)
+                with open(base + 'stat') as f:
+                    fields = f.read().rsplit(')', 1)[1].split()
+                cpu += (int(fields[11]) + int(fields[12])) / ticks
+                with open(base + 'status') as f:
+                    csw += sum(int(line.split()[1]) for line in f if 'ctxt_switches' in line)
+        except (OSError, ValueError, IndexError):
+            pass    # a thread that ended meanwhile
+    return cpu, csw
 
 
 def main():
@@ -74,6 +118,8 @@ def main():
                        what='SUBNET UP (%s)' % tag, interval=0.01)
             secs = time.monotonic() - t0
             h.check('SUBNET UP' in osm.log(), '%s: OpenSM exited before SUBNET UP' % tag)
+            costs[kind].append([cost([fab.proc.popen.pid]), cost([host.popen.pid]),
+                                cost(descendants(osm.popen.pid))])
             h.stop(osm)
             host.write('QUIT\n')
             h.wait_for(lambda: not host.alive(), timeout=60, what='the host quits')
@@ -84,6 +130,7 @@ def main():
             return secs
 
         results = {'dpdk': [], 'umad2sim': []}
+        costs = {'dpdk': [], 'umad2sim': []}
         for i in range(runs):
             order = ('dpdk', 'umad2sim') if i % 2 == 0 else ('umad2sim', 'dpdk')
             for kind in order:
@@ -94,6 +141,11 @@ def main():
         for kind, rs in results.items():
             print('%-9s median %.3f s  runs %s' % (kind, statistics.median(rs),
                                                  ' '.join('%.3f' % r for r in rs)))
+        for kind, cs in costs.items():
+            print('%-9s median CPU s / context switches: %s' % (kind, '  '.join(
+                '%s %.2f / %d' % (who, statistics.median(c[i][0] for c in cs),
+                                  statistics.median(c[i][1] for c in cs))
+                for i, who in enumerate(('ibfabric', 'host', 'opensm')))))
         pairs = [d / u for d, u in zip(results['dpdk'], results['umad2sim'])]
         print('per-run ratios dpdk/umad2sim: %s' % ' '.join('%.2f' % r for r in pairs))
         print('ratio DPDK host / umad2sim: %.2fx of the medians, %.2fx median of the per-run '
