@@ -924,6 +924,26 @@ test_ctrl_thread(void)
 	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
 	TEST_ASSERT_EQUAL(r.nsend, 2, "timed out on the thread");
 	TEST_ASSERT_EQUAL(r.status[1], -ETIMEDOUT, "status");
+
+	/*
+	 * A send wakes the sleeping thread only for a deadline earlier than
+	 * the one it sleeps until: a long one, then a short one that must
+	 * still time out on time, the long one still waiting.
+	 */
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(true), "thread on");
+	send_params(&p, mad, 60000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "long send");
+	sleep_ms(20);	/* the thread now sleeps until the long deadline */
+	send_params(&p, mad, 20, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "short send");
+	for (i = 0; i < 200 && __atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE) == 2; i++)
+		sleep_ms(5);
+	TEST_ASSERT_EQUAL(__atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE), 3,
+			  "the short send timed out while the thread slept");
+	TEST_ASSERT_EQUAL(r.status[2], -ETIMEDOUT, "status");
+	TEST_ASSERT(i < 100, "timed out within 0.5 s of a 20 ms time-out (%u polls)", i);
+	TEST_ASSERT_SUCCESS(rte_ibmad_cancel(a, tid), "cancel the long one");
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
 	return TEST_SUCCESS;
 }
