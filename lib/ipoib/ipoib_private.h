@@ -146,6 +146,10 @@ struct ipoib_bind {
 	struct ipoib_defer defer;
 };
 
+/* What decapsulation reads stays in one line at the pool's 32-byte spacing. */
+static_assert(offsetof(struct ipoib_bind, mac) + 8 <= 32,
+	      "a binding's burst fields are its first 32 bytes");
+
 /*
  * A neighbour. The key fields (mackey, hw, qpn) are written before the
  * entry is published and never change; path and ah are published by the
