@@ -279,6 +279,7 @@ struct ipoib_front {
 struct ipoib_pool {
 	uint8_t *base;                       /**< cap objects of size bytes. */
 	size_t size;
+	size_t align;                        /**< Of the objects beyond the array. */
 	uint32_t cap;
 	uint32_t next;                       /**< Objects never handed out start here. */
 	uint32_t nb_free;

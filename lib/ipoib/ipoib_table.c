@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,19 +69,21 @@ table_mem_alloc(size_t size)
 #endif
 
 /*
- * Objects are spaced by their size rounded to IPOIB_POOL_ALIGN, not to a
- * cache line: a binding (96 bytes) read by a burst only in its first 32,
- * which never straddle two lines at that spacing, so that the lines the
- * bursts read spread over every set of the caches (at 128 bytes they
- * would all fall in even sets, and crowd them out at 100,000 bindings).
+ * Objects are spaced by their size rounded to their alignment (at least
+ * IPOIB_POOL_ALIGN), not to a cache line: a binding (96 bytes) is read by
+ * a burst only in its first 32, which never straddle two lines at that
+ * spacing, so that the lines the bursts read spread over every set of
+ * the caches (at 128 bytes they would all fall in even sets, and crowd
+ * them out at 100,000 bindings). Neighbours are cache-aligned types.
  */
 #define IPOIB_POOL_ALIGN 32
 
 static int
-pool_init(struct ipoib_pool *pool, size_t size, uint32_t cap)
+pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 {
 	memset(pool, 0, sizeof(*pool));
-	pool->size = RTE_ALIGN_CEIL(size, IPOIB_POOL_ALIGN);
+	pool->align = RTE_MAX(align, (size_t)IPOIB_POOL_ALIGN);
+	pool->size = RTE_ALIGN_CEIL(size, pool->align);
 #ifdef IPOIB_POOL_MALLOC_ONLY
 	cap = 0;
 #endif
@@ -116,7 +119,7 @@ pool_get(struct ipoib_pool *pool)
 	else if (pool->next < pool->cap)
 		p = pool->base + pool->size * pool->next++;
 	else
-		p = aligned_alloc(IPOIB_POOL_ALIGN, pool->size);
+		p = aligned_alloc(pool->align, pool->size);
 	if (p != NULL)
 		memset(p, 0, pool->size);
 	return p;
@@ -385,9 +388,11 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	TAILQ_INIT(&tbl->neighs);
 	TAILQ_INIT(&tbl->paths);
 	STAILQ_INIT(&tbl->deferred);
-	rc = pool_init(&tbl->neigh_pool, sizeof(struct rte_ipoib_neigh), conf->max_neigh);
+	rc = pool_init(&tbl->neigh_pool, sizeof(struct rte_ipoib_neigh),
+		       alignof(struct rte_ipoib_neigh), conf->max_neigh);
 	if (rc == 0)
-		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind), 2 * conf->max_neigh);
+		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind),
+			       alignof(struct ipoib_bind), 2 * conf->max_neigh);
 	if (rc == 0)
 		rc = htab_init(&tbl->by_hw, conf->max_neigh);
 	if (rc == 0)
