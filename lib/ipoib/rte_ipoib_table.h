@@ -323,7 +323,7 @@ struct rte_ipoib_neigh *rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *t
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Find many unicast neighbours by MAC at once: the lookups proceed in
- * stages (all buckets, then all entries) so that their cache misses
+ * stages (all index slots, then all entries) so that their cache misses
  * overlap. Any lcore, lock-free, as rte_ipoib_neigh_lookup().
  *
  * @param tbl
