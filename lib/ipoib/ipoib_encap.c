@@ -651,6 +651,34 @@ ip4_tot_ok(uint32_t tot, uint32_t len)
 	return tot - 20 <= len - 20;
 }
 
+/*
+ * The IP checks of both fast paths on a frame @p p whose type is at
+ * @p typ_off and whose IP header at @p hdr_len: true when the header
+ * passes (false sends the packet the general way), with the word from the
+ * type on in *@p wp. IPv4 without options: the type, version and IHL in
+ * one masked compare (@p mask, @p val), then 20 <= total length <= what
+ * follows the header in one unsigned compare.
+ */
+static __rte_always_inline bool
+fast_ip_ok(const uint8_t *p, unsigned int typ_off, uint32_t hdr_len, uint64_t mask,
+	   uint64_t val, uint32_t data_len, uint32_t pkt_len, uint64_t *wp)
+{
+	uint16_t be_tot;
+	uint64_t w;
+
+	/* An IPv4 header's 20 bytes there; IPv6 checks its own length. */
+	if (unlikely(data_len < hdr_len + 20))
+		return false;
+	memcpy(&w, p + typ_off, 8);
+	*wp = w;
+	if (likely((w & mask) == val)) {
+		memcpy(&be_tot, p + hdr_len + 2, 2);
+		return (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <= pkt_len - (hdr_len + 20);
+	}
+	return WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+		fast_ip6_ok(p + hdr_len, data_len - hdr_len, pkt_len - hdr_len);
+}
+
 /* What the transmit fast path needs, computed once per burst. */
 struct encap_ctx {
 	uint64_t stale;        /**< A stamp older than this is rewritten. */
@@ -676,29 +704,15 @@ encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint8_t *dyn = (uint8_t *)m + c->off;
 	uint32_t pkt_len = m->pkt_len, hdr;
-	uint16_t be_tot;
 	uint64_t w, dw;
 	struct rte_ib_ah *ah;
-	bool ok;
 
-	/* 14 + 20: an IPv4 header there; IPv6 checks its own length. */
-	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + 20))
+	if (!fast_ip_ok(p, 12, RTE_ETHER_HDR_LEN, ETH_IP4_MASK, ETH_IP4_VAL, m->data_len,
+			pkt_len, &w))
 		return false;
-	memcpy(&w, p + 12, 8);
-	if (likely((w & ETH_IP4_MASK) == ETH_IP4_VAL)) {
-		memcpy(&be_tot, p + 16, 2);
-		/* 20 <= total length <= what follows the Ethernet header. */
-		ok = (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <=
-			pkt_len - (RTE_ETHER_HDR_LEN + 20);
-	} else if (WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
-		ok = fast_ip6_ok(p + RTE_ETHER_HDR_LEN, m->data_len - RTE_ETHER_HDR_LEN,
-				 pkt_len - RTE_ETHER_HDR_LEN);
-	} else {
-		return false;
-	}
 	/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
 	ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
-	if (!ok || pkt_len > c->max_pkt_len || ah == NULL)
+	if (pkt_len > c->max_pkt_len || ah == NULL)
 		return false;
 	/* Stamp the neighbour as used, at most once per age tick. */
 	if (unlikely(__atomic_load_n(&n->last_used, __ATOMIC_RELAXED) < c->stale))
@@ -1204,26 +1218,12 @@ decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
 	uint32_t pkt_len = m->pkt_len;
 	const int grow = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	uint64_t w, src, w0, w1;
-	uint16_t be_tot;
-	bool ok;
 
-	/* 4 + 20: an IPv4 header there; IPv6 checks its own length. */
-	if (unlikely(m->data_len < RTE_IPOIB_ENCAP_LEN + 20))
+	if (!fast_ip_ok(p, 0, RTE_IPOIB_ENCAP_LEN, IB_IP4_MASK, IB_IP4_VAL, m->data_len,
+			pkt_len, &w))
 		return false;
-	memcpy(&w, p, 8);
-	if (likely((w & IB_IP4_MASK) == IB_IP4_VAL)) {
-		memcpy(&be_tot, p + 6, 2);
-		/* 20 <= total length <= what follows the IPoIB header. */
-		ok = (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <=
-			pkt_len - (RTE_IPOIB_ENCAP_LEN + 20);
-	} else if (WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6)) {
-		ok = fast_ip6_ok(p + RTE_IPOIB_ENCAP_LEN, m->data_len - RTE_IPOIB_ENCAP_LEN,
-				 pkt_len - RTE_IPOIB_ENCAP_LEN);
-	} else {
-		return false;
-	}
 	/* Within the MTU, not our own multicast come back. */
-	if (!ok || pkt_len > c->max_pkt_len || key == c->local_key)
+	if (pkt_len > c->max_pkt_len || key == c->local_key)
 		return false;
 	if (!eth) {
 		m->data_off += RTE_IPOIB_ENCAP_LEN;
