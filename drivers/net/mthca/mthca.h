@@ -233,6 +233,10 @@ struct mthca_dev {
 	struct rte_intr_handle *intr[MTHCA_NUM_EQ];
 	bool intr_registered[MTHCA_NUM_EQ];
 	bool eq_alarm;			/**< EQs polled by an alarm (real hardware) */
+	/** The completion EQ's eventfd is the IB device's intr_fd: the MAD core's
+	 *  thread wakes on it and drains the EQs itself (mthca_ib.c), with no
+	 *  hand-off through the EAL interrupt thread. */
+	bool comp_irq_direct;
 	uint64_t comp_events;
 	bool ib_up[MTHCA_MAX_PORTS];
 

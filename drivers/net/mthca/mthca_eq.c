@@ -13,9 +13,14 @@
  * arbel_set_eq_ci, arbel_eq_req_not), all at BAR0 offsets from QUERY_FW.
  *
  * Interrupts: on a simulated function the vectors' eventfds come from
- * GET_IRQ and wake the EAL interrupt thread (an EXT handle, whose fd EAL
- * does not read: the callback does). On real hardware the EQs are polled
- * by an EAL alarm every 100 ms (MSI-X through vfio is not wired up).
+ * GET_IRQ. The async vector wakes the EAL interrupt thread (an EXT
+ * handle, whose fd EAL does not read: the callback does); the completion
+ * vector, whose only events are the special CQs', is the IB device's
+ * intr_fd, on which the MAD core's thread sleeps (mthca_ib.c): a MAD
+ * received is one thread wake-up from the HCA to the MAD core, not two.
+ * Either drainer takes every EQ under eq_lock and arms both with one
+ * store. On real hardware the EQs are polled by an EAL alarm every 100 ms
+ * (MSI-X through vfio is not wired up).
  */
 
 #include <errno.h>
@@ -138,8 +143,9 @@ eq_intr(void *arg)
 	uint64_t v;
 	unsigned int i;
 
+	/* Not the completion vector's fd: the MAD core's thread reads that one. */
 	for (i = 0; i < MTHCA_NUM_EQ; i++)
-		if (dev->eq[i].irq_fd >= 0 && read(dev->eq[i].irq_fd, &v, sizeof(v)) < 0 &&
+		if (dev->intr_registered[i] && read(dev->eq[i].irq_fd, &v, sizeof(v)) < 0 &&
 		    errno != EAGAIN)
 			MTHCA_LOG(DEBUG, "%s: eventfd of EQ %u: %s", dev->name, dev->eq[i].eqn,
 				  strerror(errno));
@@ -234,6 +240,10 @@ eq_irq_init(struct mthca_dev *dev)
 		if (fd < 0)
 			return fd;
 		dev->eq[i].irq_fd = fd;
+		if (i == MTHCA_EQ_COMP) {
+			dev->comp_irq_direct = true;
+			continue;
+		}
 		h = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED);
 		if (h == NULL)
 			return -ENOMEM;

@@ -8,8 +8,9 @@
  * numbers CONF_SPECIAL_QP gave, Linux mthca_alloc_sqp) on one CQ; moving
  * QP0 to RTR brings the port onto the fabric (INIT_IB). Received MADs go
  * to the MAD core from intr_process, on the control thread that sleeps
- * on intr_fd: an eventfd the EQ drain writes when a special CQ has an
- * event. MAD sends are MLX WQEs whose LRH/[GRH]/BTH/DETH the driver
+ * on intr_fd: on a simulated function the completion EQ's own eventfd
+ * (intr_process drains the EQs), elsewhere an eventfd the EQ drain
+ * writes when a special CQ has an event. MAD sends are MLX WQEs whose LRH/[GRH]/BTH/DETH the driver
  * builds (Linux build_mlx_header, IBA 7.7, 8.3, 9.2, 9.3.3); the HCA adds
  * the ICRC into the 4-byte inline placeholder and the VCRC.
  */
@@ -199,7 +200,9 @@ mthca_ib_cq_event(struct mthca_dev *dev, uint32_t cqn)
 	for (p = 0; p < MTHCA_MAX_PORTS; p++)
 		if (dev->sqp[p] != NULL && dev->sqp[p]->cq.cqn == cqn) {
 			dev->sqp[p]->cq.arm_sn++;
-			if (dev->ctl_fd >= 0 && write(dev->ctl_fd, &one, sizeof(one)) < 0)
+			/* comp_irq_direct: the intr_fd has fired already */
+			if (!dev->comp_irq_direct && dev->ctl_fd >= 0 &&
+			    write(dev->ctl_fd, &one, sizeof(one)) < 0)
 				MTHCA_LOG(DEBUG, "%s: control eventfd: %s", dev->name,
 					  strerror(errno));
 		}
@@ -264,7 +267,9 @@ sqp_poll(struct mthca_dev *dev, struct mthca_sqp *s, struct mthca_cq *cq)
 static int
 ib_intr_fd(struct rte_ib_device *ib)
 {
-	return to_dev(ib)->ctl_fd;
+	struct mthca_dev *dev = to_dev(ib);
+
+	return dev->comp_irq_direct ? dev->eq[MTHCA_EQ_COMP].irq_fd : dev->ctl_fd;
 }
 
 static int
@@ -274,8 +279,15 @@ ib_intr_process(struct rte_ib_device *ib)
 	uint64_t v;
 	unsigned int p;
 
-	if (dev->ctl_fd >= 0 && read(dev->ctl_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+	if (!dev->comp_irq_direct && dev->ctl_fd >= 0 && read(dev->ctl_fd, &v, sizeof(v)) < 0 &&
+	    errno != EAGAIN)
 		return -errno;
+	if (dev->comp_irq_direct) {
+		/* Read (clear) before draining: an event after it fires again. */
+		if (read(dev->eq[MTHCA_EQ_COMP].irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+			return -errno;
+		mthca_eq_poll(dev);
+	}
 	for (p = 0; p < MTHCA_MAX_PORTS; p++) {
 		struct mthca_sqp *s = dev->sqp[p];
 
