@@ -285,6 +285,8 @@ int mthca_eq_init(struct mthca_dev *dev);
 void mthca_eq_cleanup(struct mthca_dev *dev);
 /** Drain the EQs; port changes are reported through mthca_port_event(). */
 void mthca_eq_poll(struct mthca_dev *dev);
+/** Drain the completion EQ only (the MAD core's thread), arm every EQ. */
+void mthca_eq_poll_comp(struct mthca_dev *dev);
 void mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active);
 /**
  * The device is gone (simulated function's socket closed): no command is

@@ -18,8 +18,10 @@
  * vector, whose only events are the special CQs', is the IB device's
  * intr_fd, on which the MAD core's thread sleeps (mthca_ib.c): a MAD
  * received is one thread wake-up from the HCA to the MAD core, not two.
- * Either drainer takes every EQ under eq_lock and arms both with one
- * store. On real hardware the EQs are polled by an EAL alarm every 100 ms
+ * The MAD core's thread drains the completion EQ only (port events
+ * stay on the EAL interrupt thread: a port event's refresh on the MAD
+ * core's thread held up its MADs); every drainer arms both EQs with one
+ * store, under eq_lock. On real hardware the EQs are polled by an EAL alarm every 100 ms
  * (MSI-X through vfio is not wired up).
  */
 
@@ -115,8 +117,14 @@ eq_drain(struct mthca_dev *dev, struct mthca_eq *eq)
 	return n;
 }
 
-void
-mthca_eq_poll(struct mthca_dev *dev)
+/*
+ * Drain the EQs whose bit is in @p which (MTHCA_EQ_* indexes), then arm
+ * every live EQ with one store: a store of fewer bits could replace
+ * another drainer's before the HCA read it, and arming an EQ that still
+ * holds entries only raises its vector again.
+ */
+static void
+eq_poll(struct mthca_dev *dev, unsigned int which)
 {
 	uint32_t mask = 0;
 	unsigned int i;
@@ -127,13 +135,27 @@ mthca_eq_poll(struct mthca_dev *dev)
 
 		if (!eq->live)
 			continue;
-		eq_drain(dev, eq);
-		eq_set_ci(dev, eq);
+		if (which & (1u << i)) {
+			eq_drain(dev, eq);
+			eq_set_ci(dev, eq);
+		}
 		mask |= 1u << eq->eqn;
 	}
 	if (mask != 0)
 		eq_arm(dev, mask);
 	pthread_mutex_unlock(&dev->eq_lock);
+}
+
+void
+mthca_eq_poll(struct mthca_dev *dev)
+{
+	eq_poll(dev, (1u << MTHCA_NUM_EQ) - 1);
+}
+
+void
+mthca_eq_poll_comp(struct mthca_dev *dev)
+{
+	eq_poll(dev, 1u << MTHCA_EQ_COMP);
 }
 
 static void

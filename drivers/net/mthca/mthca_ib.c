@@ -286,7 +286,7 @@ ib_intr_process(struct rte_ib_device *ib)
 		/* Read (clear) before draining: an event after it fires again. */
 		if (read(dev->eq[MTHCA_EQ_COMP].irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 			return -errno;
-		mthca_eq_poll(dev);
+		mthca_eq_poll_comp(dev);
 	}
 	for (p = 0; p < MTHCA_MAX_PORTS; p++) {
 		struct mthca_sqp *s = dev->sqp[p];
