@@ -1,109 +1,286 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""net_mthca's cost and rate (issue 13): one mthca_host process drives both
-simulated MT25208s of hca2.net in one thread (as hca_host bench does),
-sending from the first HCA's port to the second's in bursts of 32. It
-reports the PMD's cycles per packet inside tx_burst and inside the
-rx_burst calls that returned packets (rdtsc in the PMD's thread; the
-model runs on the other core), and the end-to-end rate, for 64- and
-2044-byte datagrams; then the driver-less harness (hca_host bench) on the
-same model in the same run, for the ratio.
-Each size runs with two receive set-ups (doc/guides/nics/mthca.rst,
-"Performance"): "deep", a ring of 4096 with up to 1024 datagrams in
-flight (mthca_host's default), and "harness", a ring of 64 with up to 32
-in flight, the working set of hca_host bench (32 receive slots, 32 in
-flight). The receive ring is FIFO, so its size is how much memory the
-model's receive copies cycle through; the goals are compared on the
-"harness" set-up, the "deep" one is shown beside it.
-Cycles are given two ways: over the rate run, per packet of the calls
-that moved packets, with how full the receive bursts were; and at full
-bursts of 32 (the receive side waits with rte_eth_rx_descriptor_status()
-until 32 completions are there), the median per call over 2,000 rounds
-divided by 32, and the least of those calls (on a machine other work
-shares, the call nothing disturbed).
-Goals: <= 40 cycles/packet each way, >= 0.9x the harness, >= 961 Kpps at
-2044 bytes. A benchmark reports; exit 0 after a run.
+"""net_mthca's cost and rate against the driver-less harness, in the same
+run on the same model (issue 13).
 
-usage: bench_mthca.py IBFABRIC MTHCA_HOST HCA_HOST NETFILE [COUNT]
+usage: bench_mthca.py IBFABRIC MTHCA_HOST HCA_HOST NETFILE [--runs N] [--count N]
+
+Two fabrics of the same ibfabric and NETFILE (hca2.net), each with its
+OpenSM and its own PCI root, stay up for the whole run: on one,
+mthca_host drives both simulated MT25208s through net_mthca in one
+thread (BENCH lines on its stdin); on the other, `hca_host bench_serve`
+drives both without a driver ("SIZE COUNT" lines), as bench_hca_ud does.
+Both send from the first HCA's port to the second's; both hosts run on
+the same CPU (the last one; mthca_host's EAL lcore, hca_host by
+affinity), the models wherever the kernel puts them.
+
+Method (doc/guides/testing.rst, "bench_mthca"): one run of each side
+minutes apart varies up to 3x with the hypervisor's placement of the
+vCPUs, more than the difference measured. So per datagram size (64 and
+2044 bytes) and per receive set-up of net_mthca, --runs pairs of short
+bursts (default 21 of 200,000 datagrams; $BENCH_RUNS, $BENCH_COUNT)
+alternate net_mthca / hca_host in ABBA order after one warm-up burst
+each, and the figures are medians over the bursts or the pairs.
+
+Receive set-ups (doc/guides/nics/mthca.rst, "Performance"): "harness", a
+ring of 64 with up to 32 datagrams in flight, the working set of hca_host
+(32 receive slots, 32 sends in flight), on which the goals are judged;
+"deep", a ring of 4096 with up to 1024 in flight (mthca_host's default),
+shown beside it.
+
+Per burst: the rate; for net_mthca the PMD's cycles per packet over the
+rate run (tx_burst, and the rx_burst calls that returned packets, with
+how full they were) and at full bursts of 32 (2,000 rounds after the
+rate run: the median call and the least one, per packet; do_bench() in
+test/fabric/mthca_host.c); the share of the wall time each host's thread
+spent on a CPU and waiting for one (/proc/PID/schedstat; net_mthca's
+over its rate run, as mthca_host reads it; the models' over the whole
+request, for net_mthca's model that includes the full bursts and 100 ms
+of drain), and the VM's steal time.
+
+Per size and set-up: each side's median rate with its quartiles, the
+median of the per-pair ratios net_mthca / hca_host (and over the pairs in
+which both hosts had a CPU >= 85 % of their rate run), and the PMD's
+full-burst cycles as the median over all bursts of their per-call
+medians (and of their least calls). Goals: the median pair ratio >= 0.9
+at both sizes, the median 2044-byte net_mthca rate >= 961 Kpps, and the
+full-burst median <= 40 cycles per packet each way, all on the harness
+set-up. Exit 0 after a run, whatever the figures.
 """
 
+import argparse
 import os
 import re
-import sys
+import statistics
+import subprocess
 import time
 
+from bench_hca_ud import CLEAN_CPU_SHARE, Model, schedstat, spread, steal_ns
+from harness import Proc
 from simlib import Fabric, Harness, find_umad2sim, start_opensm
 
+SIZES = (64, 2044)
+# (name, receive ring of the second HCA, most datagrams in flight); goals on the first
+SETUPS = (('harness', 64, 32), ('deep', 4096, 1024))
+GOAL_PPS = 961000
+GOAL_RATIO = 0.9
+GOAL_CYCLES = 40.0
+BURST = 32
+BENCH_RE = re.compile(
+    r'pps (?P<pps>\d+) tx_cycles_per_pkt (?P<tx>[0-9.]+) rx_cycles_per_pkt (?P<rx>[0-9.]+) '
+    r'rx_pkts_per_burst (?P<per_poll>[0-9.]+) full32_tx_cycles_per_pkt (?P<ftx>[0-9.]+) '
+    r'full32_rx_cycles_per_pkt (?P<frx>[0-9.]+) full32_tx_min_cycles_per_pkt (?P<ftx_min>[0-9.]+) '
+    r'full32_rx_min_cycles_per_pkt (?P<frx_min>[0-9.]+) rate_ns (?P<rate_ns>\d+) '
+    r'rate_cpu_ns (?P<cpu_ns>\d+) rate_wait_ns (?P<wait_ns>\d+)')
 
-# (name, receive ring of the second HCA, most datagrams in flight)
-SETUPS = (('deep', 4096, 1024), ('harness', 64, 32))
+
+class Driver:
+    """One ibfabric with its OpenSM and mthca_host (net_mthca) on its two functions."""
+
+    tag = 'net_mthca'
+
+    def __init__(self, h, ibfabric, host, net, lib, cpu):
+        root = h.path('pci-drv')
+        self.fab = Fabric(h, ibfabric, net, tag='drv', extra=['--pci-root', root, '-q'])
+        h.wait_for(lambda: os.path.isdir(root) and
+                   len([d for d in os.listdir(root) if d.startswith('0000:')]) == 2,
+                   timeout=10, what='PCI functions of the net_mthca model')
+        a, b = sorted(d for d in os.listdir(root) if d.startswith('0000:'))
+        start_opensm(h, self.fab, lib, 'ca-sm', name='opensm-drv', sweep=1)
+        self.log = h.path('mthca_host.log')
+        with open(self.log, 'ab') as log:
+            # replies through a pipe (the bench blocks on them instead of polling
+            # a file); EAL's and the PMD's logs go straight to the log file
+            self.host = subprocess.Popen(
+                [host, '--no-huge', '-m', '512', '-l', str(cpu), '--file-prefix',
+                 'mthcabench%d' % os.getpid(), '-a', a, '-a', b], cwd=h.dir,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
+                env=dict(os.environ, SYSFS_PCI_DEVICES=root), start_new_session=True)
+        h.procs.append(Proc('mthca_host', self.host, self.log))
+        h.info('started mthca_host on CPU %d (pid %d)' % (cpu, self.host.pid))
+        line = self.reply(h, ('READY', 'ERR'))
+        h.check(line.startswith('READY'), 'mthca_host: %s' % line)
+
+    def reply(self, h, starts):
+        """The next line of mthca_host's that starts with one of @starts."""
+        while True:
+            line = self.host.stdout.readline()
+            with open(self.log, 'a') as f:
+                f.write(line)
+            h.check(line != '', 'mthca_host exited (rc %s); see %s' %
+                    (self.host.poll(), self.log))
+            if line.startswith(starts):
+                return line.strip()
+
+    def request(self, h, size, count, ring, inflight):
+        """One BENCH request; again while the second port is not ACTIVE yet."""
+        for _ in range(100):
+            self.host.stdin.write('BENCH %d %d %d %d\n' % (size, count, ring, inflight))
+            self.host.stdin.flush()
+            line = self.reply(h, ('OK bench', 'ERR'))
+            if not line.startswith('ERR bench needs'):
+                return line
+            print('bench_mthca: %s (the second port is not ACTIVE yet: again)' % line)
+            time.sleep(1)
+        return line
+
+    def burst(self, h, size, count, setup, idle):
+        """One burst at @setup; a dict as Model.burst() gives, plus the PMD's cycles."""
+        _, ring, inflight = setup
+        pids = (self.fab.proc.pid, idle.fab.proc.pid)
+        s0, st0, t0 = [schedstat(p) for p in pids], steal_ns(), time.monotonic()
+        line = self.request(h, size, count, ring, inflight)
+        wall = (time.monotonic() - t0) * 1e9
+        s1, st1 = [schedstat(p) for p in pids], steal_ns()
+        m = BENCH_RE.search(line)
+        h.check(m is not None, 'net_mthca %d bytes %s: %s' % (size, setup[0], line))
+        r = {k: float(v) for k, v in m.groupdict().items()}
+        rate = r['rate_ns']
+        r.update({'pps': int(m.group('pps')), 'secs': rate / 1e9,
+                  'host_cpu': r['cpu_ns'] / rate, 'host_wait': r['wait_ns'] / rate,
+                  'model_cpu': (s1[0][0] - s0[0][0]) / wall,
+                  'model_wait': (s1[0][1] - s0[0][1]) / wall,
+                  'idle_cpu': (s1[1][0] - s0[1][0]) / wall,
+                  'steal': (st1 - st0) / wall / os.cpu_count()})
+        return r
+
+    def close(self, h):
+        try:
+            rest, _ = self.host.communicate('QUIT\n', timeout=60)
+        except subprocess.TimeoutExpired:
+            h.check(False, 'mthca_host did not quit')
+        with open(self.log, 'a') as f:
+            f.write(rest)
+        h.check(self.host.returncode == 0, 'mthca_host exit %s; see %s' %
+                (self.host.returncode, self.log))
 
 
-def bench(h, p, size, count, ring, inflight):
-    """One BENCH command; again while the second port is not ACTIVE yet."""
-    for _ in range(100):
-        seen = len(p.log().splitlines())
-        p.write('BENCH %d %d %d %d\n' % (size, count, ring, inflight))
-        line = h.wait_for(lambda: next((x for x in p.log().splitlines()[seen:]
-                                        if x.startswith(('OK bench', 'ERR'))), None),
-                          timeout=200, what='bench %d' % size)
-        if not line.startswith('ERR bench needs'):
-            return line
-        h.info(line + ' (the second port is not ACTIVE yet: again)')
-        time.sleep(1)
-    return line
+def show(tag, size, setup, r, what=''):
+    text = ('bench_mthca: %-9s %4d bytes %-7s%s: %7.1f Kpps in %.3f s; on a CPU / waiting: '
+            'host %3.0f%% / %2.0f%%, its model %3.0f%% / %2.0f%%; steal %2.0f%%' %
+            (tag, size, setup, what, r['pps'] / 1e3, r['secs'], 100 * r['host_cpu'],
+             100 * r['host_wait'], 100 * r['model_cpu'], 100 * r['model_wait'],
+             100 * r['steal']))
+    if 'ftx' in r:
+        text += ('; cycles/pkt: rate run tx %.1f rx %.1f (%.1f pkts/poll), full 32 tx %.1f '
+                 '(least %.1f) rx %.1f (least %.1f)' %
+                 (r['tx'], r['rx'], r['per_poll'], r['ftx'], r['ftx_min'], r['frx'],
+                  r['frx_min']))
+    print(text)
+
+
+def quart(v, fmt='%.1f'):
+    """'median (quartiles q1..q3, min..max)' of @v."""
+    q = statistics.quantiles(v, n=4, method='inclusive') if len(v) > 1 else [v[0]] * 3
+    return (fmt + ' (quartiles ' + fmt + '..' + fmt + ', ' + fmt + '..' + fmt + ')') % (
+        statistics.median(v), q[0], q[2], min(v), max(v))
+
+
+def summary(size, setup, pairs):
+    """Print the figures of one size and set-up; (ratio, 2044 rate, tx, rx) medians."""
+    drv = [d for d, _ in pairs]
+    hh = [x for _, x in pairs]
+    ratios = [d['pps'] / x['pps'] for d, x in pairs]
+    clean = [d['pps'] / x['pps'] for d, x in pairs
+             if d['host_cpu'] >= CLEAN_CPU_SHARE and x['host_cpu'] >= CLEAN_CPU_SHARE]
+    tag = 'bench_mthca: %4d bytes %-7s:' % (size, setup)
+    print('%s net_mthca %s' % (tag, spread([r['pps'] for r in drv])))
+    print('%s hca_host  %s' % (tag, spread([r['pps'] for r in hh])))
+    print('%s net_mthca / hca_host per pair: median %s; in the %d of %d pairs where both hosts'
+          ' had a CPU >= %.0f%% of their rate run: %s' %
+          (tag, quart(ratios, '%.3f'), len(clean), len(pairs), 100 * CLEAN_CPU_SHARE,
+           '%.3f' % statistics.median(clean) if clean else '-'))
+    print('%s full bursts of 32, cycles/pkt, median over the %d bursts of their median call:'
+          ' tx_burst %s, rx_burst %s; of their least call: tx %.1f, rx %.1f' %
+          (tag, len(drv), quart([r['ftx'] for r in drv]), quart([r['frx'] for r in drv]),
+           statistics.median(r['ftx_min'] for r in drv),
+           statistics.median(r['frx_min'] for r in drv)))
+    print('%s rate run, cycles/pkt (medians): tx_burst %.1f, rx_burst %.1f over non-empty polls'
+          ' (%.1f pkts/poll)' %
+          (tag, statistics.median(r['tx'] for r in drv), statistics.median(r['rx'] for r in drv),
+           statistics.median(r['per_poll'] for r in drv)))
+    print('%s CPU share (medians) net_mthca host %.0f%%, its model %.0f%% (whole request);'
+          ' hca_host %.0f%%, its model %.0f%%' %
+          (tag, 100 * statistics.median(r['host_cpu'] for r in drv),
+           100 * statistics.median(r['model_cpu'] for r in drv),
+           100 * statistics.median(r['host_cpu'] for r in hh),
+           100 * statistics.median(r['model_cpu'] for r in hh)))
+    return (statistics.median(ratios), statistics.median(r['pps'] for r in drv),
+            statistics.median(r['ftx'] for r in drv), statistics.median(r['frx'] for r in drv))
 
 
 def main():
-    ibfabric, host, hca_host, net = (os.path.abspath(x) for x in sys.argv[1:5])
-    count = int(sys.argv[5]) if len(sys.argv) > 5 else 500000
-    with Harness('bench_mthca', timeout=900) as h:
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, net, extra=['--pci-root', root, '-q'])
-        h.wait_for(lambda: os.path.isdir(root) and
-                   len([d for d in os.listdir(root) if d.startswith('0000:')]) == 2,
-                   timeout=10, what='PCI functions')
-        a, b = sorted(d for d in os.listdir(root) if d.startswith('0000:'))
+    ap = argparse.ArgumentParser()
+    ap.add_argument('ibfabric')
+    ap.add_argument('mthca_host')
+    ap.add_argument('hca_host')
+    ap.add_argument('net')
+    ap.add_argument('--runs', type=int, default=int(os.environ.get('BENCH_RUNS', '21')),
+                    help='ABBA pairs per size and set-up')
+    ap.add_argument('--count', type=int, default=int(os.environ.get('BENCH_COUNT', '200000')),
+                    help='datagrams per burst')
+    a = ap.parse_args()
+    if a.runs < 1 or a.count < 1:
+        ap.error('--runs and --count must be at least 1')
+    # mthca_host sends whole bursts of 32 and wants exactly COUNT back: round up
+    a.count = -(-a.count // BURST) * BURST
+    warm = -(-a.count // 4 // BURST) * BURST
+    ibfabric, host, hca_host, net = (os.path.abspath(x) for x in
+                                     (a.ibfabric, a.mthca_host, a.hca_host, a.net))
+    cpu = max(os.sched_getaffinity(0))
+    with Harness('bench_mthca', timeout=2400) as h:
         lib = find_umad2sim(h)
-        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
-        p = h.spawn([host, '--no-huge', '-m', '512', '-l', '1', '--file-prefix',
-                     'mthcabench%d' % os.getpid(), '-a', a, '-a', b],
-                    name='mthca_host', stdin=True, env={'SYSFS_PCI_DEVICES': root})
-        h.wait_log(p, 'READY', timeout=90)
-        mine = {}
-        for size in (64, 2044):
-            for setup, ring, inflight in SETUPS:
-                line = bench(h, p, size, count, ring, inflight)
-                m = re.search(r'pps (\d+) tx_cycles_per_pkt ([0-9.]+) rx_cycles_per_pkt ([0-9.]+) '
-                              r'rx_pkts_per_burst ([0-9.]+) full32_tx_cycles_per_pkt ([0-9.]+) '
-                              r'full32_rx_cycles_per_pkt ([0-9.]+) '
-                              r'full32_tx_min_cycles_per_pkt ([0-9.]+) '
-                              r'full32_rx_min_cycles_per_pkt ([0-9.]+)', line)
-                h.check(m is not None, 'bench %d %s: %s' % (size, setup, line))
-                mine[size, setup] = int(m.group(1))
-                tag = '%4d bytes, %-7s (ring %4d, %4d in flight)' % (size, setup, ring, inflight)
-                print('bench_mthca: %s: net_mthca %8d pps (%.1f Kpps); during the rate run '
-                      'tx_burst %s cycles/pkt, rx_burst %s cycles/pkt over non-empty polls '
-                      '(%s pkts per poll)' % (tag, mine[size, setup], mine[size, setup] / 1e3,
-                                              m.group(2), m.group(3), m.group(4)))
-                print('bench_mthca: %s: full bursts of 32, per packet: tx_burst median %s '
-                      '(least %s), rx_burst median %s (least %s) cycles (goal <= 40)' %
-                      (tag, m.group(5), m.group(7), m.group(6), m.group(8)))
-        p.write('QUIT\n')
-        h.wait_for(lambda: not p.alive(), timeout=60, what='mthca_host to exit')
-        for size in (64, 2044):
-            r = h.run([hca_host, 'bench', os.path.join(root, a), os.path.join(root, b),
-                       str(size), str(count)], timeout=300, check=False)
-            m = re.search(r'received in ([0-9.]+) s = ([0-9]+) pps', r.stdout)
-            h.check(r.returncode == 0 and m, 'hca_host bench %d: %s %s' % (size, r.stdout, r.stderr))
-            theirs = int(m.group(2))
-            print('bench_mthca: %4d bytes: hca_host %8d pps; net_mthca / hca_host = %.2f harness '
-                  'set-up (goal >= 0.9), %.2f deep' % (size, theirs, mine[size, 'harness'] / theirs,
-                                                      mine[size, 'deep'] / theirs))
-        best = mine[2044, 'harness']
-        print('bench_mthca: goal >= 961 Kpps at 2044 bytes (harness set-up): %s' %
-              ('met' if best >= 961000 else 'NOT met (%.0f%%)' % (100.0 * best / 961000)))
+        drv = Driver(h, ibfabric, host, net, lib, cpu)
+        hh = Model(h, 'hca_host', ibfabric, hca_host, net, lib)
+        os.sched_setaffinity(hh.host.pid, {cpu})
+        got = {}
+        for size in SIZES:
+            for setup in SETUPS:
+                name = setup[0]
+                show(drv.tag, size, name, drv.burst(h, size, warm, setup, hh),
+                     ' (warm-up)')
+                show(hh.tag, size, name, hh.burst(h, size, warm, drv),
+                     ' (warm-up)')
+                pairs = []
+                for i in range(a.runs):
+                    r = {}
+                    # ABBA: the order flips every pair
+                    for side in (drv, hh) if i % 2 == 0 else (hh, drv):
+                        if side is drv:
+                            r[side] = drv.burst(h, size, a.count, setup, hh)
+                        else:
+                            r[side] = hh.burst(h, size, a.count, drv)
+                        show(side.tag, size, name, r[side], ' #%-2d' % i)
+                    pairs.append((r[drv], r[hh]))
+                got[size, name] = pairs
+        print('bench_mthca: %d ABBA pairs of %d datagrams per size and set-up, hosts on CPU %d:' %
+              (a.runs, a.count, cpu))
+        med = {k: summary(k[0], k[1], v) for k, v in got.items()}
+        goal = SETUPS[0][0]
+        for size in SIZES:
+            print('bench_mthca: %4d bytes: goal >= %.1fx hca_host (median pair ratio, %s '
+                  'set-up): %.3f %s; deep set-up %.3f' %
+                  (size, GOAL_RATIO, goal, med[size, goal][0],
+                   'met' if med[size, goal][0] >= GOAL_RATIO else 'NOT met',
+                   med[size, 'deep'][0]))
+        rate = med[2044, goal][1]
+        print('bench_mthca: goal >= %d Kpps at 2044 bytes (net_mthca median, %s set-up): '
+              '%.1f Kpps %s; deep set-up %.1f Kpps' %
+              (GOAL_PPS // 1000, goal, rate / 1e3,
+               'NOT judged (fewer than 5 pairs)' if a.runs < 5 else
+               'met' if rate >= GOAL_PPS else 'NOT met',
+               med[2044, 'deep'][1] / 1e3))
+        for size in SIZES:
+            tx, rx = med[size, goal][2:]
+            print('bench_mthca: %4d bytes: goal <= %.0f cycles/pkt at full bursts (median of the'
+                  ' bursts\' median calls, %s set-up): tx_burst %.1f, rx_burst %.1f %s; deep '
+                  'set-up tx %.1f, rx %.1f' %
+                  (size, GOAL_CYCLES, goal, tx, rx,
+                   'met' if max(tx, rx) <= GOAL_CYCLES else 'NOT met',
+                   med[size, 'deep'][2], med[size, 'deep'][3]))
+        drv.close(h)
+        hh.close(h)
 
 
 if __name__ == '__main__':

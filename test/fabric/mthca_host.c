@@ -475,6 +475,27 @@ bench_rx_resize(uint16_t ring)
 }
 
 /*
+ * This thread's time on a CPU and waiting on a run queue so far, ns
+ * (/proc/thread-self/schedstat; 0 where there is none): how much of a rate
+ * run the scheduler let the thread run, for the bench's CPU shares.
+ */
+static void
+thread_schedstat(uint64_t *run, uint64_t *wait)
+{
+	FILE *f = fopen("/proc/thread-self/schedstat", "r");
+
+	*run = 0;
+	*wait = 0;
+	if (f == NULL)
+		return;
+	if (fscanf(f, "%" SCNu64 " %" SCNu64, run, wait) != 2) {
+		*run = 0;
+		*wait = 0;
+	}
+	fclose(f);
+}
+
+/*
  * The end-to-end rate, both hosts in this one thread (as hca_host bench),
  * at most @p inflight datagrams in flight into a receive ring of
  * @p rx_ring; rdtsc around every tx_burst and every rx_burst that
@@ -486,6 +507,7 @@ static void
 do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 {
 	uint64_t txc = 0, rxc = 0, txn = 0, rxn = 0, rxcalls = 0, t0, t1, start, end;
+	uint64_t run0, wait0, run1, wait1;
 	uint64_t hz = rte_get_timer_hz();
 	double med[2] = { 0, 0 }, min[2] = { 0, 0 };
 	struct rte_ib_port_attr pa;
@@ -522,6 +544,7 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	ah = rte_ib_ah_create(ibdev, &attr);
 	if (ah == NULL)
 		return;
+	thread_schedstat(&run0, &wait0);
 	start = rte_get_timer_cycles();
 	end = start + 120 * hz;
 	while (rxn < count && rte_get_timer_cycles() < end) {
@@ -547,6 +570,7 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 		}
 	}
 	end = rte_get_timer_cycles();
+	thread_schedstat(&run1, &wait1);
 	bench_drain();
 	ret = rxn == count ? bench_full(ah, rqpn, size, med, min) : -EIO;
 	bench_drain();
@@ -560,11 +584,12 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	       " pps %.0f "
 	       "tx_cycles_per_pkt %.1f rx_cycles_per_pkt %.1f rx_pkts_per_burst %.1f "
 	       "full32_tx_cycles_per_pkt %.1f full32_rx_cycles_per_pkt %.1f "
-	       "full32_tx_min_cycles_per_pkt %.1f full32_rx_min_cycles_per_pkt %.1f\n", size,
+	       "full32_tx_min_cycles_per_pkt %.1f full32_rx_min_cycles_per_pkt %.1f "
+	       "rate_ns %.0f rate_cpu_ns %" PRIu64 " rate_wait_ns %" PRIu64 "\n", size,
 	       rx_ring, inflight, txn, rxn,
 	       rxn * (double)hz / (end - start), txn ? (double)txc / txn : 0.0,
 	       rxn ? (double)rxc / rxn : 0.0, rxcalls ? (double)rxn / rxcalls : 0.0, med[0],
-	       med[1], min[0], min[1]);
+	       med[1], min[0], min[1], (end - start) * 1e9 / hz, run1 - run0, wait1 - wait0);
 }
 
 static void
