@@ -306,6 +306,10 @@ int mthca_qp_create(struct mthca_dev *dev, struct mthca_qp *qp, uint32_t qpn, ui
 		    uint32_t sq_max_gs);
 /** RESET -> INIT -> RTR -> RTS; a QP0 reaching RTR brings its port up (INIT_IB). */
 int mthca_qp_up(struct mthca_dev *dev, struct mthca_qp *qp);
+/** RESET -> INIT only: receives may be posted from INIT on. */
+int mthca_qp_init(struct mthca_dev *dev, struct mthca_qp *qp);
+/** INIT -> RTR -> RTS, with INIT_IB for a QP0 at RTR. */
+int mthca_qp_rts(struct mthca_dev *dev, struct mthca_qp *qp);
 /** Any state -> RESET (the doorbell records restart at 0). */
 int mthca_qp_reset(struct mthca_dev *dev, struct mthca_qp *qp);
 void mthca_qp_destroy(struct mthca_dev *dev, struct mthca_qp *qp);

@@ -175,13 +175,26 @@ sqp_create(struct mthca_dev *dev, uint8_t port, struct mthca_sqp **out)
 			sqp_post_recv(dev, s, q);
 		}
 		qp->rq_head = qp->rq_max;
-		ret = mthca_qp_up(dev, qp);
+		ret = mthca_qp_init(dev, qp);
 		if (ret != 0)
 			goto err;
+		/*
+		 * The receive ring is handed over (doorbell record) and the
+		 * CQ armed before QP0 reaches RTR: RTR runs INIT_IB, the link
+		 * comes up and the SM's first SMP may arrive at once. One
+		 * that found no receive WQE would be lost, and an SM that does
+		 * not sweep periodically (OpenSM -s 0) would never configure
+		 * the port. The QPs are in INIT, where receives may be posted.
+		 */
 		rte_wmb();
 		mthca_put32((void *)(uintptr_t)qp->rq_rec, 0, qp->rq_head & 0xffff);
 	}
 	sqp_arm(s);
+	for (q = 0; q < 2; q++) {
+		ret = mthca_qp_rts(dev, &s->qp[q]);
+		if (ret != 0)
+			goto err;
+	}
 	s->up = true;
 	*out = s;
 	return 0;

@@ -205,17 +205,32 @@ init_ib(struct mthca_dev *dev, uint8_t port)
 }
 
 int
-mthca_qp_up(struct mthca_dev *dev, struct mthca_qp *qp)
+mthca_qp_init(struct mthca_dev *dev, struct mthca_qp *qp)
+{
+	return qp_transition(dev, qp, MTHCA_CMD_RST2INIT_QP, MTHCA_QPS_INIT);
+}
+
+int
+mthca_qp_rts(struct mthca_dev *dev, struct mthca_qp *qp)
 {
 	int ret;
 
-	ret = qp_transition(dev, qp, MTHCA_CMD_RST2INIT_QP, MTHCA_QPS_INIT);
-	if (ret == 0)
-		ret = qp_transition(dev, qp, MTHCA_CMD_INIT2RTR_QP, MTHCA_QPS_RTR);
+	ret = qp_transition(dev, qp, MTHCA_CMD_INIT2RTR_QP, MTHCA_QPS_RTR);
 	if (ret == 0 && qp_is_qp0(dev, qp))
 		ret = init_ib(dev, qp->port);
 	if (ret == 0)
 		ret = qp_transition(dev, qp, MTHCA_CMD_RTR2RTS_QP, MTHCA_QPS_RTS);
+	return ret;
+}
+
+int
+mthca_qp_up(struct mthca_dev *dev, struct mthca_qp *qp)
+{
+	int ret;
+
+	ret = mthca_qp_init(dev, qp);
+	if (ret == 0)
+		ret = mthca_qp_rts(dev, qp);
 	return ret;
 }
 
