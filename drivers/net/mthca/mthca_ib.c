@@ -289,18 +289,15 @@ static int
 ib_intr_process(struct rte_ib_device *ib)
 {
 	struct mthca_dev *dev = to_dev(ib);
+	int fd = ib_intr_fd(ib);
 	uint64_t v;
 	unsigned int p;
 
-	if (!dev->comp_irq_direct && dev->ctl_fd >= 0 && read(dev->ctl_fd, &v, sizeof(v)) < 0 &&
-	    errno != EAGAIN)
+	/* Read (clear) before draining: an event after it fires again. */
+	if (fd >= 0 && read(fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
 		return -errno;
-	if (dev->comp_irq_direct) {
-		/* Read (clear) before draining: an event after it fires again. */
-		if (read(dev->eq[MTHCA_EQ_COMP].irq_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-			return -errno;
+	if (dev->comp_irq_direct)
 		mthca_eq_poll_comp(dev);
-	}
 	for (p = 0; p < MTHCA_MAX_PORTS; p++) {
 		struct mthca_sqp *s = dev->sqp[p];
 
@@ -323,11 +320,6 @@ ib_intr_process(struct rte_ib_device *ib)
 }
 
 /* ---- MAD sends (MLX) ------------------------------------------------------ */
-
-static int
-pkey_of(struct mthca_dev *dev, uint8_t port, uint16_t index, uint16_t *pkey);
-static int
-gid_of(struct mthca_dev *dev, uint8_t port, uint16_t index, uint8_t gid[16]);
 
 static int
 ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
