@@ -793,28 +793,44 @@ encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *h
 	return ENCAP_QUEUED;
 }
 
+/*
+ * Keep @p m (compacted to the front of @p pkts), or count and hold it for
+ * freeing, by @p r (as encap_one() returns).
+ */
+#define BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp) do { \
+	if (likely((r) == RTE_IPOIB_DROP_NONE)) { \
+		(pkts)[(nb_ok)++] = (m); \
+	} else if ((r) != ENCAP_QUEUED) { \
+		(dp)->st.drops[(r)]++; \
+		(dropped)[(nb_drop)++] = (m); \
+	} \
+} while (0)
+
+static __rte_always_inline uint16_t
+burst_done(struct rte_mbuf **dropped, unsigned int nb_drop, unsigned int nb_ok,
+	   uint64_t *counter)
+{
+	if (nb_drop != 0)
+		rte_pktmbuf_free_bulk(dropped, nb_drop);
+	*counter += nb_ok;
+	return (uint16_t)nb_ok;
+}
+
 /* The general transmit of every packet of a burst (the L3 view). */
 static uint16_t
 encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
 	const int off = rte_ib_mbuf_dynfield_offset;
-	uint16_t i, nb_ok = 0, nb_drop = 0;
+	unsigned int nb_ok = 0, nb_drop = 0;
+	uint16_t i;
 
 	for (i = 0; i < nb_pkts; i++) {
 		unsigned int r = encap_one(dp, pkts[i], NULL, off);
 
-		if (r == RTE_IPOIB_DROP_NONE) {
-			pkts[nb_ok++] = pkts[i];
-		} else if (r != ENCAP_QUEUED) {
-			dp->st.drops[r]++;
-			dropped[nb_drop++] = pkts[i];
-		}
+		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
 	}
-	if (nb_drop != 0)
-		rte_pktmbuf_free_bulk(dropped, nb_drop);
-	dp->st.encap_pkts += nb_ok;
-	return nb_ok;
+	return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 }
 
 /*
@@ -838,29 +854,6 @@ encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neig
 		n = NULL;
 	}
 	return encap_one(dp, m, n, c->off);
-}
-
-/*
- * Keep @p m (compacted to the front of @p pkts), or count and hold it for
- * freeing, by @p r (as encap_one() returns).
- */
-#define BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp) do { \
-	if (likely((r) == RTE_IPOIB_DROP_NONE)) { \
-		(pkts)[(nb_ok)++] = (m); \
-	} else if ((r) != ENCAP_QUEUED) { \
-		(dp)->st.drops[(r)]++; \
-		(dropped)[(nb_drop)++] = (m); \
-	} \
-} while (0)
-
-static __rte_always_inline uint16_t
-burst_done(struct rte_mbuf **dropped, unsigned int nb_drop, unsigned int nb_ok,
-	   uint64_t *counter)
-{
-	if (nb_drop != 0)
-		rte_pktmbuf_free_bulk(dropped, nb_drop);
-	*counter += nb_ok;
-	return (uint16_t)nb_ok;
 }
 
 /*
