@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -399,6 +400,55 @@ bench_drain(void)
 }
 
 /*
+ * The vCPU's speed now: about a burst's worth of work on lines no other
+ * core touches (BENCH_REF_PASSES passes over 32 records of 64 bytes, read
+ * and combined, 4 words of another 32 written; 4 KiB in all, in L1 after
+ * the first round), timed like the bursts. A hypervisor that shares the
+ * physical core or slows it shows here as much as in the bursts; what
+ * the bursts cost beyond it is their own work and the lines the model's
+ * core hands over (doc/guides/testing.rst, "bench_mthca").
+ */
+#define BENCH_REF_PASSES	4
+
+static uint64_t
+bench_ref(void)
+{
+	static struct {
+		uint64_t w[8];
+	} __rte_cache_aligned src[BURST], dst[BURST];
+	uint64_t t0, t1, acc = 0;
+	unsigned int i;
+
+	t0 = rte_rdtsc();
+	for (i = 0; i < BURST * BENCH_REF_PASSES; i++) {
+		const uint64_t *a = src[i & (BURST - 1)].w;
+		uint64_t *d = dst[(i * 7) & (BURST - 1)].w;
+
+		acc += a[0] ^ (a[1] >> 3);
+		d[0] = rte_bswap64(acc);
+		d[1] = a[2] | (acc << 32);
+		d[2] = a[3] + i;
+		d[3] = acc >> 7;
+		src[i & (BURST - 1)].w[0] = acc;
+	}
+	/* the stores are the point: keep them */
+	__asm__ volatile("" : : "r"(acc) : "memory");
+	t1 = rte_rdtsc();
+	return t1 - t0;
+}
+
+/* Context switches of this thread so far (voluntary and not), 0 where unknown. */
+static uint64_t
+thread_csw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+/*
  * The PMD's cost at full bursts: tx_burst of 32, then wait (without
  * calling rx_burst) until rte_eth_rx_descriptor_status() says the 32nd
  * completion is there, then rx_burst of 32. rdtsc around each call; the
@@ -410,18 +460,28 @@ bench_drain(void)
  * return for exactly 32 completions: CQE reads, mbuf fills, 32 fresh
  * mbufs from the mempool and their receive WQEs, the CQ and RQ records.
  * Not counted: the caller's mbuf allocation and rte_pktmbuf_free_bulk of
- * what rx_burst returned, and the wait for the model.
+ * what rx_burst returned, and the wait for the model. Each round starts
+ * with bench_ref(), whose median and least are the third entries of
+ * @p med and @p min; @p per_ref gets the medians over the rounds of each
+ * call's cycles over its round's reference; @p csw is how often the
+ * thread was switched out meanwhile (a switch inside a timed call makes
+ * it an outlier, which the median ignores while they are few).
  */
 static int
-bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double med[2], double min[2])
+bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double med[3], double min[3],
+	   double per_ref[2], uint64_t *csw)
 {
-	static uint64_t txs[BENCH_FULL_ROUNDS], rxs[BENCH_FULL_ROUNDS];
+	static uint64_t txs[BENCH_FULL_ROUNDS], rxs[BENCH_FULL_ROUNDS], refs[BENCH_FULL_ROUNDS];
+	/* per mille of the round's reference */
+	static uint64_t txr[BENCH_FULL_ROUNDS], rxr[BENCH_FULL_ROUNDS];
 	uint64_t hz = rte_get_timer_hz(), t0, t1, stall;
 	struct rte_mbuf *m[BURST];
 	unsigned int r, ntx = 0, nrx = 0;
 	uint16_t n, k;
 
+	*csw = thread_csw();
 	for (r = 0; r < BENCH_FULL_ROUNDS; r++) {
+		refs[r] = bench_ref();
 		if (bench_alloc(m, size, ah, rqpn) != 0)
 			return -ENOBUFS;
 		t0 = rte_rdtsc();
@@ -431,6 +491,7 @@ bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double med[2], do
 			rte_pktmbuf_free_bulk(m + n, BURST - n);
 			return -ENOSPC;
 		}
+		txr[ntx] = (t1 - t0) * 1000 / RTE_MAX(refs[r], (uint64_t)1);
 		txs[ntx++] = t1 - t0;
 		stall = rte_get_timer_cycles() + hz;
 		while (rte_eth_rx_descriptor_status(2, 0, BURST - 1) != RTE_ETH_RX_DESC_DONE)
@@ -439,15 +500,22 @@ bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double med[2], do
 		t0 = rte_rdtsc();
 		k = rte_eth_rx_burst(2, 0, m, BURST);
 		t1 = rte_rdtsc();
-		if (k == BURST)
+		if (k == BURST) {
+			rxr[nrx] = (t1 - t0) * 1000 / RTE_MAX(refs[r], (uint64_t)1);
 			rxs[nrx++] = t1 - t0;
+		}
 		rte_pktmbuf_free_bulk(m, k);
 	}
+	*csw = thread_csw() - *csw;
 	/* sorted by median(): the least is the call nothing else disturbed */
 	med[0] = (double)median(txs, ntx) / BURST;
 	med[1] = (double)median(rxs, nrx) / BURST;
+	med[2] = (double)median(refs, BENCH_FULL_ROUNDS) / BURST;
 	min[0] = ntx ? (double)txs[0] / BURST : 0.0;
 	min[1] = nrx ? (double)rxs[0] / BURST : 0.0;
+	min[2] = (double)refs[0] / BURST;
+	per_ref[0] = median(txr, ntx) / 1000.0;
+	per_ref[1] = median(rxr, nrx) / 1000.0;
 	return 0;
 }
 
@@ -509,7 +577,8 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	uint64_t txc = 0, rxc = 0, txn = 0, rxn = 0, rxcalls = 0, t0, t1, start, end;
 	uint64_t run0, wait0, run1, wait1;
 	uint64_t hz = rte_get_timer_hz();
-	double med[2] = { 0, 0 }, min[2] = { 0, 0 };
+	double med[3] = { 0, 0, 0 }, min[3] = { 0, 0, 0 }, per_ref[2] = { 0, 0 };
+	uint64_t csw = 0;
 	struct rte_ib_port_attr pa;
 	struct rte_ib_ah_attr attr;
 	struct rte_ib_device *rdev;
@@ -572,7 +641,7 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	end = rte_get_timer_cycles();
 	thread_schedstat(&run1, &wait1);
 	bench_drain();
-	ret = rxn == count ? bench_full(ah, rqpn, size, med, min) : -EIO;
+	ret = rxn == count ? bench_full(ah, rqpn, size, med, min, per_ref, &csw) : -EIO;
 	bench_drain();
 	rte_ib_ah_destroy(ah);
 	if (ret != 0) {
@@ -585,11 +654,15 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	       "tx_cycles_per_pkt %.1f rx_cycles_per_pkt %.1f rx_pkts_per_burst %.1f "
 	       "full32_tx_cycles_per_pkt %.1f full32_rx_cycles_per_pkt %.1f "
 	       "full32_tx_min_cycles_per_pkt %.1f full32_rx_min_cycles_per_pkt %.1f "
-	       "rate_ns %.0f rate_cpu_ns %" PRIu64 " rate_wait_ns %" PRIu64 "\n", size,
+	       "rate_ns %.0f rate_cpu_ns %" PRIu64 " rate_wait_ns %" PRIu64 " "
+	       "full32_ref_cycles_per_pkt %.1f full32_ref_min_cycles_per_pkt %.1f "
+	       "full32_tx_per_ref %.2f full32_rx_per_ref %.2f full32_switches %" PRIu64 "\n",
+	       size,
 	       rx_ring, inflight, txn, rxn,
 	       rxn * (double)hz / (end - start), txn ? (double)txc / txn : 0.0,
 	       rxn ? (double)rxc / rxn : 0.0, rxcalls ? (double)rxn / rxcalls : 0.0, med[0],
-	       med[1], min[0], min[1], (end - start) * 1e9 / hz, run1 - run0, wait1 - wait0);
+	       med[1], min[0], min[1], (end - start) * 1e9 / hz, run1 - run0, wait1 - wait0,
+	       med[2], min[2], per_ref[0], per_ref[1], csw);
 }
 
 static void
