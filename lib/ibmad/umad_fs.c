@@ -35,6 +35,7 @@
 
 #include "ibmad_private.h"
 #include "umad_fs.h"
+#include "umad_fs_long.h"
 
 #define INO_ROOT 1
 #define INO_FIRST 2
@@ -62,6 +63,7 @@ struct fs_file {
 	size_t parked_size;
 	struct fuse_pollhandle *ph;
 	bool nonblock;
+	struct umad_fs_long lio;          /* read/write past one request */
 };
 
 struct umad_fs {
@@ -385,6 +387,7 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			fuse_pollhandle_destroy(ff->ph);
 		pthread_mutex_unlock(&ff->mu);
 		pthread_mutex_destroy(&ff->mu);
+		umad_fs_long_free(&ff->lio);
 		free(ff);
 	}
 	fuse_reply_err(req, 0);
@@ -426,6 +429,12 @@ fs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	pthread_mutex_lock(&ff->mu);
+	if (umad_fs_long_read(&ff->lio, &ff->f, buf, size, &n)) {
+		pthread_mutex_unlock(&ff->mu);
+		reply_read(req, buf, n);
+		free(buf);
+		return;
+	}
 	n = umad_file_read(&ff->f, buf, size);
 	if (n == -EAGAIN && !(fi->flags & O_NONBLOCK)) {
 		if (ff->parked != NULL) {
@@ -459,7 +468,8 @@ fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	n = umad_file_write(&ff->f, buf, size);
+	if (!umad_fs_long_write(&ff->lio, &ff->f, buf, size, &n))
+		n = umad_file_write(&ff->f, buf, size);
 	if (n >= 0)
 		fuse_reply_write(req, (size_t)n);
 	else
@@ -482,8 +492,10 @@ fs_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
 		fuse_reply_err(req, ENOTTY);
 		return;
 	}
-	rc = umad_file_ioctl(&ff->f, cmd, in_buf, in_bufsz, out,
-			     RTE_MIN(out_bufsz, sizeof(out)), &used);
+	rc = umad_fs_long_ioctl(&ff->lio, cmd, in_buf, in_bufsz);
+	if (rc == -ENOTTY)
+		rc = umad_file_ioctl(&ff->f, cmd, in_buf, in_bufsz, out,
+				     RTE_MIN(out_bufsz, sizeof(out)), &used);
 	if (rc < 0)
 		fuse_reply_err(req, -rc);
 	else if (cmd == UMAD_IOCTL_PEEK)
@@ -523,9 +535,11 @@ static void
 fs_init(void *userdata, struct fuse_conn_info *conn)
 {
 	RTE_SET_USED(userdata);
-	/* Whole RMPP messages (an SA table) in one read, up to 1 MiB. */
-	conn->max_write = 1u << 20;
-	conn->max_read = 1u << 20;
+	/* RMPP messages up to 1 MiB in one request; longer ones in several
+	 * (umad_fs_long.c).
+	 */
+	conn->max_write = UMAD_FS_MAX_IO;
+	conn->max_read = UMAD_FS_MAX_IO;
 	conn->want &= ~FUSE_CAP_ASYNC_READ;
 }
 

@@ -27,21 +27,26 @@ has its own user-MAD service. Then, through the wrapper:
 6. saquery from B (OpenSM's RMPP segments sent by A's MAD core,
    reassembled by B's): NodeRecord table: every node of the fabric,
    GUIDs and LIDs as ibfabric has them; PathRecord from B: one record to
-   every LID, DGID = the GID of the LID's port; MCMemberRecord after B
-   joined 16 groups (SA client of librte_ibmad): every joined group, with
-   the MLID the join got, and the broadcast group.
-
-OpenSM's whole PathRecord table (142 x 142 records, 1.3 MB) is not
-asked for: saquery's single timeout does not cover the RMPP transfer.
+   every LID, DGID = the GID of the LID's port; the whole PathRecord
+   table (142 x 142 records, 1.29 MB: longer than one FUSE request,
+   written by OpenSM and read by saquery in several pieces, see
+   doc/guides/prog_guide/ibmad_umad.rst), with saquery's default
+   time-out: exactly one record per pair of LID-bearing ports (CA
+   ports, switch port 0), SLID/DLID/SGID/DGID as ibfabric has them;
+   MCMemberRecord after B joined 16 groups (SA client of librte_ibmad):
+   every joined group, with the MLID the join got, and the broadcast
+   group.
 
 usage: test_umad_diags.py <ibfabric> <sa_host> <libibmad_umad_preload.so> <dpdk-ib-ns>
 """
 
+import collections
 import ipaddress
 import os
 import re
 import subprocess
 import sys
+import time
 
 from simlib import Fabric, Harness, sa_host_answer as answer
 
@@ -241,6 +246,28 @@ def main():
         h.check(all(int(r['slid'], 0) == lid['b'] and r['sgid'] == gid_of(pguid['b'])
                     for r in recs), 'saquery PR: every path from B')
 
+        # The whole table: every (source, destination) pair once.
+        t0 = time.monotonic()
+        out = tool('b', ['saquery', 'PR']).stdout
+        took = time.monotonic() - t0
+        pairs = collections.Counter()
+        bad = []
+        for r in dump_fields(out, 'PathRecord'):
+            slid, dlid = int(r['slid'], 0), int(r['dlid'], 0)
+            pairs[slid, dlid] += 1
+            if slid not in by_lid or dlid not in by_lid or \
+                    (r['sgid'], r['dgid']) != (gid_of(by_lid[slid][1]), gid_of(by_lid[dlid][1])):
+                bad.append(r)
+        want = {(s_, d_) for s_ in by_lid for d_ in by_lid}
+        h.check_eq(sum(pairs.values()), len(by_lid) ** 2, 'saquery PR: records')
+        h.check_eq(sorted(p for p, n in pairs.items() if n > 1), [],
+                   'saquery PR: pairs given more than once')
+        h.check_eq(sorted(want - set(pairs)), [], 'saquery PR: pairs missing')
+        h.check_eq(sorted(set(pairs) - want), [], 'saquery PR: pairs of no two ports')
+        h.check_eq(bad[:3], [], 'saquery PR: records whose GIDs are not their LIDs\' ports')
+        h.info('saquery PR: %d records (a %d-byte RMPP message) in %.2f s'
+               % (sum(pairs.values()), 56 + 64 * sum(pairs.values()), took))
+
         mlids = {}
         for i in range(GROUPS):
             mgid = 'ff12:601b:ffff::1:ff00:%x' % (0x100 + i)
@@ -255,8 +282,8 @@ def main():
             if mlids[r['MGID']] is not None:
                 h.check_eq(int(r['mlid'], 16), mlids[r['MGID']], 'MLID of %s' % r['MGID'])
         h.check(len(recs) * 56 > 200 * 4, 'the MCMemberRecord table spans RMPP segments')
-        h.info('saquery: %d NodeRecords, %d PathRecords from B, %d MCMemberRecords'
-               % (len(by_lid), len(by_lid), len(recs)))
+        h.info('saquery: %d NodeRecords, %d PathRecords from B, %d in all, '
+               '%d MCMemberRecords' % (len(by_lid), len(by_lid), len(by_lid) ** 2, len(recs)))
 
         answer(h, hosts['b'], 'QUIT')
         h.wait_for(lambda: not hosts['b'].alive(), timeout=30, what='host B exits')
