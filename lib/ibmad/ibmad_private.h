@@ -110,6 +110,11 @@ struct ibmad_send {
 	/* RMPP: the response being reassembled. */
 	struct ibmad_rmpp_recv *rmpp_rx;
 	uint32_t user_timeout_ms;          /* for the response after RMPP */
+	/* RMPP figures, logged when a transfer ends (mad_rmpp_io.c). */
+	uint64_t rmpp_t0_us;               /* first segment sent or taken */
+	uint32_t rmpp_acks;                /* ACKs taken (send), sent (receive) */
+	uint32_t rmpp_resends;             /* windows resent after a time-out */
+	uint32_t rmpp_drops;               /* segments not taken (receive) */
 };
 
 struct rte_ibmad_agent {

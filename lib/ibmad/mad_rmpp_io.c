@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
@@ -38,6 +39,42 @@
 #define RMPP_MIN_RETRIES 3
 /* Segments granted per ACK when receiving (Linux window_size()). */
 #define RMPP_RECV_WINDOW 32
+
+static uint64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* Start a transfer's figures. */
+static void
+figures_start(struct ibmad_send *s)
+{
+	s->rmpp_t0_us = now_us();
+	s->rmpp_acks = 0;
+	s->rmpp_resends = 0;
+	s->rmpp_drops = 0;
+}
+
+/* One line per transfer: its time and segment rate, the ACKs (one per
+ * window), the windows resent after a time-out and, receiving, the
+ * segments not taken (out of order or past the window).
+ */
+static void
+figures_log(const struct ibmad_dev *mdev, const struct ibmad_send *s,
+	    const char *what, uint32_t segs, size_t bytes, const char *end)
+{
+	uint64_t us = RTE_MAX(now_us() - s->rmpp_t0_us, (uint64_t)1);
+
+	IBMAD_LOG(INFO, "%s: RMPP %s TID 0x%016" PRIx64 " %s: %u segments, %zu bytes "
+		  "in %" PRIu64 " us (%" PRIu64 " segments/s), %u ACKs, %u windows resent, "
+		  "%u segments dropped", mdev->dev->name, what, s->tid, end, segs, bytes,
+		  us, (uint64_t)segs * 1000000 / us, s->rmpp_acks, s->rmpp_resends,
+		  s->rmpp_drops);
+}
 
 void
 ibmad_rmpp_detach(struct ibmad_send *s, struct ibmad_rmpp_hold *hold)
@@ -112,6 +149,7 @@ ibmad_rmpp_send_start(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 	s->retries_left = RTE_MAX(s->retries_left, (uint8_t)RMPP_MIN_RETRIES);
 	s->buf.len = RTE_IB_MAD_SIZE;
 	s->buf.mad = s->mad;
+	figures_start(s);
 	post_window(agent, s);
 	IBMAD_LOG(DEBUG, "%s port %u: RMPP send TID 0x%016" PRIx64 ": %u bytes in %u segments",
 		  agent->mdev->dev->name, agent->conf.port, s->tid, (unsigned int)len,
@@ -126,6 +164,7 @@ ibmad_rmpp_send_timeout(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 			uint64_t now)
 {
 	ibmad_rmpp_send_rewind(s->rmpp_tx);
+	s->rmpp_resends++;
 	post_window(agent, s);
 	s->deadline_ms = now + s->timeout_ms;
 	return 0;
@@ -217,7 +256,11 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 		return;
 	}
 	ret = ibmad_rmpp_send_ack(s->rmpp_tx, e->mad);
+	if (ret >= 0)
+		s->rmpp_acks++;
 	if (ret == -ECONNABORTED) {
+		figures_log(mdev, s, "send", s->rmpp_tx->max_sent, s->rmpp_tx->len,
+			    "stopped");
 		IBMAD_LOG(DEBUG, "%s port %u: RMPP TID 0x%016" PRIx64
 			  " stopped by the receiver (type %u, status %u)",
 			  mdev->dev->name, e->wc.port, tid, e->mad[RMPP_OFF_TYPE],
@@ -228,6 +271,8 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	if (ret < 0)
 		return;        /* IBA 13.6.3.3: a bad ACK is dropped */
 	if (ret == 1) {
+		figures_log(mdev, s, "send", s->rmpp_tx->seg_count, s->rmpp_tx->len,
+			    "acknowledged");
 		send_all_acked(agent, s);
 		return;
 	}
@@ -246,6 +291,7 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	enum ibmad_rmpp_rx rx;
 	uint8_t out[RTE_IB_MAD_SIZE];
 	uint8_t status = 0;
+	uint32_t taken;
 
 	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], false, &agent);
 	IBMAD_LOG(DEBUG, "%s port %u: RMPP DATA TID 0x%016" PRIx64 " segment %u: %s",
@@ -259,10 +305,14 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 		s->rmpp_rx = calloc(1, sizeof(*s->rmpp_rx));
 		if (s->rmpp_rx == NULL)
 			return true;
+		figures_start(s);
 		rx = ibmad_rmpp_recv_start(s->rmpp_rx, e->mad, RMPP_RECV_WINDOW,
 					   &status);
 	} else {
+		taken = s->rmpp_rx->seg_num;
 		rx = ibmad_rmpp_recv_seg(s->rmpp_rx, e->mad, &status);
+		if (rx == IBMAD_RMPP_RX_DROP && s->rmpp_rx->seg_num == taken)
+			s->rmpp_drops++;
 	}
 	switch (rx) {
 	case IBMAD_RMPP_RX_ABORT:
@@ -275,6 +325,7 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	case IBMAD_RMPP_RX_ACK:
 		ibmad_rmpp_ack(s->rmpp_rx, e->mad, out);
 		reply(mdev, e, out);
+		s->rmpp_acks++;
 		/* The sender is alive: wait another time-out for the rest. */
 		s->deadline_ms = ibmad_now_ms() + RTE_MAX(s->timeout_ms,
 			(uint32_t)RMPP_ACK_TIMEOUT_MS);
@@ -282,6 +333,9 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	case IBMAD_RMPP_RX_DONE:
 		ibmad_rmpp_ack(s->rmpp_rx, e->mad, out);
 		reply(mdev, e, out);
+		s->rmpp_acks++;
+		figures_log(mdev, s, "receive", s->rmpp_rx->seg_num, s->rmpp_rx->len,
+			    "complete");
 		mdev->stats.rx_response++;
 		r.dev = mdev->dev;
 		r.port = e->wc.port;

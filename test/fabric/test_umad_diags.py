@@ -93,7 +93,8 @@ def main():
             h.on_teardown(lambda d=runs[t]: subprocess.run(
                 ['umount', '-l', os.path.join(d, 'dev')], stderr=subprocess.DEVNULL))
             hosts[t] = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                                'udg%s%d' % (t, os.getpid()), '-a', BDF[t], '--'] +
+                                'udg%s%d' % (t, os.getpid()), '-a', BDF[t],
+                                '--log-level=lib.ibmad:info', '--'] +
                                (['idle'] if t == 'a' else []), name='host-' + t, stdin=True,
                                env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': runs[t]})
         for t in ('a', 'b'):
@@ -265,8 +266,22 @@ def main():
         h.check_eq(sorted(want - set(pairs)), [], 'saquery PR: pairs missing')
         h.check_eq(sorted(set(pairs) - want), [], 'saquery PR: pairs of no two ports')
         h.check_eq(bad[:3], [], 'saquery PR: records whose GIDs are not their LIDs\' ports')
-        h.info('saquery PR: %d records (a %d-byte RMPP message) in %.2f s'
-               % (sum(pairs.values()), 56 + 64 * sum(pairs.values()), took))
+        # Each MAD core's line for the transfer (doc/guides/prog_guide/ibmad_lib.rst)
+        size = 56 + 64 * len(by_lid) ** 2
+        segs = (size - 56 + 199) // 200
+        figures = {}
+        for t, what in (('a', 'send'), ('b', 'receive')):
+            pat = re.compile(r'RMPP %s TID \S+ \w+: %d segments, %d bytes in (\d+) us '
+                             r'\((\d+) segments/s\), (\d+) ACKs, (\d+) windows resent'
+                             % (what, segs, size))
+            m = h.wait_for(lambda: pat.search(hosts[t].log()), timeout=10,
+                           what='host %s\'s RMPP %s line for the table' % (t, what))
+            figures[t] = m
+        h.info('saquery PR: %d records (a %d-byte RMPP message) in %.2f s; the transfer: '
+               'sent in %.1f ms, received in %.1f ms (%s segments/s), %s ACKs, %s windows '
+               'resent' % (sum(pairs.values()), size, took, int(figures['a'].group(1)) / 1e3,
+                           int(figures['b'].group(1)) / 1e3, figures['b'].group(2),
+                           figures['b'].group(3), figures['a'].group(4)))
 
         mlids = {}
         for i in range(GROUPS):
