@@ -110,6 +110,7 @@ struct ibmad_send {
 	/* RMPP: the response being reassembled. */
 	struct ibmad_rmpp_recv *rmpp_rx;
 	uint32_t user_timeout_ms;          /* for the response after RMPP */
+	uint8_t rmpp_retries;              /* per window, again at each ACK */
 	/* RMPP figures, logged when a transfer ends (mad_rmpp_io.c). */
 	uint64_t rmpp_t0_us;               /* first segment sent or taken */
 	uint32_t rmpp_acks;                /* ACKs taken (send), sent (receive) */
@@ -165,6 +166,9 @@ bool ibmad_rmpp_recv_hook(struct ibmad_dev *mdev, struct ibmad_rx_entry *e,
 			  bool response);
 int ibmad_rmpp_send_timeout(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 			    uint64_t now);
+/* A segmented send gives up: its figures line (mad_rmpp_io.c). */
+void ibmad_rmpp_send_failed(struct rte_ibmad_agent *agent,
+			    const struct ibmad_send *s);
 /* A slot's RMPP buffers, taken out of it while its callback runs. */
 struct ibmad_rmpp_hold {
 	uint8_t *msg;

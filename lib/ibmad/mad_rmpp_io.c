@@ -10,7 +10,8 @@
  *  - Sending: the message is copied, segmented into the slot's MAD
  *    buffer one segment at a time and posted as the receiver's window
  *    allows; ACKs open the window; a time-out resends from the last ACK
- *    (retries as the send asked, at least RMPP_MIN_RETRIES). When every
+ *    (retries as the send asked, at least RMPP_MIN_RETRIES, counted
+ *    afresh at each ACK that moves the window). When every
  *    segment is acknowledged a request goes on waiting for its response,
  *    anything else completes.
  *  - Receiving: a multi-segment response to an outstanding send is
@@ -147,6 +148,7 @@ ibmad_rmpp_send_start(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 	s->user_timeout_ms = s->timeout_ms;
 	s->timeout_ms = window_timeout(s);
 	s->retries_left = RTE_MAX(s->retries_left, (uint8_t)RMPP_MIN_RETRIES);
+	s->rmpp_retries = s->retries_left;
 	s->buf.len = RTE_IB_MAD_SIZE;
 	s->buf.mad = s->mad;
 	figures_start(s);
@@ -168,6 +170,14 @@ ibmad_rmpp_send_timeout(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 	post_window(agent, s);
 	s->deadline_ms = now + s->timeout_ms;
 	return 0;
+}
+
+void
+ibmad_rmpp_send_failed(struct rte_ibmad_agent *agent, const struct ibmad_send *s)
+{
+	if (agent->mdev != NULL && s->rmpp_tx != NULL)
+		figures_log(agent->mdev, s, "send", s->rmpp_tx->last_ack,
+			    s->rmpp_tx->len, "timed out");
 }
 
 /* Every segment acknowledged: wait for the response, or complete. */
@@ -242,6 +252,7 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 {
 	struct rte_ibmad_agent *agent;
 	struct ibmad_send *s;
+	uint32_t acked;
 	int ret;
 
 	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], true, &agent);
@@ -255,9 +266,16 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 		mdev->stats.rx_unmatched++;
 		return;
 	}
+	acked = s->rmpp_tx->last_ack;
 	ret = ibmad_rmpp_send_ack(s->rmpp_tx, e->mad);
 	if (ret >= 0)
 		s->rmpp_acks++;
+	/* Progress: the retries are per window, not per message (Linux
+	 * process_rmpp_ack()); a long message on a lossy link goes on as
+	 * long as each window gets through.
+	 */
+	if (ret >= 0 && s->rmpp_tx->last_ack > acked)
+		s->retries_left = s->rmpp_retries;
 	if (ret == -ECONNABORTED) {
 		figures_log(mdev, s, "send", s->rmpp_tx->max_sent, s->rmpp_tx->len,
 			    "stopped");

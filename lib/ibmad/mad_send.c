@@ -431,6 +431,7 @@ send_timer(struct rte_ibmad_agent *agent, struct ibmad_send *s, uint64_t now,
 			agent->mdev->stats.timeouts++;
 		IBMAD_LOG(DEBUG, "agent 0x%08x: TID 0x%016" PRIx64 " timed out",
 			  agent->hi_tid, s->tid);
+		ibmad_rmpp_send_failed(agent, s);
 		send_complete(agent, s, -ETIMEDOUT, NULL);
 		return 1;
 	}

@@ -1104,6 +1104,63 @@ test_rmpp_send(void)
 }
 
 /*
+ * Retries are per window (Linux process_rmpp_ack() restores them at each
+ * ACK that moves the window): with 3 (the least RMPP gives a window), two
+ * time-outs before the first ACK and three after it still complete the
+ * send; a fourth time-out in a row fails it.
+ */
+static int
+test_rmpp_send_retries(void)
+{
+	static uint8_t msg[56 + 900];
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	struct rec r = { 0 };
+	uint64_t tid = UINT64_C(0x0000abcd00000009);
+	unsigned int i, round;
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 1;            /* RMPP Active */
+	for (round = 0; round < 2; round++) {
+		tid++;
+		msg[15] = (uint8_t)tid;
+		send_params(&p, msg, 30, 0, NULL);  /* 30 ms per window */
+		p.len = sizeof(msg);
+		td.nsent = 0;
+		TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+		TEST_ASSERT_EQUAL(td.nsent, 1, "segment 1");
+		for (i = 0; i < 2; i++) {
+			sleep_ms(40);
+			rte_ibmad_poll();
+		}
+		TEST_ASSERT_EQUAL(td.nsent, 3, "segment 1 resent twice");
+		TEST_ASSERT_SUCCESS(deliver_ack(tid, 1, 5), "ACK 1");
+		TEST_ASSERT_EQUAL(td.nsent, 7, "segments 2 to 5");
+		for (i = 0; i < 3 + round; i++) {
+			sleep_ms(40);
+			rte_ibmad_poll();
+		}
+		if (round == 0) {
+			TEST_ASSERT_EQUAL(td.nsent, 7 + 3 * 4, "2 to 5 resent three times");
+			TEST_ASSERT_EQUAL(r.nsend, 0, "still going after the ACK's retries");
+			TEST_ASSERT_SUCCESS(deliver_ack(tid, 5, 5), "ACK 5");
+			TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+			TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+		} else {
+			TEST_ASSERT_EQUAL(r.nsend, 2, "a fourth time-out in a row ends it");
+			TEST_ASSERT_EQUAL(r.status[1], -ETIMEDOUT, "status");
+		}
+	}
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
  * A GetTable whose response comes in 3 segments (56 + 450 bytes): each
  * segment is taken, an ACK with the request's method and TID goes back
  * after the first and the last, and the send completes with the whole
@@ -1286,6 +1343,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_ctrl_thread),
 		TEST_CASE_ST(reset, NULL, test_service),
 		TEST_CASE_ST(reset, NULL, test_rmpp_send),
+		TEST_CASE_ST(reset, NULL, test_rmpp_send_retries),
 		TEST_CASE_ST(reset, NULL, test_rmpp_recv),
 		TEST_CASE_ST(reset, NULL, test_sa_client),
 		/* Last: it unregisters the device. */
