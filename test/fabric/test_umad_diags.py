@@ -32,7 +32,9 @@ has its own user-MAD service. Then, through the wrapper:
    written by OpenSM and read by saquery in several pieces, see
    doc/guides/prog_guide/ibmad_umad.rst), with saquery's default
    time-out: exactly one record per pair of LID-bearing ports (CA
-   ports, switch port 0), SLID/DLID/SGID/DGID as ibfabric has them;
+   ports, switch port 0), SLID/DLID/SGID/DGID as ibfabric has them; the
+   same again over a link that drops 1 packet in 1,000 leaving A (windows
+   resent after their time-out, retries counted per window; saquery -t);
    MCMemberRecord after B joined 16 groups (SA client of librte_ibmad):
    every joined group, with the MLID the join got, and the broadcast
    group.
@@ -247,41 +249,60 @@ def main():
         h.check(all(int(r['slid'], 0) == lid['b'] and r['sgid'] == gid_of(pguid['b'])
                     for r in recs), 'saquery PR: every path from B')
 
-        # The whole table: every (source, destination) pair once.
-        t0 = time.monotonic()
-        out = tool('b', ['saquery', 'PR']).stdout
-        took = time.monotonic() - t0
-        pairs = collections.Counter()
-        bad = []
-        for r in dump_fields(out, 'PathRecord'):
-            slid, dlid = int(r['slid'], 0), int(r['dlid'], 0)
-            pairs[slid, dlid] += 1
-            if slid not in by_lid or dlid not in by_lid or \
-                    (r['sgid'], r['dgid']) != (gid_of(by_lid[slid][1]), gid_of(by_lid[dlid][1])):
-                bad.append(r)
-        want = {(s_, d_) for s_ in by_lid for d_ in by_lid}
-        h.check_eq(sum(pairs.values()), len(by_lid) ** 2, 'saquery PR: records')
-        h.check_eq(sorted(p for p, n in pairs.items() if n > 1), [],
-                   'saquery PR: pairs given more than once')
-        h.check_eq(sorted(want - set(pairs)), [], 'saquery PR: pairs missing')
-        h.check_eq(sorted(set(pairs) - want), [], 'saquery PR: pairs of no two ports')
-        h.check_eq(bad[:3], [], 'saquery PR: records whose GIDs are not their LIDs\' ports')
-        # Each MAD core's line for the transfer (doc/guides/prog_guide/ibmad_lib.rst)
+        # The whole table: every (source, destination) pair once, and each
+        # MAD core's line for its transfer (doc/guides/prog_guide/ibmad_lib.rst).
         size = 56 + 64 * len(by_lid) ** 2
         segs = (size - 56 + 199) // 200
-        figures = {}
-        for t, what in (('a', 'send'), ('b', 'receive')):
-            pat = re.compile(r'RMPP %s TID \S+ \w+: %d segments, %d bytes in (\d+) us '
-                             r'\((\d+) segments/s\), (\d+) ACKs, (\d+) windows resent'
-                             % (what, segs, size))
-            m = h.wait_for(lambda: pat.search(hosts[t].log()), timeout=10,
-                           what='host %s\'s RMPP %s line for the table' % (t, what))
-            figures[t] = m
-        h.info('saquery PR: %d records (a %d-byte RMPP message) in %.2f s; the transfer: '
-               'sent in %.1f ms, received in %.1f ms (%s segments/s), %s ACKs, %s windows '
-               'resent' % (sum(pairs.values()), size, took, int(figures['a'].group(1)) / 1e3,
-                           int(figures['b'].group(1)) / 1e3, figures['b'].group(2),
-                           figures['b'].group(3), figures['a'].group(4)))
+        want = {(s_, d_) for s_ in by_lid for d_ in by_lid}
+
+        def whole_table(argv, nth, what):
+            t0 = time.monotonic()
+            out = tool('b', ['saquery'] + argv + ['PR'], timeout=90).stdout
+            took = time.monotonic() - t0
+            pairs = collections.Counter()
+            bad = []
+            for r in dump_fields(out, 'PathRecord'):
+                slid, dlid = int(r['slid'], 0), int(r['dlid'], 0)
+                pairs[slid, dlid] += 1
+                if slid not in by_lid or dlid not in by_lid or (r['sgid'], r['dgid']) != \
+                        (gid_of(by_lid[slid][1]), gid_of(by_lid[dlid][1])):
+                    bad.append(r)
+            h.check_eq(sum(pairs.values()), len(by_lid) ** 2, '%s: records' % what)
+            h.check_eq(sorted(p for p, n in pairs.items() if n > 1), [],
+                       '%s: pairs given more than once' % what)
+            h.check_eq(sorted(want - set(pairs)), [], '%s: pairs missing' % what)
+            h.check_eq(sorted(set(pairs) - want), [], '%s: pairs of no two ports' % what)
+            h.check_eq(bad[:3], [], '%s: records whose GIDs are not their LIDs\' ports' % what)
+            fig = {}
+            for t, side in (('a', 'send'), ('b', 'receive')):
+                pat = re.compile(r'RMPP %s TID \S+ \w+: %d segments, %d bytes in (\d+) us '
+                                 r'\((\d+) segments/s\), (\d+) ACKs, (\d+) windows resent, '
+                                 r'(\d+) segments dropped' % (side, segs, size))
+                fig[t] = h.wait_for(lambda: (pat.findall(hosts[t].log()) + [None] * nth)[nth],
+                                    timeout=10, what='host %s\'s RMPP %s line for %s'
+                                    % (t, side, what))
+            h.info('%s: %d records (a %d-byte RMPP message) in %.2f s; the transfer: sent '
+                   'in %.1f ms, received in %.1f ms (%s segments/s), %s ACKs, %s windows '
+                   'resent, %s segments dropped' % (
+                       what, sum(pairs.values()), size, took, int(fig['a'][0]) / 1e3,
+                       int(fig['b'][0]) / 1e3, fig['b'][1], fig['b'][2], fig['a'][3],
+                       fig['b'][4]))
+            return fig
+
+        whole_table([], 0, 'saquery PR')
+        # Again over a link that loses 1 packet in 1,000 leaving A: windows
+        # time out (1 s each: OpenSM sends responses without a time-out of
+        # their own) and are resent; the table is as whole. saquery's
+        # time-out must cover the resends.
+        stats = dict(kv.split('=') for kv in fab.ctl.cmd('show stats')[0].split()[1:])
+        fab.ctl.cmd('fault "%s" 1 drop=1000 corrupt=0' % NODE['a'])
+        fig = whole_table(['-t', '60000'], 1, 'saquery PR, lossy link')
+        fab.ctl.cmd('fault "%s" 1 drop=0 corrupt=0' % NODE['a'])
+        lost = int(dict(kv.split('=') for kv in fab.ctl.cmd('show stats')[0].split()[1:])[
+            'pkts_dropped']) - int(stats['pkts_dropped'])
+        h.info('lossy link: %d packets dropped by the fabric' % lost)
+        if lost > 0:
+            h.check(int(fig['a'][3]) > 0, 'packets lost, no window resent: %r' % (fig,))
 
         mlids = {}
         for i in range(GROUPS):
