@@ -70,9 +70,15 @@ bool
 umad_fs_long_write(struct umad_fs_long *l, struct umad_file *f,
 		   const void *buf, size_t size, ssize_t *ret)
 {
+	/* The first piece of an announced write is as long as the kernel's
+	 * pieces get (its count is longer): a shorter write is another
+	 * thread's, between the shim's ioctl and its write(), and ordinary
+	 * (the kernel runs one write() of a file at a time:
+	 * fuse_direct_write_iter()).
+	 */
+	if (size <= UMAD_FS_CUT_MIN && l->wr_len == 0)
+		return false;
 	if (l->wr_want == 0) {
-		if (size <= UMAD_FS_CUT_MIN)
-			return false;
 		/* Perhaps the first piece of a longer write(): never send a
 		 * message cut short (a truncated SA table looks whole).
 		 */
@@ -142,6 +148,11 @@ umad_fs_long_read(struct umad_fs_long *l, struct umad_file *f, uint8_t *out,
 		l->rd_want = 0;
 		return false;
 	}
+	/* Shorter than the kernel's first piece of the announced read:
+	 * another thread's read, ordinary.
+	 */
+	if (size <= UMAD_FS_CUT_MIN)
+		return false;
 	l->rd_buf = malloc(want);
 	if (l->rd_buf == NULL) {
 		l->rd_want = 0;

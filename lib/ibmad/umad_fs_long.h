@@ -29,6 +29,9 @@
  *    follow get its consecutive pieces; when the last piece fills its
  *    request exactly and the caller has room left, the kernel asks once
  *    more and gets 0 bytes (the end of this read()).
+ *  - The first piece of an announced call is longer than UMAD_FS_CUT_MIN
+ *    (the caller's count is): a shorter request in its place is another
+ *    thread's call between the shim's ioctl and its own, and ordinary.
  *
  * Only the FUSE thread calls these, for one open file at a time.
  */

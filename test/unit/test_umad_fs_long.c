@@ -224,6 +224,24 @@ test_write_joined(void)
 }
 
 static int
+test_write_other_thread(void)
+{
+	size_t count = build_write(agent_id, TABLE_LEN);
+	ssize_t last;
+
+	/* Another thread's write between the announcement and the long
+	 * write: shorter than any first piece, so ordinary.
+	 */
+	TEST_ASSERT_SUCCESS(announce(UMAD_IOCTL_WRITE_LEN, count), "announce");
+	TEST_ASSERT(!umad_fs_long_write(&lio, &file, msg, UMAD_HDR_SIZE_OLD + 256, &last),
+		    "a MAD of another thread is an ordinary write");
+	TEST_ASSERT_SUCCESS(write_pieces(count, &last), "then the long one");
+	TEST_ASSERT_EQUAL(sends, 1u, "one message sent");
+	TEST_ASSERT_EQUAL(sent_len, (size_t)TABLE_LEN, "whole");
+	return TEST_SUCCESS;
+}
+
+static int
 test_write_errors(void)
 {
 	size_t count = build_write(agent_id + 1, TABLE_LEN);
@@ -303,6 +321,23 @@ test_read_pieces(void)
 }
 
 static int
+test_read_other_thread(void)
+{
+	ssize_t n;
+
+	TEST_ASSERT_SUCCESS(deliver(TABLE_LEN), "deliver");
+	TEST_ASSERT_SUCCESS(announce(UMAD_IOCTL_READ_LEN, 2 * MIB), "announce");
+	/* Another thread's short read first: ordinary, and too short. */
+	TEST_ASSERT(!umad_fs_long_read(&lio, &file, out, 320, &n), "ordinary");
+	TEST_ASSERT_EQUAL(umad_file_read(&file, out, 320), (ssize_t)-ENOSPC, "ENOSPC");
+	TEST_ASSERT(umad_fs_long_read(&lio, &file, out, MIB, &n), "the announced read");
+	TEST_ASSERT_EQUAL(n, (ssize_t)MIB, "its first piece");
+	TEST_ASSERT(umad_fs_long_read(&lio, &file, out, MIB, &n), "and the rest");
+	TEST_ASSERT_EQUAL(n, (ssize_t)(UMAD_HDR_SIZE_OLD + TABLE_LEN - MIB), "short: the end");
+	return TEST_SUCCESS;
+}
+
+static int
 test_read_exact(void)
 {
 	size_t hs = UMAD_HDR_SIZE_OLD;
@@ -351,8 +386,10 @@ static struct unit_test_suite umad_fs_long_suite = {
 		TEST_CASE_ST(setup, teardown, test_ioctl),
 		TEST_CASE_ST(setup, teardown, test_write_unannounced),
 		TEST_CASE_ST(setup, teardown, test_write_joined),
+		TEST_CASE_ST(setup, teardown, test_write_other_thread),
 		TEST_CASE_ST(setup, teardown, test_write_errors),
 		TEST_CASE_ST(setup, teardown, test_read_pieces),
+		TEST_CASE_ST(setup, teardown, test_read_other_thread),
 		TEST_CASE_ST(setup, teardown, test_read_exact),
 		TEST_CASE_ST(setup, teardown, test_read_short_or_empty),
 		TEST_CASES_END(),
