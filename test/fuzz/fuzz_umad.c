@@ -23,50 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_umad_backend.h"
 #include "umad_file.h"
-
-static int regs, unregs;
-
-static int
-be_register(void *port, struct umad_file *f, unsigned int id,
-	    const struct umad_reg *reg, void **handle)
-{
-	(void)port;
-	(void)f;
-	(void)reg;
-	if (id >= UMAD_MAX_AGENTS)
-		abort();
-	regs++;
-	*handle = &regs;
-	return 0;
-}
-
-static void
-be_unregister(void *port, void *handle)
-{
-	(void)port;
-	(void)handle;
-	unregs++;
-}
-
-static int
-be_send(void *port, void *handle, const struct ib_user_mad_hdr *hdr,
-	const void *mad, size_t len)
-{
-	(void)port;
-	(void)handle;
-	(void)hdr;
-	(void)mad;
-	if (len < 36 || len > (4u << 20))
-		abort();
-	return 0;
-}
-
-static const struct umad_backend_ops ops = {
-	.agent_register = be_register,
-	.agent_unregister = be_unregister,
-	.send = be_send,
-};
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

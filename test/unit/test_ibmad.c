@@ -1049,6 +1049,21 @@ deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
 	return deliver(1, 0x21, ack);
 }
 
+/* A GetTableResp of 56 + 900 bytes with RMPP Active, TID @tid. */
+static void
+rmpp_resp_msg(uint8_t *msg, uint64_t tid)
+{
+	unsigned int i;
+
+	mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	msg[24] = 1;
+	msg[25] = 1;
+	msg[26] = 1;            /* RMPP Active */
+	for (i = 56; i < 56 + 900; i++)
+		msg[i] = (uint8_t)i;
+}
+
 /*
  * A GetTableResp of 56 + 900 bytes goes out in ceil(900 / 200) = 5
  * segments: one before the first ACK (window 1), the next four after an
@@ -1062,18 +1077,11 @@ test_rmpp_send(void)
 	struct rte_ibmad_send_params p;
 	struct rte_ibmad_agent *a;
 	struct rec r = { 0 };
-	unsigned int i;
 	uint64_t tid = UINT64_C(0x0000abcd00000007);
 
 	a = rmpp_agent(&r);
 	TEST_ASSERT(a != NULL, "register");
-	mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
-	       RTE_IB_SA_ATTR_NODE_REC, tid);
-	msg[24] = 1;
-	msg[25] = 1;
-	msg[26] = 1;            /* RMPP Active */
-	for (i = 56; i < sizeof(msg); i++)
-		msg[i] = (uint8_t)i;
+	rmpp_resp_msg(msg, tid);
 	send_params(&p, msg, 0, 0, NULL);
 	p.len = sizeof(msg);
 	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send: %s",
@@ -1121,14 +1129,8 @@ test_rmpp_send_retries(void)
 
 	a = rmpp_agent(&r);
 	TEST_ASSERT(a != NULL, "register");
-	mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
-	       RTE_IB_SA_ATTR_NODE_REC, tid);
-	msg[24] = 1;
-	msg[25] = 1;
-	msg[26] = 1;            /* RMPP Active */
 	for (round = 0; round < 2; round++) {
-		tid++;
-		msg[15] = (uint8_t)tid;
+		rmpp_resp_msg(msg, ++tid);
 		send_params(&p, msg, 30, 0, NULL);  /* 30 ms per window */
 		p.len = sizeof(msg);
 		td.nsent = 0;
