@@ -615,28 +615,48 @@ fast_ip6_ok(const uint8_t *l3, uint32_t seg, uint32_t len)
 }
 
 /*
- * The fast paths read the type and the start of the IP header as one
- * 8-byte word (one load instead of four byte loads): from the Ethernet
- * type on transmit, from the IPoIB header on receive. A mask and a
- * compare check the type with the IPv4 version and IHL (4 and 5: no
- * options); the total length is loaded on its own.
+ * The fast paths read a packet's lengths, pkt_len and data_len (with
+ * vlan_tci after them), as one word, and write them back as one: one
+ * load and one store instead of three of each, as DPDK's PMDs write an
+ * mbuf's rearm_data at once. Both lengths move by the same amount.
+ */
+static_assert(offsetof(struct rte_mbuf, data_len) == offsetof(struct rte_mbuf, pkt_len) + 4,
+	      "pkt_len and data_len are one word");
+
+static __rte_always_inline uint64_t
+lens_get(const struct rte_mbuf *m)
+{
+	uint64_t l;
+
+	memcpy(&l, &m->pkt_len, 8);
+	return l;
+}
+
+static __rte_always_inline void
+lens_set(struct rte_mbuf *m, uint64_t l)
+{
+	memcpy(&m->pkt_len, &l, 8);
+}
+
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define LENS_PKT(l) ((uint32_t)(l))
+#define LENS_DATA(l) ((uint16_t)((l) >> 32))
+/* What moves both lengths by @p d (no borrow: both are at least @p d). */
+#define LENS_BY(d) ((uint64_t)(d) | (uint64_t)(d) << 32)
+#else
+#define LENS_PKT(l) ((uint32_t)((l) >> 32))
+#define LENS_DATA(l) ((uint16_t)((l) >> 16))
+#define LENS_BY(d) ((uint64_t)(d) << 32 | (uint64_t)(d) << 16)
+#endif
+
+/*
+ * The IPoIB header (RFC 4391 6) of a type as it is on the wire: the
+ * type, then 16 reserved zero bits, as one 32-bit word.
  */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-/* Ethernet: bytes 12..19 = type 08 00, 45, TOS, total length. */
-#define ETH_IP4_MASK UINT64_C(0x0000000000ffffff)
-#define ETH_IP4_VAL UINT64_C(0x0000000000450008)
-/* IPoIB: bytes 0..7 = type 08 00, reserved, 45, TOS, total length. */
-#define IB_IP4_MASK UINT64_C(0x000000ff0000ffff)
-#define IB_IP4_VAL UINT64_C(0x0000004500000008)
-#define WORD_TYPE(w) ((uint16_t)(w))
-#define WORD_HDR(w) ((uint32_t)(uint16_t)(w))
+#define TYPE_HDR(t) ((uint32_t)(t))
 #else
-#define ETH_IP4_MASK UINT64_C(0xffffff0000000000)
-#define ETH_IP4_VAL UINT64_C(0x0800450000000000)
-#define IB_IP4_MASK UINT64_C(0xffff0000ff000000)
-#define IB_IP4_VAL UINT64_C(0x0800000045000000)
-#define WORD_TYPE(w) ((uint16_t)((w) >> 48))
-#define WORD_HDR(w) ((uint32_t)((w) >> 48) << 16)
+#define TYPE_HDR(t) ((uint32_t)(t) << 16)
 #endif
 
 /*
@@ -653,30 +673,29 @@ ip4_tot_ok(uint32_t tot, uint32_t len)
 
 /*
  * The IP checks of both fast paths on a frame @p p whose type is at
- * @p typ_off and whose IP header at @p hdr_len: true when the header
- * passes (false sends the packet the general way), with the word from the
- * type on in *@p wp. IPv4 without options: the type, version and IHL in
- * one masked compare (@p mask, @p val), then 20 <= total length <= what
- * follows the header in one unsigned compare.
+ * @p typ_off and whose IP header at @p hdr_len, of which the caller
+ * found @p hdr_len + 20 bytes (an IPv4 header's) in the first segment:
+ * the type as it is on the wire when the header passes, else 0 (the
+ * packet goes the general way). IPv4 without options: the type, then
+ * the version and IHL in one byte compare (4 and 5), then 20 <= total
+ * length <= what follows the header in one unsigned compare; the
+ * constant type returned lets the caller's IPv4 code fold. IPv6 checks
+ * its own length.
  */
-static __rte_always_inline bool
-fast_ip_ok(const uint8_t *p, unsigned int typ_off, uint32_t hdr_len, uint64_t mask,
-	   uint64_t val, uint32_t data_len, uint32_t pkt_len, uint64_t *wp)
+static __rte_always_inline uint16_t
+fast_ip_type(const uint8_t *p, unsigned int typ_off, uint32_t hdr_len, uint32_t data_len,
+	     uint32_t pkt_len)
 {
-	uint16_t be_tot;
-	uint64_t w;
+	uint16_t type, be_tot;
 
-	/* An IPv4 header's 20 bytes there; IPv6 checks its own length. */
-	if (unlikely(data_len < hdr_len + 20))
-		return false;
-	memcpy(&w, p + typ_off, 8);
-	*wp = w;
-	if (likely((w & mask) == val)) {
+	memcpy(&type, p + typ_off, 2);
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_IPV4) && p[hdr_len] == 0x45)) {
 		memcpy(&be_tot, p + hdr_len + 2, 2);
-		return (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <= pkt_len - (hdr_len + 20);
+		return (uint32_t)rte_be_to_cpu_16(be_tot) - 20 <= pkt_len - (hdr_len + 20) ?
+			RTE_BE16(RTE_ETHER_TYPE_IPV4) : 0;
 	}
-	return WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
-		fast_ip6_ok(p + hdr_len, data_len - hdr_len, pkt_len - hdr_len);
+	return type == RTE_BE16(RTE_ETHER_TYPE_IPV6) &&
+		fast_ip6_ok(p + hdr_len, data_len - hdr_len, pkt_len - hdr_len) ? type : 0;
 }
 
 /* What the transmit fast path needs, computed once per burst. */
@@ -690,25 +709,29 @@ struct encap_ctx {
 
 /*
  * The common transmit of the Ethernet view in one go: a unicast IP frame
- * (not ND) to neighbour @p n, found for its destination MAC, whose path
- * has a handle, within the MTU. True when done; false, with @p m
- * untouched, sends the packet the general way (encap_eth()), which makes
- * every check again and drops with the reason. The 14-byte Ethernet
- * header becomes the 4-byte IPoIB one by moving the data offset (no
- * rte_pktmbuf_adj() checks: the length checks cover them); the header is
- * one 32-bit store, the dynfield two 64-bit stores.
+ * (not ND) @p p, of lengths @p lens (lens_get()), whose first segment
+ * holds the Ethernet header and 20 bytes (encap_key() found it a key), to
+ * neighbour @p n, found for its destination MAC, whose path has a handle,
+ * within the MTU. True when done; false, with @p m untouched, sends the
+ * packet the general way (encap_eth()), which makes every check again and
+ * drops with the reason. The 14-byte Ethernet header becomes the 4-byte
+ * IPoIB one by moving the data offset (no rte_pktmbuf_adj() checks: the
+ * length checks cover them); the header is one 32-bit store, the lengths
+ * one 64-bit store, the dynfield two.
  */
 static __rte_always_inline bool
-encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap_ctx *c)
+encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ipoib_neigh *n,
+	       const struct encap_ctx *c)
 {
-	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+	const unsigned int shrink = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	uint8_t *dyn = (uint8_t *)m + c->off;
-	uint32_t pkt_len = m->pkt_len, hdr;
-	uint64_t w, dw;
+	uint32_t pkt_len = LENS_PKT(lens), hdr;
 	struct rte_ib_ah *ah;
+	uint16_t type;
+	uint64_t dw;
 
-	if (!fast_ip_ok(p, 12, RTE_ETHER_HDR_LEN, ETH_IP4_MASK, ETH_IP4_VAL, m->data_len,
-			pkt_len, &w))
+	type = fast_ip_type(p, 12, RTE_ETHER_HDR_LEN, LENS_DATA(lens), pkt_len);
+	if (type == 0)
 		return false;
 	/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
 	ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
@@ -717,12 +740,10 @@ encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap
 	/* Stamp the neighbour as used, at most once per age tick. */
 	if (unlikely(__atomic_load_n(&n->last_used, __ATOMIC_RELAXED) < c->stale))
 		__atomic_store_n(&n->last_used, c->now, __ATOMIC_RELAXED);
-	m->data_off += RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	m->data_len -= RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	m->pkt_len = pkt_len - (RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN);
-	/* RFC 4391 6: the type, then 16 reserved zero bits. */
-	hdr = WORD_HDR(w);
-	memcpy(p + RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN, &hdr, 4);
+	m->data_off += shrink;
+	lens_set(m, lens - LENS_BY(shrink));
+	hdr = TYPE_HDR(type);
+	memcpy(p + shrink, &hdr, 4);
 	/* The tx view: handle, then destination QPN and Q_Key in one word. */
 	memcpy(dyn, &ah, sizeof(ah));
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
@@ -735,20 +756,23 @@ encap_eth_fast(struct rte_mbuf *m, struct rte_ipoib_neigh *n, const struct encap
 }
 
 /*
- * The key of the MAC front index for a frame of the Ethernet view: its
- * destination MAC (one load, masked to 6 bytes), or 0 for a frame too
- * short to have one. A group MAC (bit 0 set) is not tested for here: it
- * matches no neighbour's key (02:..., see rte_ipoib_mac_from_hwaddr()),
- * so that the general path takes the frame and looks the group up.
+ * The key of the MAC front index for a frame @p p (of mbuf @p m) of the
+ * Ethernet view: its destination MAC (one load, masked to 6 bytes),
+ * or 0 for a frame whose first segment is too short for the fast path
+ * (an Ethernet header and an IPv4 header's 20 bytes), which the general
+ * path takes. A group MAC (bit 0 set) is not tested for here: it matches
+ * no neighbour's key (02:..., see rte_ipoib_mac_from_hwaddr()), so that
+ * the general path takes the frame and looks the group up.
  */
 static __rte_always_inline uint64_t
-encap_key(const struct rte_mbuf *m)
+encap_key(const struct rte_mbuf *m, const uint8_t *p)
 {
 	uint64_t k;
 
-	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN))
+	/* data_len from memory: a compare with it is one instruction. */
+	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + 20))
 		return 0;
-	memcpy(&k, rte_pktmbuf_mtod(m, const uint8_t *), 8);
+	memcpy(&k, p, 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	return k & UINT64_C(0x0000ffffffffffff);
 #else
@@ -840,15 +864,15 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
  * again). Returns as encap_one().
  */
 static __rte_always_inline unsigned int
-encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *n,
-	      uint64_t key, const struct encap_ctx *c)
+encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
+	      struct rte_ipoib_neigh *n, uint64_t key, const struct encap_ctx *c)
 {
 	uint64_t k;
 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
 	if (likely(k == key)) {
-		if (likely(encap_eth_fast(m, n, c)))
+		if (likely(encap_eth_fast(m, p, lens, n, c)))
 			return RTE_IPOIB_DROP_NONE;
 	} else {
 		n = NULL;
@@ -897,8 +921,9 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		 */
 		for (i = 0; i < nb_pkts; i++) {
 			struct rte_mbuf *m = pkts[i];
-			uint64_t k = encap_key(m);
-			unsigned int r = encap_eth_pkt(dp, m,
+			uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+			uint64_t k = encap_key(m, p);
+			unsigned int r = encap_eth_pkt(dp, m, p, lens_get(m),
 				ipoib_slot_get(slot, ipoib_mac_front_idx(k, mask)), k, &c);
 
 			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
@@ -912,7 +937,7 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	 * each neighbour verified and the frame sent.
 	 */
 	for (i = 0; i < nb_pkts; i++) {
-		key[i] = encap_key(pkts[i]);
+		key[i] = encap_key(pkts[i], rte_pktmbuf_mtod(pkts[i], const uint8_t *));
 		idx[i] = ipoib_mac_front_idx(key[i], mask);
 		rte_prefetch0(&slot[idx[i]]);
 	}
@@ -921,9 +946,11 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		rte_prefetch0(cand[i]);
 	}
 	for (i = 0; i < nb_pkts; i++) {
-		unsigned int r = encap_eth_pkt(dp, pkts[i], cand[i], key[i], &c);
+		struct rte_mbuf *m = pkts[i];
+		unsigned int r = encap_eth_pkt(dp, m, rte_pktmbuf_mtod(m, uint8_t *),
+					       lens_get(m), cand[i], key[i], &c);
 
-		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
+		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
 	return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 }
@@ -1200,29 +1227,36 @@ struct decap_ctx {
  * when done; false, with @p m untouched, decapsulates it the general way
  * (decap_one()), which makes every check again and drops with the
  * reason. The Ethernet view's header is two overlapping word stores:
- * destination (us) and the source MAC's first two bytes, then the source
- * MAC and the type.
+ * destination (us) and two zero bytes, then the source MAC and the type
+ * over those two bytes; the lengths are one word store (lens_set()).
  */
 static __rte_always_inline bool
 decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
 	   const struct decap_ctx *c, bool eth)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t pkt_len = m->pkt_len;
+	uint64_t lens = lens_get(m);
+	uint32_t pkt_len = LENS_PKT(lens);
 	const int grow = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	uint64_t w, src, w0, w1;
+	uint64_t src, w1;
+	uint16_t type;
 
-	if (!fast_ip_ok(p, 0, RTE_IPOIB_ENCAP_LEN, IB_IP4_MASK, IB_IP4_VAL, m->data_len,
-			pkt_len, &w))
+	/*
+	 * The IPoIB header and an IPv4 header's 20 bytes in the first
+	 * segment (data_len from memory: one compare).
+	 */
+	if (unlikely(m->data_len < RTE_IPOIB_ENCAP_LEN + 20))
+		return false;
+	type = fast_ip_type(p, 0, RTE_IPOIB_ENCAP_LEN, LENS_DATA(lens), pkt_len);
+	if (type == 0)
 		return false;
 	/* Within the MTU, not our own multicast come back. */
 	if (pkt_len > c->max_pkt_len || key == c->local_key)
 		return false;
 	if (!eth) {
 		m->data_off += RTE_IPOIB_ENCAP_LEN;
-		m->data_len -= RTE_IPOIB_ENCAP_LEN;
-		m->pkt_len = pkt_len - RTE_IPOIB_ENCAP_LEN;
-		m->packet_type = WORD_TYPE(w) == RTE_BE16(RTE_ETHER_TYPE_IPV4) ?
+		lens_set(m, lens - LENS_BY(RTE_IPOIB_ENCAP_LEN));
+		m->packet_type = type == RTE_BE16(RTE_ETHER_TYPE_IPV4) ?
 			RTE_PTYPE_L3_IPV4 : RTE_PTYPE_L3_IPV6;
 		return true;
 	}
@@ -1230,18 +1264,16 @@ decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
 		return false;
 	memcpy(&src, b->mac, 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	w0 = c->local_mac | src << 48;
-	w1 = src | (uint64_t)WORD_TYPE(w) << 48;
+	w1 = src | (uint64_t)type << 48;
 #else
-	w0 = c->local_mac | src >> 48;
-	w1 = src | WORD_TYPE(w);
+	w1 = src | type;
 #endif
 	p -= grow;
-	memcpy(p, &w0, 8);
+	/* The second store overwrites the first's two zero bytes. */
+	memcpy(p, &c->local_mac, 8);
 	memcpy(p + 6, &w1, 8);
 	m->data_off -= grow;
-	m->data_len += grow;
-	m->pkt_len = pkt_len + grow;
+	lens_set(m, lens + LENS_BY(grow));
 	return true;
 }
 
@@ -1318,7 +1350,7 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 			struct rte_mbuf *m = pkts[i];
 			uint64_t w = decap_word(m, c->off);
 			unsigned int r = decap_pkt(dp, m, ipoib_slot_get(slot,
-				ipoib_src_front_idx(w & IPOIB_SRC_KEY_MASK, mask)), w, c, eth);
+				ipoib_src_front_idx(w, mask)), w, c, eth);
 
 			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}
@@ -1327,7 +1359,7 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	/* A big table: three passes, as on transmit. */
 	for (i = 0; i < nb; i++) {
 		word[i] = decap_word(pkts[i], c->off);
-		idx[i] = ipoib_src_front_idx(word[i] & IPOIB_SRC_KEY_MASK, mask);
+		idx[i] = ipoib_src_front_idx(word[i], mask);
 		rte_prefetch0(&slot[idx[i]]);
 	}
 	for (i = 0; i < nb; i++) {

@@ -488,8 +488,12 @@ ipoib_mac_front_idx(uint64_t key, uint32_t mask)
 static __rte_always_inline uint32_t
 ipoib_src_front_idx(uint64_t key, uint32_t mask)
 {
+	/*
+	 * The LID alone, not the bits after it: a burst may pass the
+	 * dynfield's word, which has the P_Key index there (decap_word()).
+	 */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	uint32_t q = (uint32_t)key, s = (uint32_t)(key >> 32);
+	uint32_t q = (uint32_t)key, s = (uint16_t)(key >> 32);
 #else
 	uint32_t q = (uint32_t)(key >> 32), s = (uint32_t)key >> 16;
 #endif
