@@ -465,9 +465,11 @@ thread_csw(void)
  * @p med and @p min; @p per_ref gets the medians over the rounds of each
  * call's cycles over its round's reference; @p csw is how often the
  * thread was switched out meanwhile (a switch inside a timed call makes
- * it an outlier, which the median ignores while they are few).
+ * it an outlier, which the median ignores while they are few). Not
+ * inlined: valgrind --tool=callgrind --toggle-collect=bench_full counts
+ * the full bursts alone (doc/guides/nics/mthca.rst, "Performance").
  */
-static int
+static __rte_noinline int
 bench_full(struct rte_ib_ah *ah, uint32_t rqpn, uint32_t size, double med[3], double min[3],
 	   double per_ref[2], uint64_t *csw)
 {

@@ -560,6 +560,7 @@ struct mthca_mlx_seg {
 };
 
 #define MTHCA_NEXT_DBD			(1u << 7)
+#define MTHCA_NEXT_SIZE_MASK		0x3fu		/**< ee_nds [5:0]: next WQE size, 16 B units */
 #define MTHCA_NEXT_CQ_UPDATE		(1u << 3)
 #define MTHCA_NEXT_SOLICIT		(1u << 1)
 #define MTHCA_NEXT_ALWAYS1		(1u << 0)	/**< PRM: ctrl segment bit 0 is 1 */
@@ -590,6 +591,13 @@ static inline void
 mthca_next_set_nds(struct mthca_next_seg *n, uint32_t size16)
 {
 	n->ee_nds = rte_cpu_to_be_32(MTHCA_NEXT_DBD | size16);
+}
+
+/** The next WQE's size in 16-byte units, as mthca_next_set_nds() wrote it. */
+static inline uint32_t
+mthca_next_size(const struct mthca_next_seg *n)
+{
+	return rte_be_to_cpu_32(n->ee_nds) & MTHCA_NEXT_SIZE_MASK;
 }
 
 static inline void

@@ -370,7 +370,13 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	txq->wqes = txq->qp.buf.va + txq->qp.send_off;
 	txq->send_off = txq->qp.send_off;
 	txq->mask = txq->qp.sq_max - 1;
-	txq->shift = txq->qp.sq_shift;
+	if (txq->qp.sq_shift != MTHCA_TX_WQE_SHIFT) {
+		/* the burst's constant stride and the QP's must agree */
+		MTHCA_LOG(ERR, "port %u txq %u: send WQE stride 2^%u, not 2^%u", p->port_id, idx,
+			  txq->qp.sq_shift, MTHCA_TX_WQE_SHIFT);
+		ret = -EINVAL;
+		goto err;
+	}
 	txq->sq_rec = txq->qp.sq_rec;
 	txq->db = txq->qp.uar.page + MTHCA_UAR_SEND_DB;
 	txq->qpn = txq->qp.qpn;
@@ -397,6 +403,7 @@ mthca_txq_start(struct mthca_txq *txq)
 	}
 	txq->dynoff = off;
 	txq->head = txq->tail = 0;
+	txq->chains = 0;
 	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
 	txq->qp.qkey = mthca_port_qkey(txq->priv);
 	return mthca_qp_up(txq->priv->dev, &txq->qp);
@@ -415,9 +422,10 @@ mthca_txq_stop(struct mthca_txq *txq)
 	for (; txq->tail != txq->head; txq->tail++)
 		rte_pktmbuf_free(mthca_tx_elt(txq->elts[txq->tail & txq->mask]));
 	txq->head = txq->tail = 0;
+	txq->chains = 0;
 	/* the ring of next pointers restarts from WQE 0 (Linux mthca_wq_reset) */
 	for (i = 0; i <= txq->mask; i++)
-		mthca_put32(txq->wqes + ((size_t)i << txq->shift), 4, 0);
+		mthca_put32(txq->wqes + ((size_t)i << MTHCA_TX_WQE_SHIFT), 4, 0);
 }
 
 void

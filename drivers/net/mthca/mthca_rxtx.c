@@ -273,25 +273,24 @@ mthca_rx_descriptor_status(void *q, uint16_t offset)
 
 /*
  * Give a retired run of SQ slots back. Under fast free the whole run goes
- * to the first mbuf's mempool in one call unless a chain is in it
- * (MTHCA_TX_ELT_CHAIN); otherwise rte_pktmbuf_free_bulk() checks every
- * segment's reference count and pool.
+ * to the first mbuf's mempool in one call while no chain is in the ring
+ * (txq->chains, slots tagged MTHCA_TX_ELT_CHAIN); otherwise
+ * rte_pktmbuf_free_bulk() checks every segment's reference count and pool.
  */
 static __rte_always_inline void
 tx_free(struct mthca_txq *txq, struct rte_mbuf **e, uint32_t n)
 {
-	uintptr_t tags = 0;
 	uint32_t i;
 
 	if (txq->fast_free) {
-		for (i = 0; i < n; i++)
-			tags |= (uintptr_t)e[i];
-		if (likely((tags & MTHCA_TX_ELT_CHAIN) == 0)) {
+		if (likely(txq->chains == 0)) {
 			rte_mempool_put_bulk(e[0]->pool, (void **)e, n);
 			return;
 		}
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			txq->chains -= ((uintptr_t)e[i] & MTHCA_TX_ELT_CHAIN) != 0;
 			e[i] = mthca_tx_elt(e[i]);
+		}
 	}
 	rte_pktmbuf_free_bulk(e, n);
 }
@@ -310,7 +309,8 @@ tx_complete(struct mthca_txq *txq)
 		if (!cqe_sw_owned(c))
 			break;
 		rte_io_rmb();
-		index = ((rte_be_to_cpu_32(c->wqe) - txq->send_off) >> txq->shift) & txq->mask;
+		index = ((rte_be_to_cpu_32(c->wqe) - txq->send_off) >> MTHCA_TX_WQE_SHIFT) &
+			txq->mask;
 		if (unlikely(cqe_is_error(c)))
 			txq->errors++;
 		tail += ((index - txq->last_comp) & txq->mask) ?
@@ -343,6 +343,23 @@ tx_ring(struct mthca_txq *txq, uint32_t head, uint32_t start, uint32_t nreq, uin
 			 mthca_send_db_lo(txq->qpn, size0));
 }
 
+/* The largest UD WQE fills the stride exactly: two lines per slot. */
+static_assert(sizeof(struct mthca_next_seg) + sizeof(struct mthca_ud_seg) +
+	      MTHCA_TX_MAX_SEGS * sizeof(struct mthca_data_seg) == 1u << MTHCA_TX_WQE_SHIFT &&
+	      (1u << MTHCA_TX_WQE_SHIFT) == 2 * RTE_CACHE_LINE_SIZE, "send WQE stride");
+
+/* Prefetch for writing the @p len bytes at @p p, two lines per step (len: a multiple of 128). */
+static __rte_always_inline void
+tx_prefetch_range(uint8_t *p, uint32_t len)
+{
+	uint8_t *end = p + len;
+
+	for (; p < end; p += 2 * RTE_CACHE_LINE_SIZE) {
+		rte_prefetch0_write(p);
+		rte_prefetch0_write(p + RTE_CACHE_LINE_SIZE);
+	}
+}
+
 /*
  * The lines of the WQEs the next burst writes, as many as this one wrote,
  * prefetched for writing: free slots, which the HCA reads only after the
@@ -352,16 +369,17 @@ tx_ring(struct mthca_txq *txq, uint32_t head, uint32_t start, uint32_t nreq, uin
 static __rte_always_inline void
 tx_prefetch_next(const struct mthca_txq *txq, uint32_t head, uint32_t n)
 {
-	uint32_t free_slots = txq->mask + 1 - (head - txq->tail), off, end;
-	uint32_t ring_mask = ((txq->mask + 1) << txq->shift) - 1;
-	uint32_t first = (head & txq->mask) << txq->shift;
+	uint32_t free_slots = txq->mask + 1 - (head - txq->tail);
+	uint32_t ring = (txq->mask + 1) << MTHCA_TX_WQE_SHIFT;
+	uint32_t first = (head & txq->mask) << MTHCA_TX_WQE_SHIFT, len, wrapped;
 
 	if (n > free_slots)
 		n = free_slots;
 	/* the slots are consecutive bytes of the ring, wrapping at its end */
-	end = n << txq->shift;
-	for (off = 0; off < end; off += RTE_CACHE_LINE_SIZE)
-		rte_prefetch0_write(txq->wqes + ((first + off) & ring_mask));
+	len = n << MTHCA_TX_WQE_SHIFT;
+	wrapped = first + len > ring ? first + len - ring : 0;
+	tx_prefetch_range(txq->wqes + first, len - wrapped);
+	tx_prefetch_range(txq->wqes, wrapped);
 }
 
 /* A packet tx_burst does not send: counted and freed. */
@@ -377,7 +395,10 @@ tx_reject(struct mthca_txq *txq, struct rte_mbuf *m, bool no_ah)
  * One UD WQE per packet (Linux mthca_arbel_post_send): the next segment's
  * flags, the UD segment (the AH's address vector, DQPN, Q_Key), one data
  * segment per mbuf segment; then the predecessor's next segment links it,
- * opcode and address first, DBD and size after a barrier. The queue's
+ * opcode and address first, DBD and size after a barrier. The packets go
+ * in batches of at most MTHCA_MAX_WQES_PER_DB, one doorbell each, so that
+ * the per-packet loop counts nothing but the packet; the doorbell's size
+ * of the batch's first WQE is read back from the link to it. The queue's
  * fields live in locals for the loop: the WQE stores would otherwise make
  * the compiler reload them for every packet.
  */
@@ -387,72 +408,76 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mthca_txq *txq = q;
 	struct rte_mbuf **elts;
 	uint8_t *wqes = txq->wqes;
-	const uint32_t mask = txq->mask, shift = txq->shift, send_off = txq->send_off;
+	const uint32_t mask = txq->mask, send_off = txq->send_off;
 	const rte_be32_t lkey = txq->lkey_be;
 	const int dynoff = txq->dynoff;
 	const bool fast_free = txq->fast_free;
-	uint32_t room, i, head, start, start_all, nreq = 0, size0 = 0;
-	struct mthca_next_seg *prev, *last = NULL;
+	uint32_t room, i, head, start_all, chains = 0;
+	struct mthca_next_seg *prev;
 	uint64_t bytes = 0;
 
 	tx_complete(txq);
 	elts = txq->elts;
-	head = start = start_all = txq->head;
+	head = start_all = txq->head;
 	room = mask + 1 - (head - txq->tail);
 	if (n > room)
 		n = (uint16_t)room;
-	prev = (struct mthca_next_seg *)(wqes + ((size_t)((head - 1) & mask) << shift));
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = pkts[i], *s;
-		const struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, dynoff,
-								    struct rte_ib_mbuf_addr *);
-		const struct mthca_ah *ah = (const struct mthca_ah *)a->tx.ah;
-		uint32_t slot = head & mask, nseg = m->nb_segs, size;
-		struct mthca_next_seg *w = (void *)(wqes + ((size_t)slot << shift));
-		struct mthca_ud_seg *u = (struct mthca_ud_seg *)(w + 1);
-		struct mthca_data_seg *d = (struct mthca_data_seg *)(u + 1);
+	prev = (struct mthca_next_seg *)(wqes + ((size_t)((head - 1) & mask) << MTHCA_TX_WQE_SHIFT));
+	for (i = 0; i < n; ) {
+		const uint32_t end = RTE_MIN((uint32_t)n, i + MTHCA_MAX_WQES_PER_DB);
+		struct mthca_next_seg *link0 = prev;
+		const uint32_t start = head;
 
-		if (unlikely(ah == NULL || nseg > MTHCA_TX_MAX_SEGS)) {
-			tx_reject(txq, m, ah == NULL);
-			continue;
+		for (; i < end; i++) {
+			struct rte_mbuf *m = pkts[i], *s;
+			const struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, dynoff,
+									    struct rte_ib_mbuf_addr *);
+			const struct mthca_ah *ah = (const struct mthca_ah *)a->tx.ah;
+			uint32_t slot = head & mask, nseg = m->nb_segs;
+			struct mthca_next_seg *w = (void *)(wqes + ((size_t)slot << MTHCA_TX_WQE_SHIFT));
+			struct mthca_ud_seg *u = (struct mthca_ud_seg *)(w + 1);
+			struct mthca_data_seg *d = (struct mthca_data_seg *)(u + 1);
+
+			if (unlikely(ah == NULL || nseg > MTHCA_TX_MAX_SEGS)) {
+				tx_reject(txq, m, ah == NULL);
+				continue;
+			}
+			mthca_next_set_flags(w, MTHCA_NEXT_ALWAYS1);
+			mthca_ud_seg_set(u, ah->av, a->tx.dest_qpn, a->tx.qkey);
+			d->byte_count = rte_cpu_to_be_32(m->data_len);
+			d->lkey = lkey;
+			d->addr = rte_cpu_to_be_64(rte_mbuf_data_iova(m));
+			elts[slot] = m;
+			if (unlikely(nseg > 1)) {
+				for (s = m->next, d++; s != NULL; s = s->next, d++)
+					mthca_dseg_set(d, s->data_len, rte_be_to_cpu_32(lkey),
+						       rte_mbuf_data_iova(s));
+				if (fast_free) {
+					elts[slot] = (struct rte_mbuf *)((uintptr_t)m |
+									 MTHCA_TX_ELT_CHAIN);
+					chains++;
+				}
+			}
+			bytes += m->pkt_len;
+			/* opcode and address first, then DBD and size (Linux mthca_arbel_post_send) */
+			mthca_next_set_op(prev, send_off + (slot << MTHCA_TX_WQE_SHIFT),
+					  MTHCA_OPCODE_SEND);
+			rte_io_wmb();
+			mthca_next_set_nds(prev, (sizeof(struct mthca_next_seg) +
+						  sizeof(struct mthca_ud_seg)) / 16 + nseg);
+			prev = w;
+			head++;
 		}
-		mthca_next_set_flags(w, MTHCA_NEXT_ALWAYS1);
-		mthca_ud_seg_set(u, ah->av, a->tx.dest_qpn, a->tx.qkey);
-		d->byte_count = rte_cpu_to_be_32(m->data_len);
-		d->lkey = lkey;
-		d->addr = rte_cpu_to_be_64(rte_mbuf_data_iova(m));
-		if (unlikely(nseg > 1))
-			for (s = m->next, d++; s != NULL; s = s->next, d++)
-				mthca_dseg_set(d, s->data_len, rte_be_to_cpu_32(lkey),
-					       rte_mbuf_data_iova(s));
-		size = (sizeof(struct mthca_next_seg) + sizeof(struct mthca_ud_seg)) / 16 + nseg;
-		elts[slot] = fast_free && nseg > 1 ?
-			(struct rte_mbuf *)((uintptr_t)m | MTHCA_TX_ELT_CHAIN) : m;
-		bytes += m->pkt_len;
-		/* opcode and address first, then DBD and size (Linux mthca_arbel_post_send) */
-		mthca_next_set_op(prev, send_off + (slot << shift), MTHCA_OPCODE_SEND);
-		rte_io_wmb();
-		mthca_next_set_nds(prev, size);
-		if (nreq == 0)
-			size0 = size;
-		prev = last = w;
-		head++;
-		if (++nreq == MTHCA_MAX_WQES_PER_DB) {
-			mthca_next_set_flags(last, MTHCA_NEXT_ALWAYS1 | MTHCA_NEXT_CQ_UPDATE);
-			tx_ring(txq, head, start, nreq, size0);
-			start = head;
-			nreq = 0;
-			last = NULL;
+		if (head != start) {
+			/* one completion per batch retires all of it */
+			mthca_next_set_flags(prev, MTHCA_NEXT_ALWAYS1 | MTHCA_NEXT_CQ_UPDATE);
+			tx_ring(txq, head, start, head - start, mthca_next_size(link0));
 		}
-	}
-	if (nreq != 0) {
-		/* one completion per batch retires all of it */
-		mthca_next_set_flags(last, MTHCA_NEXT_ALWAYS1 | MTHCA_NEXT_CQ_UPDATE);
-		tx_ring(txq, head, start, nreq, size0);
 	}
 	txq->packets += head - txq->head;
 	txq->head = head;
 	txq->bytes += bytes;
+	txq->chains += chains;
 	tx_prefetch_next(txq, head, head - start_all);
 	return (uint16_t)i;
 }

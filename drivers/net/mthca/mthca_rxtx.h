@@ -22,6 +22,12 @@
 
 /** Gather entries per send WQE: UD WQE of 16 + 48 + 4 x 16 = 128 bytes. */
 #define MTHCA_TX_MAX_SEGS	4
+/**
+ * log2 of the send WQE stride that MTHCA_TX_MAX_SEGS gives (Linux
+ * mthca_alloc_wqe_buf: the smallest power of two that holds the largest
+ * WQE): a constant, so the burst shifts by an immediate.
+ */
+#define MTHCA_TX_WQE_SHIFT	7
 
 /**
  * Transmit offloads: gather, and fast free (every mbuf of a queue from one
@@ -79,7 +85,6 @@ struct mthca_txq {
 	uint8_t *wqes;			/**< SQ ring */
 	uint32_t head, tail;		/**< posted / completed (free-running) */
 	uint32_t mask;
-	uint32_t shift;
 	uint32_t send_off;		/**< SQ offset in the QP buffer (WQE addresses) */
 	uint32_t last_comp;		/**< ring index of the last completed WQE */
 	volatile uint8_t *sq_rec;
@@ -88,6 +93,7 @@ struct mthca_txq {
 	rte_be32_t lkey_be;		/**< L_Key of every gather entry, big-endian */
 	int dynoff;			/**< rte_ib mbuf dynfield offset */
 	bool fast_free;			/**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
+	uint32_t chains;		/**< slots tagged MTHCA_TX_ELT_CHAIN, not yet retired */
 	/** mbuf of each SQ slot; a chain is tagged MTHCA_TX_ELT_CHAIN under fast_free */
 	struct rte_mbuf **elts;
 	uint64_t packets, bytes, errors, no_ah;

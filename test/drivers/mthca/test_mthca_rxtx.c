@@ -28,7 +28,7 @@
 #include "test.h"
 
 #define NB	16	/* ring size of every queue here */
-#define POOL	128
+#define POOL	512
 
 static struct rte_mempool *pool;
 static int dynoff;
@@ -253,7 +253,7 @@ test_rx_nombuf(void)
 
 /* ---- transmit ----------------------------------------------------------- */
 
-#define SQ_SHIFT	7
+#define SQ_SHIFT	MTHCA_TX_WQE_SHIFT
 #define SEND_OFF	0x1000
 #define QPN		0x4a
 
@@ -266,30 +266,29 @@ static struct {
 } tx;
 
 static int
-tx_setup(bool fast_free)
+tx_setup_n(bool fast_free, uint32_t nb)
 {
 	uint32_t i;
 
 	tx.q = rte_zmalloc(NULL, sizeof(*tx.q), RTE_CACHE_LINE_SIZE);
 	tx.ah = rte_zmalloc(NULL, sizeof(*tx.ah), 16);
-	tx.cqes = rte_zmalloc(NULL, NB * MTHCA_CQE_SIZE, 64);
-	tx.wqes = rte_zmalloc(NULL, NB << SQ_SHIFT, 64);
+	tx.cqes = rte_zmalloc(NULL, nb * MTHCA_CQE_SIZE, 64);
+	tx.wqes = rte_zmalloc(NULL, (size_t)nb << SQ_SHIFT, 64);
 	TEST_ASSERT(tx.q != NULL && tx.ah != NULL && tx.cqes != NULL && tx.wqes != NULL,
 		    "rte_zmalloc");
-	tx.q->elts = rte_zmalloc(NULL, NB * sizeof(*tx.q->elts), 0);
+	tx.q->elts = rte_zmalloc(NULL, nb * sizeof(*tx.q->elts), 0);
 	TEST_ASSERT(tx.q->elts != NULL, "rte_zmalloc");
-	for (i = 0; i < NB; i++)
+	for (i = 0; i < nb; i++)
 		tx.cqes[i * MTHCA_CQE_SIZE + 31] = MTHCA_OWNER_HW;
 	for (i = 0; i < MTHCA_AV_SIZE; i++)
 		tx.ah->av[i] = (uint8_t)(0xa0 + i);
 	tx.q->cq.cqes = tx.cqes;
-	tx.q->cq.mask = NB - 1;
+	tx.q->cq.mask = nb - 1;
 	tx.q->cq.set_ci_rec = (volatile uint8_t *)&tx.set_ci;
 	tx.q->wqes = tx.wqes;
-	tx.q->mask = NB - 1;
-	tx.q->shift = SQ_SHIFT;
+	tx.q->mask = nb - 1;
 	tx.q->send_off = SEND_OFF;
-	tx.q->last_comp = NB - 1;	/* as mthca_txq_start() */
+	tx.q->last_comp = nb - 1;	/* as mthca_txq_start() */
 	tx.q->sq_rec = (volatile uint8_t *)&tx.sq_rec;
 	tx.q->db = (volatile uint8_t *)&tx.db;
 	tx.q->qpn = QPN;
@@ -297,6 +296,12 @@ tx_setup(bool fast_free)
 	tx.q->dynoff = dynoff;
 	tx.q->fast_free = fast_free;
 	return TEST_SUCCESS;
+}
+
+static int
+tx_setup(bool fast_free)
+{
+	return tx_setup_n(fast_free, NB);
 }
 
 static int
@@ -351,7 +356,7 @@ tx_pkt(unsigned int nseg, uint16_t len, bool ah)
 static const struct mthca_next_seg *
 sq_wqe(uint32_t i)
 {
-	return (const void *)(tx.wqes + ((i & (NB - 1)) << SQ_SHIFT));
+	return (const void *)(tx.wqes + ((i & tx.q->mask) << SQ_SHIFT));
 }
 
 /* The WQE of slot @p i for @p m, and its predecessor's link to it. */
@@ -376,7 +381,7 @@ check_wqe(uint32_t i, struct rte_mbuf *m, bool signalled)
 		TEST_ASSERT_EQUAL(rte_be_to_cpu_64(d->addr), rte_mbuf_data_iova(s), "address");
 	}
 	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(prev->nda_op),
-			  (SEND_OFF + ((i & (NB - 1)) << SQ_SHIFT)) | MTHCA_OPCODE_SEND,
+			  (SEND_OFF + ((i & tx.q->mask) << SQ_SHIFT)) | MTHCA_OPCODE_SEND,
 			  "WQE %u linked from its predecessor", i);
 	TEST_ASSERT_EQUAL(rte_be_to_cpu_32(prev->ee_nds), MTHCA_NEXT_DBD | size,
 			  "WQE %u size in its predecessor", i);
@@ -387,11 +392,11 @@ check_wqe(uint32_t i, struct rte_mbuf *m, bool signalled)
 static void
 tx_cqe(uint32_t c, uint32_t i)
 {
-	struct mthca_cqe *e = (void *)(tx.cqes + (c & (NB - 1)) * MTHCA_CQE_SIZE);
+	struct mthca_cqe *e = (void *)(tx.cqes + (c & tx.q->cq.mask) * MTHCA_CQE_SIZE);
 
 	memset(e, 0, sizeof(*e));
 	e->my_qpn = rte_cpu_to_be_32(QPN);
-	e->wqe = rte_cpu_to_be_32(SEND_OFF + ((i & (NB - 1)) << SQ_SHIFT));
+	e->wqe = rte_cpu_to_be_32(SEND_OFF + ((i & tx.q->mask) << SQ_SHIFT));
 	e->is_send = 0x80;
 	rte_io_wmb();
 	e->owner = 0;
@@ -429,12 +434,58 @@ test_tx_burst_and_retire(void)
 		    (((uintptr_t)tx.q->elts[1] & MTHCA_TX_ELT_CHAIN) != 0) == tx.q->fast_free,
 		    "slot 1: the chain, tagged under fast free");
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail - 4, "4 mbufs in flight");
+	TEST_ASSERT_EQUAL(tx.q->chains, tx.q->fast_free ? 1u : 0u, "chains in flight counted");
 	tx_cqe(0, 1);
 	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, NULL, 0), 0, "retire only");
 	TEST_ASSERT_EQUAL(tx.q->tail, 2, "both retired by one completion");
 	TEST_ASSERT_EQUAL(tx.set_ci, rte_cpu_to_be_32(1), "set-CI record");
 	TEST_ASSERT_EQUAL(tx.cqes[31], MTHCA_OWNER_HW, "CQE back to the HCA");
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail, "every segment freed");
+	TEST_ASSERT_EQUAL(tx.q->chains, 0, "no chain in flight");
+	return TEST_SUCCESS;
+}
+
+#define NB_BIG		512
+#define BIG_BURST	300
+
+static int
+tx_setup_big(void)
+{
+	return tx_setup_n(true, NB_BIG);
+}
+
+/*
+ * More WQEs in one call than a doorbell may name: two batches, each rung
+ * with its own doorbell and signalled on its last WQE, linked as one chain.
+ */
+static int
+test_tx_two_doorbells(void)
+{
+	unsigned int avail = rte_mempool_avail_count(pool), i;
+	struct rte_mbuf *p[BIG_BURST];
+	uint64_t hi, lo;
+
+	for (i = 0; i < BIG_BURST; i++) {
+		p[i] = tx_pkt(1, (uint16_t)(8 + i % 50), true);
+		TEST_ASSERT(p[i] != NULL, "packet %u", i);
+	}
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, p, BIG_BURST), BIG_BURST, "all taken");
+	for (i = 0; i < BIG_BURST; i++)
+		if (check_wqe(i, p[i], i == MTHCA_MAX_WQES_PER_DB - 1 || i == BIG_BURST - 1) !=
+		    TEST_SUCCESS)
+			return TEST_FAILED;
+	TEST_ASSERT_EQUAL(tx.sq_rec, rte_cpu_to_be_32(BIG_BURST), "SQ record");
+	hi = rte_be_to_cpu_64(tx.db) >> 32;
+	lo = rte_be_to_cpu_64(tx.db) & 0xffffffff;
+	TEST_ASSERT_EQUAL(hi, ((uint64_t)(BIG_BURST - MTHCA_MAX_WQES_PER_DB) << 24) |
+			  (MTHCA_MAX_WQES_PER_DB << 8) | MTHCA_OPCODE_SEND,
+			  "last doorbell: the second batch, from counter 255");
+	TEST_ASSERT_EQUAL(lo, (QPN << 8) | 5u, "last doorbell: QPN, first WQE's size");
+	tx_cqe(0, MTHCA_MAX_WQES_PER_DB - 1);
+	tx_cqe(1, BIG_BURST - 1);
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, NULL, 0), 0, "retire only");
+	TEST_ASSERT_EQUAL(tx.q->tail, BIG_BURST, "both batches retired");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail, "every mbuf freed");
 	return TEST_SUCCESS;
 }
 
@@ -510,6 +561,7 @@ static struct unit_test_suite mthca_rxtx_suite = {
 		TEST_CASE_ST(tx_setup_plain, tx_teardown, test_tx_burst_and_retire),
 		TEST_CASE_ST(tx_setup_fast_free, tx_teardown, test_tx_wrap),
 		TEST_CASE_ST(tx_setup_plain, tx_teardown, test_tx_wrap),
+		TEST_CASE_ST(tx_setup_big, tx_teardown, test_tx_two_doorbells),
 		TEST_CASES_END()
 	}
 };
