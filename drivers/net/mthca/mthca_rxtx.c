@@ -21,6 +21,12 @@
 
 #include "mthca_rxtx.h"
 
+#if defined(RTE_ARCH_X86) && defined(__SSSE3__)
+#include <tmmintrin.h>
+/* the first rte_ib receive word as one byte shuffle of CQE bytes 8..23 */
+#define MTHCA_RX_SHUFFLE 1
+#endif
+
 static __rte_always_inline struct mthca_cqe *
 cqe_at(const struct mthca_cq_ring *cq, uint32_t i)
 {
@@ -94,7 +100,17 @@ rx_fill(struct rte_mbuf *m, const struct mthca_cqe *c, int dynoff, uint64_t mbuf
 	m->packet_type = 0;
 	m->pkt_len = len;
 	m->data_len = (uint16_t)len;
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#if defined(MTHCA_RX_SHUFFLE)
+	/*
+	 * Source QPN (CQE bytes 11, 10, 9, then 0), SLID (15, 14) and P_Key
+	 * index (17, 16): byte moves only, one shuffle of bytes 8..23.
+	 */
+	_mm_storel_epi64((__m128i *)dyn,
+			 _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(const void *)&c->rqpn),
+					  _mm_setr_epi8(3, 2, 1, -1, 7, 6, 9, 8,
+							-1, -1, -1, -1, -1, -1, -1, -1)));
+	dyn[1] = w1 | ((q >> 28) & 0xf) | ((q >> 8) & 0x7f00) | ((q >> 7) & 0x10000);
+#elif RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	dyn[0] = ((q >> 32) & 0xffffff) | ((q & 0xffff) << 32) |
 		 ((uint64_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16) << 48);
 	dyn[1] = w1 | ((q >> 28) & 0xf) | ((q >> 8) & 0x7f00) | ((q >> 7) & 0x10000);
@@ -167,6 +183,10 @@ rx_burst_errors(struct mthca_rxq *rxq, struct rte_mbuf **pkts, struct rte_mbuf *
 }
 
 /*
+ * A burst stops at the end of the CQ ring or of the RQ ring, whichever
+ * comes first (the next call goes on from their start): within a burst
+ * the CQEs, the ring slots and the WQEs are then consecutive, and the
+ * loops walk them with pointers instead of masking an index for each.
  * The mbufs a receive burst fills were posted a ring earlier and are
  * cold. The model's core writes the CQEs and reads the WQEs, so those
  * lines are never prefetched (that would take them from the model before
@@ -180,17 +200,18 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mthca_rxq *rxq = q;
 	struct mthca_cq_ring *cq = &rxq->cq;
 	struct rte_mbuf *fresh[MTHCA_RX_BURST_MAX];
-	struct rte_mbuf **elts = rxq->elts;
-	uint8_t *cqes = cq->cqes;
+	struct rte_mbuf **elts = rxq->elts, **ep;
 	const uint32_t mask = rxq->mask, cq_mask = cq->mask;
-	uint32_t done, i, cons = cq->cons, head = rxq->head;
+	const uint32_t cons = cq->cons, head = rxq->head;
+	struct mthca_cqe *c0 = (struct mthca_cqe *)(cq->cqes +
+						    (size_t)(cons & cq_mask) * MTHCA_CQE_SIZE);
+	uint32_t done, i, lim;
 	uint64_t bytes = 0;
 
-	if (n > MTHCA_RX_BURST_MAX)
-		n = MTHCA_RX_BURST_MAX;
-	for (done = 0; done < n; done++)
-		if (!cqe_sw_owned((const struct mthca_cqe *)(cqes +
-			(size_t)((cons + done) & cq_mask) * MTHCA_CQE_SIZE)))
+	lim = RTE_MIN(RTE_MIN((uint32_t)n, (uint32_t)MTHCA_RX_BURST_MAX),
+		      RTE_MIN(cq_mask + 1 - (cons & cq_mask), mask + 1 - (head & mask)));
+	for (done = 0; done < lim; done++)
+		if (!cqe_sw_owned(c0 + done))
 			break;
 	if (done == 0)
 		return 0;
@@ -203,14 +224,14 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		n = 0;
 		goto publish;
 	}
+	ep = elts + (head & mask);
 	{
 		const uint64_t mbuf_init = rxq->mbuf_init, w1 = (uint64_t)rxq->ib_port << 24;
 		const int dynoff = rxq->dynoff;
 
 		for (i = 0; i < done; i++) {
-			struct mthca_cqe *c = (struct mthca_cqe *)(cqes +
-				(size_t)((cons + i) & cq_mask) * MTHCA_CQE_SIZE);
-			struct rte_mbuf *m = elts[(head + i) & mask];
+			struct mthca_cqe *c = c0 + i;
+			struct rte_mbuf *m = ep[i];
 
 			if (unlikely(cqe_is_error(c)))
 				break;
@@ -221,15 +242,14 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		}
 	}
 	if (likely(i == done)) {
-		uint8_t *wqes = rxq->wqes;
+		struct mthca_data_seg *d = (void *)(rxq->wqes + ((size_t)(head & mask) << 6) + 16);
 		const uint32_t buf_off = rxq->buf_off, addr_field = rxq->addr_field;
 
-		for (i = 0; i < done; i++) {
-			uint32_t slot = (head + i) & mask;
+		/* one 64-byte WQE per slot: its data segment at byte 16 (mthca_rxq_start) */
+		for (i = 0; i < done; i++, d = RTE_PTR_ADD(d, 64)) {
 			struct rte_mbuf *f = fresh[i];
-			struct mthca_data_seg *d = (void *)(wqes + ((size_t)slot << 6) + 16);
 
-			elts[slot] = f;
+			ep[i] = f;
 			d->addr = rte_cpu_to_be_64(*(const uint64_t *)RTE_PTR_ADD(f, addr_field) +
 						   buf_off);
 		}

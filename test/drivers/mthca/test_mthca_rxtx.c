@@ -196,30 +196,57 @@ test_rx_fields_and_error(void)
 }
 
 /* A burst that wraps the CQ and the RQ; a smaller request takes only what it asks. */
+/*
+ * 8 completions from CQ slot @p cons on, the RQ at @p head: each burst
+ * stops where the first of the two rings ends (the first after @p first
+ * completions), the next goes on from there; all 8 in at most 3 calls.
+ */
 static int
-test_rx_wrap(void)
+rx_wrap_case(uint32_t cons, uint32_t head, uint32_t first)
 {
 	struct rte_mbuf *pkts[32];
 	unsigned int avail = rte_mempool_avail_count(pool);
-	uint32_t i;
+	uint32_t i, got, calls = 1;
+	uint16_t k;
 
-	rx.q->cq.cons = NB - 3;
-	rx.q->head = 2 * NB - 3;
+	rx.q->cq.cons = cons;
+	rx.q->head = head;
 	for (i = 0; i < 8; i++)
-		rx_cqe(NB - 3 + i, 0x100 + i, 1, 0, 0x20 + i, 0, 100 + i, false);
-	TEST_ASSERT_EQUAL(mthca_rx_burst(rx.q, pkts, 5), 5, "5 asked");
-	TEST_ASSERT_EQUAL(mthca_rx_burst(rx.q, pkts + 5, 32), 3, "the other 3");
+		rx_cqe(cons + i, 0x100 + i, 1, 0, 0x20 + i, 0, 100 + i, false);
+	got = mthca_rx_burst(rx.q, pkts, 32);
+	TEST_ASSERT_EQUAL(got, first, "up to the first ring's end");
+	for (; got < 8 && calls < 3; got += k, calls++) {
+		k = mthca_rx_burst(rx.q, pkts + got, 32);
+		TEST_ASSERT(k > 0, "call %u: more", calls + 1);
+	}
+	TEST_ASSERT_EQUAL(got, 8, "all 8 in %u calls", calls);
+	TEST_ASSERT_EQUAL(mthca_rx_burst(rx.q, pkts + got, 32), 0, "no more");
 	for (i = 0; i < 8; i++)
 		if (check_rx_mbuf(pkts[i], 0x100 + i, 1, 0, false, 0x20 + i, 0, 100 + i) !=
 		    TEST_SUCCESS)
 			return TEST_FAILED;
-	TEST_ASSERT_EQUAL(rx.q->cq.cons, NB + 5, "consumer index");
-	TEST_ASSERT_EQUAL(rx.set_ci, rte_cpu_to_be_32(NB + 5), "set-CI record");
-	TEST_ASSERT_EQUAL(rx.rq_rec, rte_cpu_to_be_32(2 * NB + 5), "RQ record");
+	for (i = 0; i < 8; i++)
+		TEST_ASSERT_EQUAL(wqe_addr((head + i) & (NB - 1)),
+				  rx.q->elts[(head + i) & (NB - 1)]->buf_iova +
+				  RTE_PKTMBUF_HEADROOM - MTHCA_GRH_SIZE, "WQE %u: fresh address", i);
+	TEST_ASSERT_EQUAL(rx.q->cq.cons, cons + 8, "consumer index");
+	TEST_ASSERT_EQUAL(rx.set_ci, rte_cpu_to_be_32(cons + 8), "set-CI record");
+	TEST_ASSERT_EQUAL(rx.rq_rec, rte_cpu_to_be_32(head + 8), "RQ record");
 	for (i = 0; i < NB; i++)
 		TEST_ASSERT_EQUAL(rx.cqes[i * MTHCA_CQE_SIZE + 31], MTHCA_OWNER_HW, "CQE %u", i);
 	rte_pktmbuf_free_bulk(pkts, 8);
 	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail, "no mbuf lost");
+	return TEST_SUCCESS;
+}
+
+/* Both rings wrap inside 8 completions: together, the CQ first, the RQ first. */
+static int
+test_rx_wrap(void)
+{
+	if (rx_wrap_case(NB - 3, 2 * NB - 3, 3) != TEST_SUCCESS ||
+	    rx_wrap_case(3 * NB - 5, 4 * NB - 2, 2) != TEST_SUCCESS ||
+	    rx_wrap_case(4 * NB - 2, 5 * NB - 6, 2) != TEST_SUCCESS)
+		return TEST_FAILED;
 	return TEST_SUCCESS;
 }
 
