@@ -560,7 +560,8 @@ struct mthca_mlx_seg {
 };
 
 #define MTHCA_NEXT_DBD			(1u << 7)
-#define MTHCA_NEXT_SIZE_MASK		0x3fu		/**< ee_nds [5:0]: next WQE size, 16 B units */
+/** ee_nds [5:0]: the next WQE's size in 16-byte units. */
+#define MTHCA_NEXT_SIZE_MASK		0x3fu
 #define MTHCA_NEXT_CQ_UPDATE		(1u << 3)
 #define MTHCA_NEXT_SOLICIT		(1u << 1)
 #define MTHCA_NEXT_ALWAYS1		(1u << 0)	/**< PRM: ctrl segment bit 0 is 1 */

@@ -402,6 +402,13 @@ tx_prefetch_next(const struct mthca_txq *txq, uint32_t head, uint32_t n)
 	tx_prefetch_range(txq->wqes, wrapped);
 }
 
+/* The send WQE of ring slot @p slot. */
+static __rte_always_inline struct mthca_next_seg *
+tx_wqe(uint8_t *wqes, uint32_t slot)
+{
+	return (struct mthca_next_seg *)(wqes + ((size_t)slot << MTHCA_TX_WQE_SHIFT));
+}
+
 /* A packet tx_burst does not send: counted and freed. */
 static __rte_noinline __rte_cold void
 tx_reject(struct mthca_txq *txq, struct rte_mbuf *m, bool no_ah)
@@ -442,7 +449,7 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	room = mask + 1 - (head - txq->tail);
 	if (n > room)
 		n = (uint16_t)room;
-	prev = (struct mthca_next_seg *)(wqes + ((size_t)((head - 1) & mask) << MTHCA_TX_WQE_SHIFT));
+	prev = tx_wqe(wqes, (head - 1) & mask);
 	for (i = 0; i < n; ) {
 		const uint32_t end = RTE_MIN((uint32_t)n, i + MTHCA_MAX_WQES_PER_DB);
 		struct mthca_next_seg *link0 = prev;
@@ -450,11 +457,11 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 
 		for (; i < end; i++) {
 			struct rte_mbuf *m = pkts[i], *s;
-			const struct rte_ib_mbuf_addr *a = RTE_MBUF_DYNFIELD(m, dynoff,
-									    struct rte_ib_mbuf_addr *);
+			const struct rte_ib_mbuf_addr *a =
+				RTE_MBUF_DYNFIELD(m, dynoff, struct rte_ib_mbuf_addr *);
 			const struct mthca_ah *ah = (const struct mthca_ah *)a->tx.ah;
 			uint32_t slot = head & mask, nseg = m->nb_segs;
-			struct mthca_next_seg *w = (void *)(wqes + ((size_t)slot << MTHCA_TX_WQE_SHIFT));
+			struct mthca_next_seg *w = tx_wqe(wqes, slot);
 			struct mthca_ud_seg *u = (struct mthca_ud_seg *)(w + 1);
 			struct mthca_data_seg *d = (struct mthca_data_seg *)(u + 1);
 
@@ -479,7 +486,7 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 				}
 			}
 			bytes += m->pkt_len;
-			/* opcode and address first, then DBD and size (Linux mthca_arbel_post_send) */
+			/* opcode and address, then DBD and size (Linux mthca_arbel_post_send) */
 			mthca_next_set_op(prev, send_off + (slot << MTHCA_TX_WQE_SHIFT),
 					  MTHCA_OPCODE_SEND);
 			rte_io_wmb();

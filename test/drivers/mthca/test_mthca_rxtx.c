@@ -225,10 +225,12 @@ rx_wrap_case(uint32_t cons, uint32_t head, uint32_t first)
 		if (check_rx_mbuf(pkts[i], 0x100 + i, 1, 0, false, 0x20 + i, 0, 100 + i) !=
 		    TEST_SUCCESS)
 			return TEST_FAILED;
-	for (i = 0; i < 8; i++)
-		TEST_ASSERT_EQUAL(wqe_addr((head + i) & (NB - 1)),
-				  rx.q->elts[(head + i) & (NB - 1)]->buf_iova +
-				  RTE_PKTMBUF_HEADROOM - MTHCA_GRH_SIZE, "WQE %u: fresh address", i);
+	for (i = 0; i < 8; i++) {
+		uint32_t slot = (head + i) & (NB - 1);
+
+		TEST_ASSERT_EQUAL(wqe_addr(slot), rx.q->elts[slot]->buf_iova + rx.q->buf_off,
+				  "WQE %u: its fresh mbuf's address", i);
+	}
 	TEST_ASSERT_EQUAL(rx.q->cq.cons, cons + 8, "consumer index");
 	TEST_ASSERT_EQUAL(rx.set_ci, rte_cpu_to_be_32(cons + 8), "set-CI record");
 	TEST_ASSERT_EQUAL(rx.rq_rec, rte_cpu_to_be_32(head + 8), "RQ record");
