@@ -9,9 +9,11 @@
  * back in the format the HCA reads (PRM wqe_segment_next / ud / data,
  * send_doorbell). What the fabric tests cannot reach: error completions
  * in the middle of a receive burst, an empty mempool, every rte_ib
- * receive field with values other than 0, a CQ that wraps inside a
- * burst, and the transmit retire paths (fast free with and without a
- * chain among the retired, rte_pktmbuf_free_bulk without fast free).
+ * receive field with values other than 0, CQ and RQ rings that wrap
+ * (together or one first: a burst stops at the first ring's end), the
+ * transmit retire paths (fast free with and without a chain among the
+ * retired, rte_pktmbuf_free_bulk without fast free) and a send burst of
+ * more WQEs than one doorbell may name.
  * No mempool cache: rte_mempool_avail_count() is exact, so every mbuf
  * is accounted for after each case.
  */
