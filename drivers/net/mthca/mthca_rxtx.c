@@ -182,6 +182,18 @@ rx_burst_errors(struct mthca_rxq *rxq, struct rte_mbuf **pkts, struct rte_mbuf *
 	return got;
 }
 
+/* Both header lines of the @p n mbufs at @p e. */
+static __rte_always_inline void
+rx_prefetch_mbufs(struct rte_mbuf **e, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		rte_prefetch0(e[i]);
+		rte_prefetch0(RTE_PTR_ADD(e[i], RTE_CACHE_LINE_SIZE));
+	}
+}
+
 /*
  * A burst stops at the end of the CQ ring or of the RQ ring, whichever
  * comes first (the next call goes on from their start): within a burst
@@ -263,13 +275,11 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	/* owner bytes before the set-CI record that lets the HCA reuse them */
 	rte_io_wmb();
 	*(volatile uint32_t *)cq->set_ci_rec = rte_cpu_to_be_32(cq->cons);
-	/* the mbufs the next burst fills */
-	for (i = 0; i < done; i++) {
-		struct rte_mbuf *m = elts[(head + done + i) & mask];
-
-		rte_prefetch0(m);
-		rte_prefetch0(RTE_PTR_ADD(m, RTE_CACHE_LINE_SIZE));
-	}
+	/* the mbufs the next burst fills: the next done slots, wrapping at the ring's end */
+	i = (head + done) & mask;
+	lim = RTE_MIN(done, mask + 1 - i);
+	rx_prefetch_mbufs(elts + i, lim);
+	rx_prefetch_mbufs(elts, done - lim);
 publish:
 	rxq->head = head + done;
 	/* receive WQEs before the RQ record that publishes them */
