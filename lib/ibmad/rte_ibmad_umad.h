@@ -61,6 +61,9 @@ struct rte_ibmad_umad_stats {
 	uint64_t files;        /**< umad files open now. */
 	uint64_t agents;       /**< Agents registered on them now. */
 	uint64_t issm;         /**< issm files held now (ports with IsSM). */
+	uint64_t channels;     /**< Files whose MADs go through a channel now. */
+	uint64_t chan_refused; /**< Channel connections refused (bad token...). */
+	uint64_t chan_bad_writes; /**< Channel messages refused as writes. */
 };
 
 /**

@@ -10,8 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 
-#include "mad_rmpp.h"
 #include "umad_file.h"
 
 void
@@ -23,6 +24,7 @@ umad_file_init(struct umad_file *f, const struct umad_backend_ops *ops,
 	f->ops = ops;
 	f->port = port;
 	f->rx_max = rx_max != 0 ? rx_max : UMAD_RXQ_DEFAULT;
+	f->chan_fd = -1;
 	TAILQ_INIT(&f->rxq);
 }
 
@@ -47,7 +49,7 @@ take_agents(struct umad_file *f, void **handles)
 }
 
 void
-umad_file_close(struct umad_file *f)
+umad_file_shutdown(struct umad_file *f)
 {
 	void *handles[UMAD_MAX_AGENTS];
 	struct umad_msg *m;
@@ -66,7 +68,14 @@ umad_file_close(struct umad_file *f)
 		free(m);
 	}
 	f->rx_count = 0;
+	f->chan_fd = -1;
 	pthread_mutex_unlock(&f->lock);
+}
+
+void
+umad_file_close(struct umad_file *f)
+{
+	umad_file_shutdown(f);
 	pthread_mutex_destroy(&f->lock);
 }
 
@@ -261,57 +270,49 @@ umad_file_ioctl(struct umad_file *f, unsigned int cmd, const void *in,
 	return rc;
 }
 
+/* Bit masks of the registered agents and of those the kernel segments. */
+static void
+agent_masks(const struct umad_file *f, uint32_t *agents, uint32_t *rmpp)
+{
+	unsigned int i;
+
+	*agents = 0;
+	*rmpp = 0;
+	for (i = 0; i < UMAD_MAX_AGENTS; i++) {
+		if (f->agents[i] == NULL || f->agents[i] == (void *)(uintptr_t)1)
+			continue;
+		*agents |= 1u << i;
+		if (f->agent_rmpp[i])
+			*rmpp |= 1u << i;
+	}
+}
+
 ssize_t
 umad_file_write(struct umad_file *f, const void *buf, size_t count)
 {
 	struct ib_user_mad_hdr hdr;
 	const uint8_t *mad;
 	uint8_t padded[UMAD_MAD_SIZE];
+	uint32_t agents, rmpp;
 	size_t hs, len;
-	bool rmpp_active = false;
+	bool whole;
 	void *handle;
 	int rc;
 
 	pthread_mutex_lock(&f->lock);
 	hs = umad_file_hdr_size(f);
-	/* Linux ib_umad_write(): the header and the MAD + RMPP headers. */
-	if (count < hs + UMAD_MIN_WRITE_DATA) {
+	agent_masks(f, &agents, &rmpp);
+	rc = umad_write_check(hs, buf, count, agents, rmpp, &whole);
+	if (rc < 0) {
 		pthread_mutex_unlock(&f->lock);
-		return -EINVAL;
+		return rc;
 	}
 	memset(&hdr, 0, sizeof(hdr));
 	memcpy(&hdr, buf, hs);
-	if (hdr.id >= UMAD_MAX_AGENTS) {
-		pthread_mutex_unlock(&f->lock);
-		return -EINVAL;
-	}
 	handle = f->agents[hdr.id];
-	if (handle == NULL || handle == (void *)(uintptr_t)1) {
-		pthread_mutex_unlock(&f->lock);
-		return -EIO;
-	}
 	mad = (const uint8_t *)buf + hs;
 	len = count - hs;
-	/* An RMPP class with the RMPP Active flag (Linux ib_umad_write()). */
-	rmpp_active = ibmad_rmpp_active(mad);
-	/*
-	 * ib_create_send_mad(): an RMPP-active send needs an agent that
-	 * does RMPP in the kernel; anything else fits one MAD.
-	 */
-	if (rmpp_active && !f->agent_rmpp[hdr.id] && len > UMAD_MAD_SIZE) {
-		pthread_mutex_unlock(&f->lock);
-		return -EINVAL;
-	}
-	/*
-	 * An RMPP-active send of an RMPP agent keeps its exact length: the
-	 * MAD core segments it and PayloadLength comes from it (Linux
-	 * ib_create_send_mad() with rmpp_active).
-	 */
-	if (!rmpp_active || !f->agent_rmpp[hdr.id]) {
-		if (len > UMAD_MAD_SIZE) {
-			pthread_mutex_unlock(&f->lock);
-			return -EINVAL;
-		}
+	if (!whole) {
 		/* Shorter MADs are zero-padded to 256 bytes. */
 		memset(padded, 0, sizeof(padded));
 		memcpy(padded, mad, len);
@@ -369,12 +370,80 @@ umad_file_readable(struct umad_file *f)
 	return r;
 }
 
+/*
+ * Send @m down the attached channel, never blocking: past rx_max
+ * messages not yet consumed by the client, or with the socket full, it
+ * is dropped and counted as a full queue is. Called with the lock held,
+ * which orders the messages.
+ */
+static int
+chan_put(struct umad_file *f, const struct umad_msg *m)
+{
+	uint64_t consumed = __atomic_load_n(&f->chan_shared->consumed,
+					    __ATOMIC_ACQUIRE);
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)(uintptr_t)&m->hdr,
+		  .iov_len = umad_file_hdr_size(f) },
+		{ .iov_base = (void *)(uintptr_t)m->data, .iov_len = m->len },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 2 };
+
+	/* A client that counts more than it was sent gains nothing. */
+	if (consumed <= f->chan_sent && f->chan_sent - consumed >= f->rx_max) {
+		f->rx_drops++;
+		return -ENOBUFS;
+	}
+	if (sendmsg(f->chan_fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
+		f->rx_drops++;
+		return errno == EAGAIN ? -ENOBUFS : -errno;
+	}
+	f->chan_sent++;
+	return 0;
+}
+
+unsigned int
+umad_file_attach(struct umad_file *f, int fd,
+		 const struct umad_chan_shared *shared)
+{
+	struct umad_msg *m;
+	unsigned int moved = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (f->closed) {
+		pthread_mutex_unlock(&f->lock);
+		return 0;
+	}
+	f->chan_fd = fd;
+	f->chan_shared = shared;
+	f->chan_sent = __atomic_load_n(&shared->consumed, __ATOMIC_ACQUIRE);
+	/* What was queued before goes first, in order. */
+	while ((m = TAILQ_FIRST(&f->rxq)) != NULL) {
+		TAILQ_REMOVE(&f->rxq, m, next);
+		f->rx_count--;
+		if (chan_put(f, m) == 0)
+			moved++;
+		free(m);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return moved;
+}
+
+void
+umad_file_detach(struct umad_file *f)
+{
+	pthread_mutex_lock(&f->lock);
+	f->chan_fd = -1;
+	f->chan_shared = NULL;
+	pthread_mutex_unlock(&f->lock);
+}
+
 int
 umad_file_deliver(struct umad_file *f, unsigned int id,
 		  const struct ib_user_mad_hdr *hdr, const void *mad, size_t len)
 {
 	struct umad_msg *m;
 	bool was_empty;
+	int rc;
 
 	if (id >= UMAD_MAX_AGENTS)
 		return -EINVAL;
@@ -394,6 +463,12 @@ umad_file_deliver(struct umad_file *f, unsigned int id,
 	}
 	m->hdr.id = id;
 	m->hdr.length = (uint32_t)(umad_file_hdr_size(f) + len);
+	if (f->chan_fd >= 0) {
+		rc = chan_put(f, m);
+		pthread_mutex_unlock(&f->lock);
+		free(m);
+		return rc;
+	}
 	was_empty = TAILQ_EMPTY(&f->rxq);
 	TAILQ_INSERT_TAIL(&f->rxq, m, next);
 	f->rx_count++;

@@ -55,6 +55,46 @@ struct umad_peek {
 };
 #define UMAD_IOCTL_PEEK _IOR(IB_IOCTL_MAGIC, 0x70, struct umad_peek)
 
+/*
+ * The MAD exchange off FUSE (doc/guides/prog_guide/ibmad_umad.rst, "The
+ * channel"): UMAD_IOCTL_CHANNEL gives the caller a one-time token and the
+ * path of the service's SOCK_SEQPACKET socket; the caller connects and
+ * sends a struct umad_chan_hello with the token; the service answers a
+ * struct umad_chan_ack carrying (SCM_RIGHTS) a shared counter page and,
+ * from then on, sends every MAD for the file on the connection (header
+ * in the file's layout + MAD, one message each, as read() returns them)
+ * and takes every message the caller sends as a write() of the file.
+ */
+#define UMAD_CHAN_TOKEN 16
+#define UMAD_CHAN_MAGIC 0x756d6331u /* "umc1" */
+struct umad_chan_info {
+	uint8_t token[UMAD_CHAN_TOKEN];
+	char path[108];               /* sun_path of the service's socket */
+};
+#define UMAD_IOCTL_CHANNEL _IOR(IB_IOCTL_MAGIC, 0x71, struct umad_chan_info)
+
+struct umad_chan_hello {
+	uint32_t magic;
+	uint8_t token[UMAD_CHAN_TOKEN];
+};
+
+struct umad_chan_ack {
+	uint32_t magic;
+	int32_t status;               /* 0, or the errno of the refusal */
+};
+
+/*
+ * The page the service shares with an attached client: the client counts
+ * the messages it consumed, so that the service bounds the messages on
+ * the connection by the file's rx_queue as it bounds its own queue.
+ */
+struct umad_chan_shared {
+	uint64_t consumed;
+};
+
+/* The largest message either way: the header and an RMPP message (RMPP_MAX_MSG). */
+#define UMAD_CHAN_MAX_MSG (UMAD_HDR_SIZE + (4u << 20))
+
 /* A registration, from REGISTER_AGENT or REGISTER_AGENT2. */
 struct umad_reg {
 	uint64_t method_mask[2]; /* bit n: method n */
@@ -114,6 +154,13 @@ struct umad_file {
 	bool pkey_enabled;             /* 64-byte header */
 	bool used;                     /* an agent was ever registered */
 	bool closed;
+	/*
+	 * Attached channel: deliveries go to chan_fd (never blocking) while
+	 * chan_sent - chan_shared->consumed stays below rx_max.
+	 */
+	int chan_fd;
+	uint64_t chan_sent;
+	const struct umad_chan_shared *chan_shared;
 	/* Called, without the lock, when the queue becomes non-empty. */
 	void (*wake)(struct umad_file *f, void *arg);
 	void *wake_arg;
@@ -123,8 +170,36 @@ struct umad_file {
 void umad_file_init(struct umad_file *f, const struct umad_backend_ops *ops,
 		    void *port, unsigned int rx_max);
 
-/* Unregister every agent and free the queue (close()). */
+/*
+ * Unregister every agent and free the queue (close()); later calls do
+ * nothing. The file stays valid for umad_file_close().
+ */
+void umad_file_shutdown(struct umad_file *f);
+
+/* umad_file_shutdown(), then free what is left (close()). */
 void umad_file_close(struct umad_file *f);
+
+/*
+ * Attach a connected channel: queued MADs move to @fd in order, then
+ * every delivery goes there. Returns the number of MADs moved.
+ */
+unsigned int umad_file_attach(struct umad_file *f, int fd,
+			      const struct umad_chan_shared *shared);
+
+/* Stop delivering to the channel (deliveries queue again). */
+void umad_file_detach(struct umad_file *f);
+
+/*
+ * The checks of Linux ib_umad_write() that need no MAD layer: size
+ * (EINVAL), agent id (EINVAL: out of range, EIO: not registered in
+ * @agents, a bit per id), and the length of a MAD that the kernel would
+ * not segment (EINVAL over 256 bytes unless RMPP-active on an agent of
+ * @rmpp_agents). Returns 0 and sets *@whole when the MAD is sent at its
+ * exact length (RMPP), else it is zero-padded to 256 bytes. The read()
+ * shim applies them to channel writes (umad_preload.c).
+ */
+int umad_write_check(size_t hs, const void *buf, size_t count,
+		     uint32_t agents, uint32_t rmpp_agents, bool *whole);
 
 /* Header size in use: 64 after ENABLE_PKEY or REGISTER_AGENT2, else 56. */
 size_t umad_file_hdr_size(const struct umad_file *f);

@@ -34,6 +34,7 @@
 #include <rte_log.h>
 
 #include "ibmad_private.h"
+#include "umad_chan.h"
 #include "umad_fs.h"
 #include "umad_fs_long.h"
 
@@ -74,6 +75,7 @@ struct umad_fs {
 	struct fs_port ports[UMAD_FS_MAX_PORTS];
 	unsigned int open_files;          /* umad files open now */
 	int stop_fd;                      /* eventfd: ends fs_thread */
+	struct umad_chan *chan;           /* NULL: no channel offered */
 	char mountpoint[4096];
 };
 
@@ -376,6 +378,8 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		/* A killed client's files come here too: the kernel releases
 		 * them when the process's last reference goes.
 		 */
+		if (fs->chan != NULL)
+			umad_chan_forget(fs->chan, &ff->f);
 		umad_file_close(&ff->f);
 		pthread_mutex_lock(&fs->lock);
 		fs->open_files--;
@@ -476,6 +480,54 @@ fs_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 		fuse_reply_err(req, (int)-n);
 }
 
+/* The thread group of thread @tid (a FUSE request names the thread). */
+static pid_t
+tgid_of(pid_t tid)
+{
+	char path[64], line[128];
+	pid_t tgid = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	fp = fopen(path, "re");
+	if (fp == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), fp) != NULL)
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(fp);
+	return tgid;
+}
+
+/* UMAD_IOCTL_CHANNEL: a token for this open file, for its caller only. */
+static void
+ioctl_channel(fuse_req_t req, struct umad_fs *fs, struct fs_file *ff,
+	      size_t out_bufsz)
+{
+	struct umad_chan_info info;
+	pid_t pid;
+	int rc;
+
+	if (fs->chan == NULL) {
+		fuse_reply_err(req, ENOTTY);
+		return;
+	}
+	if (out_bufsz < sizeof(info)) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	pid = tgid_of(fuse_req_ctx(req)->pid);
+	if (pid <= 0) {
+		fuse_reply_err(req, ESRCH);
+		return;
+	}
+	rc = umad_chan_offer(fs->chan, &ff->f, pid, &info);
+	if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_ioctl(req, 0, &info, sizeof(info));
+}
+
 static void
 fs_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
 	 struct fuse_file_info *fi, unsigned int flags, const void *in_buf,
@@ -490,6 +542,10 @@ fs_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
 	RTE_SET_USED(arg);
 	if (ff == NULL || (flags & FUSE_IOCTL_COMPAT)) {
 		fuse_reply_err(req, ENOTTY);
+		return;
+	}
+	if (cmd == UMAD_IOCTL_CHANNEL) {
+		ioctl_channel(req, fuse_req_userdata(req), ff, out_bufsz);
 		return;
 	}
 	rc = umad_fs_long_ioctl(&ff->lio, cmd, in_buf, in_bufsz);
@@ -686,6 +742,22 @@ fail:
 	return NULL;
 }
 
+int
+umad_fs_chan_start(struct umad_fs *fs, const char *path)
+{
+	fs->chan = umad_chan_start(path);
+	return fs->chan != NULL ? 0 : -errno;
+}
+
+void
+umad_fs_chan_counts(struct umad_fs *fs, struct umad_chan_counts *c)
+{
+	if (fs->chan != NULL)
+		umad_chan_counts(fs->chan, c);
+	else
+		memset(c, 0, sizeof(*c));
+}
+
 void
 umad_fs_stop(struct umad_fs *fs)
 {
@@ -701,6 +773,8 @@ umad_fs_stop(struct umad_fs *fs)
 				  strerror(errno));
 		pthread_join(fs->thread, NULL);
 	}
+	/* No request runs now: the channel goes before the files do. */
+	umad_chan_stop(fs->chan);
 	/* Closing /dev/fuse aborts the connection: late clients get ENOTCONN. */
 	fuse_session_destroy(fs->se);
 	pthread_mutex_destroy(&fs->lock);

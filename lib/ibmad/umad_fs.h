@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 
+#include "umad_chan.h"
 #include "umad_file.h"
 
 /* Device files at most: a umad and an issm for each of 64 ports. */
@@ -41,6 +42,15 @@ struct umad_fs_port {
  * its thread. Returns NULL with errno set on failure.
  */
 struct umad_fs *umad_fs_start(const char *mountpoint);
+
+/*
+ * Offer the channel (umad_chan.h) on the unix socket @path to the openers
+ * of umad files. 0 or -errno (the files then work through FUSE alone).
+ */
+int umad_fs_chan_start(struct umad_fs *fs, const char *path);
+
+/* The channel's counters (zero without one). */
+void umad_fs_chan_counts(struct umad_fs *fs, struct umad_chan_counts *c);
 
 /* Unmount, stop the thread, free; open files see EIO (ENODEV) after. */
 void umad_fs_stop(struct umad_fs *fs);

@@ -426,14 +426,20 @@ static const struct rte_ib_client umad_client = {
 static void
 stats_read(struct rte_ibmad_umad_stats *st)
 {
+	struct umad_chan_counts cc = { 0 };
 	unsigned int files = 0, issm = 0;
 
-	if (svc.fs != NULL)
+	if (svc.fs != NULL) {
 		umad_fs_counts(svc.fs, &files, &issm);
+		umad_fs_chan_counts(svc.fs, &cc);
+	}
+	st->channels = cc.attached;
+	st->chan_refused = cc.refused;
+	st->chan_bad_writes = cc.bad_writes;
 	st->files = files;
 	st->issm = issm;
 	st->agents = __atomic_load_n(&svc.agents, __ATOMIC_RELAXED);
-	st->rx_drops = __atomic_load_n(&svc.rx_drops, __ATOMIC_RELAXED);
+	st->rx_drops = __atomic_load_n(&svc.rx_drops, __ATOMIC_RELAXED) + cc.rx_drops;
 	st->sends = __atomic_load_n(&svc.sends, __ATOMIC_RELAXED);
 	st->send_errors = __atomic_load_n(&svc.send_errors, __ATOMIC_RELAXED);
 	st->timeouts = __atomic_load_n(&svc.timeouts, __ATOMIC_RELAXED);
@@ -448,15 +454,17 @@ static void
 stats_write(void)
 {
 	struct rte_ibmad_umad_stats st;
-	char text[512];
+	char text[768];
 	int rc;
 
 	stats_read(&st);
 	snprintf(text, sizeof(text),
 		 "files %" PRIu64 "\nagents %" PRIu64 "\nissm %" PRIu64 "\n"
 		 "rx_drops %" PRIu64 "\nsends %" PRIu64 "\nsend_errors %" PRIu64 "\n"
-		 "timeouts %" PRIu64 "\n", st.files, st.agents, st.issm,
-		 st.rx_drops, st.sends, st.send_errors, st.timeouts);
+		 "timeouts %" PRIu64 "\nchannels %" PRIu64 "\nchan_refused %" PRIu64
+		 "\nchan_bad_writes %" PRIu64 "\n", st.files, st.agents, st.issm,
+		 st.rx_drops, st.sends, st.send_errors, st.timeouts, st.channels,
+		 st.chan_refused, st.chan_bad_writes);
 	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
 	if (rc < 0)
 		IBMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
@@ -517,6 +525,7 @@ make_dirs(const char *run_dir)
 int
 rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 {
+	char chan_path[PATH_MAX];
 	int rc;
 
 	if (conf == NULL || conf->run_dir == NULL || conf->run_dir[0] == '\0' ||
@@ -549,6 +558,11 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 		rte_errno = rc;
 		return -1;
 	}
+	snprintf(chan_path, sizeof(chan_path), "%s/umad.sock", conf->run_dir);
+	rc = umad_fs_chan_start(svc.fs, chan_path);
+	if (rc < 0)
+		IBMAD_LOG(WARNING, "%s: no channel (%s): MADs go through FUSE",
+			  chan_path, strerror(-rc));
 	svc.running = true;
 	svc.stopping = false;
 	svc.dirty = false;
