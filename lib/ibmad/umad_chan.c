@@ -491,6 +491,7 @@ umad_chan_start(const char *path)
 		errno = err;
 		goto fail;
 	}
+	pthread_setname_np(ch->thread, "ibmad-umadch");
 	return ch;
 fail:
 	err = errno;

@@ -74,6 +74,30 @@ def cost(pids):
     return cpu, csw
 
 
+def per_thread(pid):
+    """'name cpu/switches' of each thread of @pid that ran, busiest first."""
+    ticks = os.sysconf('SC_CLK_TCK')
+    out = []
+    try:
+        tids = os.listdir('/proc/%d/task' % pid)
+    except OSError:
+        return ''
+    for tid in tids:
+        base = '/proc/%d/task/%s/' % (pid, tid)
+        try:
+            with open(base + 'stat') as f:
+                head, rest = f.read().rsplit(')', 1)
+            fields = rest.split()
+            cpu = (int(fields[11]) + int(fields[12])) / ticks
+            with open(base + 'status') as f:
+                csw = sum(int(line.split()[1]) for line in f if 'ctxt_switches' in line)
+        except (OSError, ValueError, IndexError):
+            continue
+        if cpu > 0 or csw > 100:
+            out.append((cpu, '%s %.2f/%d' % (head.split('(', 1)[1], cpu, csw)))
+    return ', '.join(t for _, t in sorted(out, reverse=True))
+
+
 def main():
     ibfabric, sa_host, preload, ns = (os.path.abspath(a) for a in sys.argv[1:5])
     hosts = int(sys.argv[5]) if len(sys.argv) > 5 else 2016
@@ -120,6 +144,9 @@ def main():
             h.check('SUBNET UP' in osm.log(), '%s: OpenSM exited before SUBNET UP' % tag)
             costs[kind].append([cost([fab.proc.popen.pid]), cost([host.popen.pid]),
                                 cost(descendants(osm.popen.pid))])
+            if kind == 'dpdk':
+                h.info('%s: host threads (CPU s/switches): %s' %
+                       (tag, per_thread(host.popen.pid)))
             h.stop(osm)
             host.write('QUIT\n')
             h.wait_for(lambda: not host.alive(), timeout=60, what='the host quits')

@@ -18,6 +18,7 @@ next to it:
 usage: test_umad_clients.py <ibfabric> <netfile> <sa_host> <preload> <dpdk-ib-ns>
 """
 
+import os
 import time
 
 from simlib import Harness
@@ -37,18 +38,23 @@ def main():
         h.info('OpenSM alone: %r' % base)
         h.check(base['files'] >= 1 and base['agents'] >= 2,
                 'OpenSM holds a umad file and its agents: %r' % base)
+        # The channel (ibmad_umad.rst) unless DPDK_IB_UMAD_CHANNEL=0.
+        chan = os.environ.get('DPDK_IB_UMAD_CHANNEL', '1') != '0'
+        h.check_eq(base.get('channels'), base['files'] if chan else 0,
+                   "OpenSM's files on a channel")
 
         # 1. a client killed mid-transaction
         holder = u.spawn_client('holder', 'hold', '0x77')
         h.wait_log(holder, 'HOLDING', timeout=20)
-        u.stats_are({'files': base['files'] + 1, 'agents': base['agents'] + 3},
+        u.stats_are({'files': base['files'] + 1, 'agents': base['agents'] + 3,
+                     'channels': base['channels'] + (1 if chan else 0)},
                     'the holder open with 3 agents')
         r = u.client('register', '0x09')
         h.check('REFUSED' in r.stdout, 'vendor class 0x09 Get taken twice: %r' % r.stdout)
         h.info('second registration while the holder lives: %s' % r.stdout.strip())
         h.stop(holder, sig=9)
-        u.stats_are({'files': base['files'], 'agents': base['agents']},
-                    'the SIGKILLed holder released')
+        u.stats_are({'files': base['files'], 'agents': base['agents'],
+                     'channels': base['channels']}, 'the SIGKILLed holder released')
         r = u.client('register', '0x09')
         h.check('REGISTERED' in r.stdout, 'class 0x09 after the holder died: %r' % r.stdout)
         u.stats_are({'files': base['files'], 'agents': base['agents']},
