@@ -9,15 +9,23 @@
  * synchronous errors without a round trip (umad_preload.c).
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
 
 #include "mad_rmpp.h"
 #include "umad_file.h"
 
+/* Subnet management classes: LID-routed and directed-route (IBA 14.2.1). */
+static bool
+class_is_smp(uint8_t mgmt_class)
+{
+	return mgmt_class == 0x01 || mgmt_class == 0x81;
+}
+
 int
-umad_write_check(size_t hs, const void *buf, size_t count, uint32_t agents,
-		 uint32_t rmpp_agents, bool *whole)
+umad_write_check(size_t hs, const void *buf, size_t count,
+		 const struct umad_agent_set *agents, bool *whole)
 {
 	struct ib_user_mad_hdr hdr;
 	const uint8_t *mad;
@@ -27,15 +35,16 @@ umad_write_check(size_t hs, const void *buf, size_t count, uint32_t agents,
 	/* Linux ib_umad_write(): the header and the MAD + RMPP headers. */
 	if (count < hs + UMAD_MIN_WRITE_DATA)
 		return -EINVAL;
-	memcpy(&hdr, buf, sizeof(hdr.id));
+	memset(&hdr, 0, sizeof(hdr));
+	memcpy(&hdr, buf, hs);
 	if (hdr.id >= UMAD_MAX_AGENTS)
 		return -EINVAL;
-	if (!(agents & (1u << hdr.id)))
+	if (!(agents->present & (1u << hdr.id)))
 		return -EIO;   /* __get_agent() found none */
 	mad = (const uint8_t *)buf + hs;
 	len = count - hs;
 	rmpp_active = ibmad_rmpp_active(mad);
-	rmpp_agent = (rmpp_agents & (1u << hdr.id)) != 0;
+	rmpp_agent = (agents->rmpp & (1u << hdr.id)) != 0;
 	/*
 	 * ib_create_send_mad(): an RMPP-active send of an agent that does
 	 * RMPP in the kernel keeps its exact length (the MAD core segments
@@ -45,6 +54,13 @@ umad_write_check(size_t hs, const void *buf, size_t count, uint32_t agents,
 	if (!*whole && len > UMAD_MAD_SIZE)
 		return -EINVAL;
 	if (count > UMAD_CHAN_MAX_MSG)
+		return -EINVAL;
+	/* What rte_ibmad_send() refuses of any MAD (send_params_check()). */
+	if (mad[0] != 1 || class_is_smp(mad[1]) !=
+	    ((agents->smi & (1u << hdr.id)) != 0))
+		return -EINVAL;
+	if (hdr.lid == 0 || hdr.sl > 15 ||
+	    (ntohl(hdr.qpn) & 0xff000000u) != 0)
 		return -EINVAL;
 	return 0;
 }

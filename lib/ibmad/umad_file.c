@@ -123,6 +123,7 @@ reg_agent(struct umad_file *f, const struct umad_reg *reg, uint32_t *id)
 	f->agents[slot] = handle;
 	f->agent_rmpp[slot] = reg->rmpp_version != 0 &&
 		!(reg->flags & IB_USER_MAD_USER_RMPP);
+	f->agent_smi[slot] = reg->qpn == 0;
 	f->used = true;
 	*id = slot;
 	return 0;
@@ -270,20 +271,21 @@ umad_file_ioctl(struct umad_file *f, unsigned int cmd, const void *in,
 	return rc;
 }
 
-/* Bit masks of the registered agents and of those the kernel segments. */
+/* The registered agents, as umad_write_check() takes them. */
 static void
-agent_masks(const struct umad_file *f, uint32_t *agents, uint32_t *rmpp)
+agent_set(const struct umad_file *f, struct umad_agent_set *set)
 {
 	unsigned int i;
 
-	*agents = 0;
-	*rmpp = 0;
+	memset(set, 0, sizeof(*set));
 	for (i = 0; i < UMAD_MAX_AGENTS; i++) {
 		if (f->agents[i] == NULL || f->agents[i] == (void *)(uintptr_t)1)
 			continue;
-		*agents |= 1u << i;
+		set->present |= 1u << i;
 		if (f->agent_rmpp[i])
-			*rmpp |= 1u << i;
+			set->rmpp |= 1u << i;
+		if (f->agent_smi[i])
+			set->smi |= 1u << i;
 	}
 }
 
@@ -293,7 +295,7 @@ umad_file_write(struct umad_file *f, const void *buf, size_t count)
 	struct ib_user_mad_hdr hdr;
 	const uint8_t *mad;
 	uint8_t padded[UMAD_MAD_SIZE];
-	uint32_t agents, rmpp;
+	struct umad_agent_set set;
 	size_t hs, len;
 	bool whole;
 	void *handle;
@@ -301,8 +303,8 @@ umad_file_write(struct umad_file *f, const void *buf, size_t count)
 
 	pthread_mutex_lock(&f->lock);
 	hs = umad_file_hdr_size(f);
-	agent_masks(f, &agents, &rmpp);
-	rc = umad_write_check(hs, buf, count, agents, rmpp, &whole);
+	agent_set(f, &set);
+	rc = umad_write_check(hs, buf, count, &set, &whole);
 	if (rc < 0) {
 		pthread_mutex_unlock(&f->lock);
 		return rc;

@@ -147,6 +147,7 @@ struct umad_file {
 	void *port;
 	void *agents[UMAD_MAX_AGENTS];   /* backend handles, NULL: free slot */
 	bool agent_rmpp[UMAD_MAX_AGENTS]; /* kernel segments this agent's sends */
+	bool agent_smi[UMAD_MAX_AGENTS];  /* registered on QP0 */
 	struct umad_msg_list rxq;
 	unsigned int rx_count;
 	unsigned int rx_max;
@@ -189,17 +190,26 @@ unsigned int umad_file_attach(struct umad_file *f, int fd,
 /* Stop delivering to the channel (deliveries queue again). */
 void umad_file_detach(struct umad_file *f);
 
+/* The agents of a file, a bit per id, as the write checks need them. */
+struct umad_agent_set {
+	uint32_t present;       /* registered */
+	uint32_t rmpp;          /* the service segments their RMPP sends */
+	uint32_t smi;           /* on QP0 */
+};
+
 /*
- * The checks of Linux ib_umad_write() that need no MAD layer: size
- * (EINVAL), agent id (EINVAL: out of range, EIO: not registered in
- * @agents, a bit per id), and the length of a MAD that the kernel would
- * not segment (EINVAL over 256 bytes unless RMPP-active on an agent of
- * @rmpp_agents). Returns 0 and sets *@whole when the MAD is sent at its
- * exact length (RMPP), else it is zero-padded to 256 bytes. The read()
- * shim applies them to channel writes (umad_preload.c).
+ * The checks of a write that need no MAD layer: Linux ib_umad_write()'s
+ * size (EINVAL), agent id (EINVAL out of range, EIO not registered) and
+ * length of a MAD the kernel would not segment (EINVAL over 256 bytes
+ * unless RMPP-active on an RMPP agent), and the MAD core's refusals of
+ * what no MAD may be (rte_ibmad_send(): EINVAL for a BaseVersion other
+ * than 1, a class of the other QP, LID 0, an SL over 15, a QPN over 24
+ * bits). Returns 0 and sets *@whole when the MAD is sent at its exact
+ * length (RMPP), else it is zero-padded to 256 bytes. The shim applies
+ * them to channel writes (umad_preload.c), so that they stay synchronous.
  */
 int umad_write_check(size_t hs, const void *buf, size_t count,
-		     uint32_t agents, uint32_t rmpp_agents, bool *whole);
+		     const struct umad_agent_set *agents, bool *whole);
 
 /* Header size in use: 64 after ENABLE_PKEY or REGISTER_AGENT2, else 56. */
 size_t umad_file_hdr_size(const struct umad_file *f);

@@ -79,8 +79,7 @@
 struct chan {
 	int fuse_fd;
 	size_t hs;                      /* header size in use */
-	uint32_t agents;                /* registered agent ids */
-	uint32_t rmpp;                  /* those the service segments for */
+	struct umad_agent_set agents;   /* as the write checks need them */
 	struct umad_chan_shared *shared;
 	pthread_mutex_t rd;             /* a peek and its dequeue together */
 };
@@ -384,9 +383,14 @@ chan_write(struct chan *c, int fd, const void *buf, size_t count)
 	ssize_t n;
 	int rc;
 
+	struct umad_agent_set set = {
+		.present = __atomic_load_n(&c->agents.present, __ATOMIC_RELAXED),
+		.rmpp = __atomic_load_n(&c->agents.rmpp, __ATOMIC_RELAXED),
+		.smi = __atomic_load_n(&c->agents.smi, __ATOMIC_RELAXED),
+	};
+
 	rc = umad_write_check(__atomic_load_n(&c->hs, __ATOMIC_RELAXED), buf, count,
-			      __atomic_load_n(&c->agents, __ATOMIC_RELAXED),
-			      __atomic_load_n(&c->rmpp, __ATOMIC_RELAXED), &whole);
+			      &set, &whole);
 	if (rc < 0) {
 		errno = -rc;
 		return -1;
@@ -470,47 +474,54 @@ write(int fd, const void *buf, size_t count)
 	return get_write()(fd, buf, count);
 }
 
+/* Set or clear bit @bit of @word. */
+static void
+bit_put(uint32_t *word, uint32_t bit, bool on)
+{
+	if (on)
+		__atomic_fetch_or(word, bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(word, ~bit, __ATOMIC_RELAXED);
+}
+
+/* Agent @id registered (on QP @qpn; segmented by the service: @rmpp). */
+static void
+agent_put(struct chan *c, uint32_t id, uint32_t qpn, bool rmpp)
+{
+	uint32_t bit;
+
+	if (id >= UMAD_MAX_AGENTS)
+		return;
+	bit = 1u << id;
+	bit_put(&c->agents.rmpp, bit, rmpp);
+	bit_put(&c->agents.smi, bit, qpn == 0);
+	bit_put(&c->agents.present, bit, true);
+}
+
 /* Follow what the write checks need: header size and agents. */
 static void
 chan_track(struct chan *c, unsigned long req, const void *arg)
 {
 	const struct ib_user_mad_reg_req *r1 = arg;
 	const struct ib_user_mad_reg_req2 *r2 = arg;
-	uint32_t id, bit;
+	uint32_t id;
 
 	switch (req) {
 	case IB_USER_MAD_ENABLE_PKEY:
 		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT:
-		id = r1->id;
-		if (id >= UMAD_MAX_AGENTS)
-			return;
-		bit = 1u << id;
-		__atomic_fetch_or(&c->agents, bit, __ATOMIC_RELAXED);
-		if (r1->rmpp_version != 0)
-			__atomic_fetch_or(&c->rmpp, bit, __ATOMIC_RELAXED);
-		else
-			__atomic_fetch_and(&c->rmpp, ~bit, __ATOMIC_RELAXED);
+		agent_put(c, r1->id, r1->qpn, r1->rmpp_version != 0);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT2:
 		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
-		id = r2->id;
-		if (id >= UMAD_MAX_AGENTS)
-			return;
-		bit = 1u << id;
-		__atomic_fetch_or(&c->agents, bit, __ATOMIC_RELAXED);
-		if (r2->rmpp_version != 0 && !(r2->flags & IB_USER_MAD_USER_RMPP))
-			__atomic_fetch_or(&c->rmpp, bit, __ATOMIC_RELAXED);
-		else
-			__atomic_fetch_and(&c->rmpp, ~bit, __ATOMIC_RELAXED);
+		agent_put(c, r2->id, r2->qpn, r2->rmpp_version != 0 &&
+			  !(r2->flags & IB_USER_MAD_USER_RMPP));
 		return;
 	case IB_USER_MAD_UNREGISTER_AGENT:
 		memcpy(&id, arg, sizeof(id));
-		if (id < UMAD_MAX_AGENTS) {
-			__atomic_fetch_and(&c->agents, ~(1u << id), __ATOMIC_RELAXED);
-			__atomic_fetch_and(&c->rmpp, ~(1u << id), __ATOMIC_RELAXED);
-		}
+		if (id < UMAD_MAX_AGENTS)
+			bit_put(&c->agents.present, 1u << id, false);
 		return;
 	default:
 		return;

@@ -243,6 +243,7 @@ test_write(void)
 	hdr->id = id;
 	hdr->timeout_ms = 100;
 	hdr->lid = 0x0100;            /* LID 1, big-endian */
+	buf[UMAD_HDR_SIZE] = 1;         /* BaseVersion */
 	buf[UMAD_HDR_SIZE + 1] = 0x03;  /* SA class */
 	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 35),
 			  -EINVAL, "shorter than header + 36");
@@ -258,6 +259,25 @@ test_write(void)
 	hdr->id = id + 1;
 	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 256),
 			  -EIO, "no such agent");
+	/* What the MAD core refuses of any MAD, refused before it. */
+	hdr->id = id;
+	buf[UMAD_HDR_SIZE] = 2;
+	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 256),
+			  -EINVAL, "BaseVersion 2");
+	buf[UMAD_HDR_SIZE] = 1;
+	buf[UMAD_HDR_SIZE + 1] = 0x81;
+	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 256),
+			  -EINVAL, "a directed-route SMP on a QP1 agent");
+	buf[UMAD_HDR_SIZE + 1] = 0x03;
+	hdr->lid = 0;
+	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 256),
+			  -EINVAL, "LID 0");
+	hdr->lid = 0x0100;
+	hdr->sl = 16;
+	TEST_ASSERT_EQUAL(umad_file_write(&file, buf, UMAD_HDR_SIZE + 256),
+			  -EINVAL, "SL 16");
+	hdr->sl = 0;
+	TEST_ASSERT_EQUAL(rec.sends, 1u, "no refused write reached the backend");
 	/* An RMPP-active SA send on an RMPP agent may be longer. */
 	hdr->id = id;
 	buf[UMAD_HDR_SIZE + 24] = 1;     /* RMPPVersion */
