@@ -131,6 +131,18 @@ struct rte_ibmad_agent {
 extern pthread_mutex_t ibmad_lock;
 uint64_t ibmad_now_ms(void);
 void ibmad_wake(void);
+
+/*
+ * Serve one more fd in the MAD core's passes (the control thread's, or
+ * rte_ibmad_poll()'s): when @fd is readable, @fn(@arg) runs at the end of
+ * the pass, without the MAD core's locks held (it may send, register and
+ * unregister agents), never in two passes at once. One such fd; the
+ * user-MAD service's channel (umad_chan.c). 0 or -errno (EBUSY: taken).
+ */
+int ibmad_aux_fd_set(int fd, void (*fn)(void *arg), void *arg);
+
+/* Stop serving @fd; a pass running its callback ends first. */
+void ibmad_aux_fd_clear(int fd);
 /**
  * A send now waits until @p deadline_ms: wake the control thread only if
  * it sleeps past that (a wake-up per SMP was a thread switch per SMP).

@@ -46,6 +46,11 @@ static struct ibmad_dev *ibmad_devs[RTE_IB_MAX_DEVICES];
 static int epfd = -1;
 static int wake_fd = -1;
 #define WAKE_TAG UINT32_MAX
+/* The fd of ibmad_aux_fd_set(), served by the same passes. */
+#define AUX_TAG (UINT32_MAX - 1)
+static int aux_fd = -1;
+static void (*aux_fn)(void *arg);
+static void *aux_arg;
 
 /* Control thread. thread_want: the application's choice (default on). */
 static bool thread_want = true;
@@ -264,9 +269,10 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 {
 	struct rte_ib_event ev[IBMAD_MAX_PENDING_EVENTS];
 	bool fired[RTE_IB_MAX_DEVICES] = { false };
-	struct epoll_event evs[RTE_IB_MAX_DEVICES + 1];
+	struct epoll_event evs[RTE_IB_MAX_DEVICES + 2];
 	unsigned int i, nb_ev;
 	uint64_t drain;
+	bool aux = false;
 	int n, done = 0;
 
 	*next_deadline = UINT64_MAX;
@@ -275,6 +281,8 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 		if (evs[i].data.u32 == WAKE_TAG) {
 			if (read(wake_fd, &drain, sizeof(drain)) < 0)
 				drain = 0;
+		} else if (evs[i].data.u32 == AUX_TAG) {
+			aux = true;
 		} else if (evs[i].data.u32 < RTE_DIM(fired)) {
 			fired[evs[i].data.u32] = true;
 		}
@@ -309,8 +317,46 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 
 	for (i = 0; i < nb_ev; i++)
 		rte_ib_dispatch_event(&ev[i]);
+	/* Without ibmad_lock, as an application thread: it may send. */
+	if (aux && aux_fn != NULL)
+		aux_fn(aux_arg);
 	pthread_mutex_unlock(&run_lock);
 	return done;
+}
+
+int
+ibmad_aux_fd_set(int fd, void (*fn)(void *arg), void *arg)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = AUX_TAG };
+	int rc;
+
+	pthread_mutex_lock(&run_lock);
+	rc = ibmad_epoll_open();
+	if (rc == 0 && aux_fd >= 0)
+		rc = -EBUSY;
+	if (rc == 0 && epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		rc = -errno;
+	if (rc == 0) {
+		aux_fd = fd;
+		aux_fn = fn;
+		aux_arg = arg;
+	}
+	pthread_mutex_unlock(&run_lock);
+	return rc;
+}
+
+void
+ibmad_aux_fd_clear(int fd)
+{
+	/* run_lock: a pass running the callback finishes first. */
+	pthread_mutex_lock(&run_lock);
+	if (aux_fd == fd) {
+		epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+		aux_fd = -1;
+		aux_fn = NULL;
+		aux_arg = NULL;
+	}
+	pthread_mutex_unlock(&run_lock);
 }
 
 static uint32_t

@@ -13,8 +13,10 @@
  * used or unknown token, or another process's token is closed and
  * counted; so is one that sends nothing for UNAUTH_MS.
  *
- * One thread serves every connection (epoll); the MAD core's thread
- * writes deliveries to them directly and never blocks (umad_file.c).
+ * The MAD core's passes serve every connection (its epoll set holds ours,
+ * ibmad_aux_fd_set()), or a thread of our own where they cannot; the MAD
+ * core's thread writes deliveries to them directly and never blocks
+ * (umad_file.c).
  */
 
 #ifndef _GNU_SOURCE
@@ -32,6 +34,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -75,6 +78,9 @@ struct umad_chan {
 	struct chan_token tokens[CHAN_TOKENS];
 	LIST_HEAD(, chan_conn) conns;
 	unsigned int unauthed;
+	int timer_fd;           /* reaps connections that owe their token */
+	bool timer_armed;
+	bool own_thread;        /* not served by the MAD core's passes */
 	uint8_t *buf;           /* one message, UMAD_CHAN_MAX_MSG + 1 */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	uint64_t attached, refused, bad_writes, rx_drops;
@@ -416,36 +422,74 @@ reap(struct umad_chan *ch)
 	pthread_mutex_unlock(&ch->lock);
 }
 
+/* Arm the reaping timer while a connection owes its token, else disarm. */
+static void
+timer_plan(struct umad_chan *ch)
+{
+	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
+
+	if (ch->unauthed > 0) {
+		its.it_value.tv_nsec = (UNAUTH_MS / 4) * 1000000L;
+		its.it_interval = its.it_value;
+	}
+	if (ch->timer_armed != (ch->unauthed > 0)) {
+		timerfd_settime(ch->timer_fd, 0, &its, NULL);
+		ch->timer_armed = ch->unauthed > 0;
+	}
+}
+
+/*
+ * One turn over what is ready, without waiting: run by the MAD core's
+ * passes when ep_fd is readable (ibmad_aux_fd_set()), or by the thread.
+ * Returns false once umad_chan_stop() asked the thread to end.
+ */
+static bool
+chan_turn(struct umad_chan *ch, int wait_ms)
+{
+	struct epoll_event evs[32];
+	uint64_t ticks;
+	int i, n;
+
+	n = epoll_wait(ch->ep_fd, evs, RTE_DIM(evs), wait_ms);
+	for (i = 0; i < n; i++) {
+		struct chan_conn *c = evs[i].data.ptr;
+
+		if (c == NULL) {
+			conn_accept(ch);
+			continue;
+		}
+		if (c == (void *)ch)
+			return false;
+		if (c == (void *)&ch->timer_fd) {
+			if (read(ch->timer_fd, &ticks, sizeof(ticks)) < 0)
+				ticks = 0;
+			continue;
+		}
+		pthread_mutex_lock(&ch->lock);
+		conn_input(ch, c);
+		if (evs[i].events & (EPOLLHUP | EPOLLERR))
+			c->dead = true;
+		pthread_mutex_unlock(&ch->lock);
+	}
+	reap(ch);
+	timer_plan(ch);
+	return true;
+}
+
+static void
+chan_pass(void *arg)
+{
+	chan_turn(arg, 0);
+}
+
+/* Where the MAD core cannot serve the channel: a thread of its own. */
 static void *
 chan_thread(void *arg)
 {
 	struct umad_chan *ch = arg;
-	struct epoll_event evs[32];
-	int i, n;
 
-	for (;;) {
-		n = epoll_wait(ch->ep_fd, evs, RTE_DIM(evs),
-			       ch->unauthed > 0 ? UNAUTH_MS / 4 : -1);
-		if (n < 0 && errno != EINTR)
-			break;
-		for (i = 0; i < n; i++) {
-			struct chan_conn *c = evs[i].data.ptr;
-
-			if (c == NULL) {
-				conn_accept(ch);
-				continue;
-			}
-			if (c == (void *)ch)
-				goto out;
-			pthread_mutex_lock(&ch->lock);
-			conn_input(ch, c);
-			if (evs[i].events & (EPOLLHUP | EPOLLERR))
-				c->dead = true;
-			pthread_mutex_unlock(&ch->lock);
-		}
-		reap(ch);
-	}
-out:
+	while (chan_turn(ch, -1))
+		;
 	return NULL;
 }
 
@@ -464,7 +508,7 @@ umad_chan_start(const char *path)
 	ch = calloc(1, sizeof(*ch));
 	if (ch == NULL)
 		return NULL;
-	ch->listen_fd = ch->ep_fd = ch->stop_fd = -1;
+	ch->listen_fd = ch->ep_fd = ch->stop_fd = ch->timer_fd = -1;
 	pthread_mutex_init(&ch->lock, NULL);
 	LIST_INIT(&ch->conns);
 	snprintf(ch->path, sizeof(ch->path), "%s", path);
@@ -473,7 +517,9 @@ umad_chan_start(const char *path)
 	ch->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	ch->ep_fd = epoll_create1(EPOLL_CLOEXEC);
 	ch->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (ch->buf == NULL || ch->listen_fd < 0 || ch->ep_fd < 0 || ch->stop_fd < 0)
+	ch->timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (ch->buf == NULL || ch->listen_fd < 0 || ch->ep_fd < 0 || ch->stop_fd < 0 ||
+	    ch->timer_fd < 0)
 		goto fail;
 	/* A socket left by a killed service is ours to replace. */
 	unlink(path);
@@ -486,6 +532,18 @@ umad_chan_start(const char *path)
 	ev.data.ptr = ch;
 	if (epoll_ctl(ch->ep_fd, EPOLL_CTL_ADD, ch->stop_fd, &ev) < 0)
 		goto fail;
+	ev.data.ptr = &ch->timer_fd;
+	if (epoll_ctl(ch->ep_fd, EPOLL_CTL_ADD, ch->timer_fd, &ev) < 0)
+		goto fail;
+	/*
+	 * The MAD core's own passes serve the channel: a MAD a client writes
+	 * while the MAD core's thread is awake (delivering the answer to the
+	 * last one) is sent in the same wake-up, and no thread of ours wakes
+	 * per MAD.
+	 */
+	if (ibmad_aux_fd_set(ch->ep_fd, chan_pass, ch) == 0)
+		return ch;
+	ch->own_thread = true;
 	err = pthread_create(&ch->thread, NULL, chan_thread, ch);
 	if (err != 0) {
 		errno = err;
@@ -501,6 +559,8 @@ fail:
 		close(ch->ep_fd);
 	if (ch->stop_fd >= 0)
 		close(ch->stop_fd);
+	if (ch->timer_fd >= 0)
+		close(ch->timer_fd);
 	free(ch->buf);
 	pthread_mutex_destroy(&ch->lock);
 	free(ch);
@@ -516,9 +576,14 @@ umad_chan_stop(struct umad_chan *ch)
 
 	if (ch == NULL)
 		return;
-	if (write(ch->stop_fd, &one, sizeof(one)) != sizeof(one))
-		IBMAD_LOG(ERR, "umad channel: cannot stop its thread: %s", strerror(errno));
-	pthread_join(ch->thread, NULL);
+	if (!ch->own_thread) {
+		ibmad_aux_fd_clear(ch->ep_fd);
+	} else {
+		if (write(ch->stop_fd, &one, sizeof(one)) != sizeof(one))
+			IBMAD_LOG(ERR, "umad channel: cannot stop its thread: %s",
+				  strerror(errno));
+		pthread_join(ch->thread, NULL);
+	}
 	pthread_mutex_lock(&ch->lock);
 	while ((c = LIST_FIRST(&ch->conns)) != NULL) {
 		if (c->f != NULL)
@@ -530,6 +595,7 @@ umad_chan_stop(struct umad_chan *ch)
 	close(ch->listen_fd);
 	close(ch->ep_fd);
 	close(ch->stop_fd);
+	close(ch->timer_fd);
 	unlink(ch->path);
 	free(ch->buf);
 	pthread_mutex_destroy(&ch->lock);
