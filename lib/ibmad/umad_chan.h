@@ -10,11 +10,10 @@
  * file (write, read, poll) on a SOCK_SEQPACKET connection instead of
  * FUSE requests (doc/guides/prog_guide/ibmad_umad.rst, "The channel").
  * The file system hands out one-time tokens (umad_chan_offer(), from
- * UMAD_IOCTL_CHANNEL); the MAD core.s passes (or a thread of the channel)
- * accept connections, bind
- * one presenting a token to the token's file when the peer is the
- * process that asked for it, and turns the messages it receives into
- * umad_file_write()s. Deliveries go straight to the connection from the
+ * UMAD_IOCTL_CHANNEL); the MAD core's passes (or a thread of the channel)
+ * accept connections, bind one presenting a token to the token's file
+ * when the peer is the process that asked for it, and turn the messages
+ * they receive into umad_file_write()s. Deliveries go straight to the connection from the
  * MAD core's thread (umad_file_attach()).
  */
 
