@@ -39,7 +39,7 @@ IOCTL_REGISTER_AGENT = 0xc01c1b01
 IOCTL_ENABLE_PKEY = 0x1b03
 MAGIC = 0x756d6331
 REG = struct.Struct('=I16sBBB3sBx')
-MAX_MSG = 64 + (1 << 20)              # UMAD_CHAN_MAX_MSG
+MAX_MSG = 64 + (4 << 20)              # UMAD_CHAN_MAX_MSG
 
 
 def ask_token(fd):
@@ -135,7 +135,7 @@ def main():
                      'files': base['files'] + 1}, 'attached, one agent')
         s.send(b'garbage!!!')
         u.stats_are({'chan_bad_writes': base['chan_bad_writes'] + 1}, 'a short write counted')
-        s.setsockopt(socket.SOL_SOCKET, 32, 4 << 20)      # SO_SNDBUFFORCE
+        s.setsockopt(socket.SOL_SOCKET, 32, 16 << 20)     # SO_SNDBUFFORCE
         s.settimeout(10)
         try:
             s.send(b'\0' * (MAX_MSG + 1))

@@ -12,6 +12,7 @@
  * whole PathRecord table).
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,7 +126,8 @@ build_write(uint32_t id, size_t len)
 
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.id = id;
-	hdr.qpn = 1;
+	hdr.qpn = htonl(1);          /* big-endian, as the MAD core checks */
+	hdr.lid = htons(1);          /* LID 0 is no address */
 	memcpy(msg, &hdr, sizeof(hdr));
 	for (i = 0; i < len; i++)
 		mad[i] = (uint8_t)(i * 7 + i / 251);
