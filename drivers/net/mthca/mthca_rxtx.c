@@ -453,12 +453,22 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mthca_next_seg *prev;
 	uint64_t bytes = 0;
 
-	tx_complete(txq);
+	/*
+	 * Completions are reaped after the doorbell, not before: the CQE
+	 * line comes from the HCA (in the model, the other core's cache), and
+	 * its miss then overlaps this burst's WQE stores instead of holding
+	 * them up. Only a burst the ring has no room for reaps first.
+	 */
+	rte_prefetch0(cqe_at(&txq->cq, txq->cq.cons));
 	elts = txq->elts;
 	head = start_all = txq->head;
 	room = mask + 1 - (head - txq->tail);
-	if (n > room)
-		n = (uint16_t)room;
+	if (unlikely(n > room)) {
+		tx_complete(txq);
+		room = mask + 1 - (head - txq->tail);
+		if (n > room)
+			n = (uint16_t)room;
+	}
 	prev = tx_wqe(wqes, (head - 1) & mask);
 	for (i = 0; i < n; ) {
 		const uint32_t end = RTE_MIN((uint32_t)n, i + MTHCA_MAX_WQES_PER_DB);
@@ -515,6 +525,7 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	txq->head = head;
 	txq->bytes += bytes;
 	txq->chains += chains;
+	tx_complete(txq);
 	tx_prefetch_next(txq, head, head - start_all);
 	return (uint16_t)i;
 }
