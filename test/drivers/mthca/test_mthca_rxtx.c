@@ -12,7 +12,8 @@
  * receive field with values other than 0, CQ and RQ rings that wrap
  * (together or one first: a burst stops at the first ring's end), the
  * transmit retire paths (fast free with and without a chain among the
- * retired, rte_pktmbuf_free_bulk without fast free) and a send burst of
+ * retired, rte_pktmbuf_free_bulk without fast free), a send burst that
+ * finds the ring full and reaps before it posts, and a send burst of
  * more WQEs than one doorbell may name.
  * No mempool cache: rte_mempool_avail_count() is exact, so every mbuf
  * is accounted for after each case.
@@ -552,7 +553,22 @@ test_tx_wrap(void)
 	}
 	p[0] = tx_pkt(1, 8, true);
 	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, p, 1), 0, "ring full");
-	rte_pktmbuf_free(p[0]);
+	/*
+	 * A completion for the first 4 while the ring is full: the next
+	 * burst has no room, so it reaps before it posts, and takes 4 of 5.
+	 */
+	tx_cqe(6, 36 + 3);
+	for (i = 1; i < 5; i++) {
+		p[i] = tx_pkt(1, 8, true);
+		TEST_ASSERT(p[i] != NULL, "packet");
+	}
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, p, 5), 4, "4 taken once 4 retired");
+	TEST_ASSERT_EQUAL(tx.q->tail, 36 + 4, "the 4 retired first");
+	TEST_ASSERT_EQUAL(tx.q->head, 36 + NB + 4, "ring full again");
+	for (i = 0; i < 4; i++)
+		if (check_wqe(36 + NB + i, p[i], i == 3) != TEST_SUCCESS)
+			return TEST_FAILED;
+	rte_pktmbuf_free(p[4]);
 	return TEST_SUCCESS;
 }
 
