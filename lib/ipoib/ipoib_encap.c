@@ -711,35 +711,34 @@ struct encap_ctx {
  * The common transmit of the Ethernet view in one go: a unicast IP frame
  * (not ND) @p p, of lengths @p lens (lens_get()), whose first segment
  * holds the Ethernet header and 20 bytes (encap_key() found it a key), to
- * neighbour @p n, found for its destination MAC, whose path has a handle,
- * within the MTU. True when done; false, with @p m untouched, sends the
- * packet the general way (encap_eth()), which makes every check again and
- * drops with the reason. The 14-byte Ethernet header becomes the 4-byte
- * IPoIB one by moving the data offset (no rte_pktmbuf_adj() checks: the
- * length checks cover them); the header is one 32-bit store, the lengths
- * one 64-bit store, the dynfield two.
+ * the neighbour found for its destination MAC, whose handle (the mirror
+ * of its path's) is @p ah, QPN @p qpn and ageing stamp @p stamp (in the
+ * entry or in its front slot's copy), within the MTU. True when done;
+ * false, with @p m untouched, sends the packet the general way
+ * (encap_eth()), which makes every check again and drops with the
+ * reason. The 14-byte Ethernet header becomes the 4-byte IPoIB one by
+ * moving the data offset (no rte_pktmbuf_adj() checks: the length checks
+ * cover them); the header is one 32-bit store, the lengths one 64-bit
+ * store, the dynfield two.
  */
 static __rte_always_inline bool
-encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ipoib_neigh *n,
-	       const struct encap_ctx *c)
+encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ib_ah *ah,
+	       uint32_t qpn, uint64_t *stamp, const struct encap_ctx *c)
 {
 	const unsigned int shrink = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	uint8_t *dyn = (uint8_t *)m + c->off;
 	uint32_t pkt_len = LENS_PKT(lens), hdr;
-	struct rte_ib_ah *ah;
 	uint16_t type;
 	uint64_t dw;
 
 	type = fast_ip_type(p, 12, RTE_ETHER_HDR_LEN, LENS_DATA(lens), pkt_len);
 	if (type == 0)
 		return false;
-	/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
-	ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
 	if (pkt_len > c->max_pkt_len || ah == NULL)
 		return false;
 	/* Stamp the neighbour as used, at most once per age tick. */
-	if (unlikely(__atomic_load_n(&n->last_used, __ATOMIC_RELAXED) < c->stale))
-		__atomic_store_n(&n->last_used, c->now, __ATOMIC_RELAXED);
+	if (unlikely(__atomic_load_n(stamp, __ATOMIC_RELAXED) < c->stale))
+		__atomic_store_n(stamp, c->now, __ATOMIC_RELAXED);
 	m->data_off += shrink;
 	lens_set(m, lens - LENS_BY(shrink));
 	hdr = TYPE_HDR(type);
@@ -747,9 +746,9 @@ encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ipoib_n
 	/* The tx view: handle, then destination QPN and Q_Key in one word. */
 	memcpy(dyn, &ah, sizeof(ah));
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	dw = n->qpn | c->qkey_hi;
+	dw = qpn | c->qkey_hi;
 #else
-	dw = (uint64_t)n->qpn << 32 | c->qkey_hi;
+	dw = (uint64_t)qpn << 32 | c->qkey_hi;
 #endif
 	memcpy(dyn + 8, &dw, 8);
 	return true;
@@ -872,12 +871,38 @@ encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
 	if (likely(k == key)) {
-		if (likely(encap_eth_fast(m, p, lens, n, c)))
+		/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
+		if (likely(encap_eth_fast(m, p, lens, __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE),
+					  n->qpn, &n->last_used, c)))
 			return RTE_IPOIB_DROP_NONE;
 	} else {
 		n = NULL;
 	}
 	return encap_one(dp, m, n, c->off);
+}
+
+/*
+ * The same for a big table, from the front slot's copy @p cp instead of
+ * the slot's entry: sent by the fast path when the copy is consistent
+ * and its key is @p key, else the general way (encap_one() looks the
+ * MAC up).
+ */
+static __rte_always_inline unsigned int
+encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
+	       struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c)
+{
+	uint64_t k, ah;
+	uint32_t qpn;
+
+	/*
+	 * The handle is complete when seen: the count's acquire read pairs
+	 * with the release store that ended the copy's rewrite.
+	 */
+	if (likely(ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key) &&
+	    likely(encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
+				  &cp->stamp, c)))
+		return RTE_IPOIB_DROP_NONE;
+	return encap_one(dp, m, NULL, c->off);
 }
 
 /*
@@ -891,7 +916,7 @@ uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
 {
 	const struct ipoib_front *f = &dp->conf.tbl->mac_front;
-	struct rte_ipoib_neigh *cand[IPOIB_STAGE_MAX];
+	struct ipoib_fcopy *const copy = f->copy;
 	uint64_t key[IPOIB_STAGE_MAX];
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
@@ -931,24 +956,21 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		return burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 	}
 	/*
-	 * A big table: three passes, each over the whole burst so that the
+	 * A big table: two passes, each over the whole burst so that the
 	 * misses of its packets overlap: each frame's destination MAC as a
-	 * key, its front slot prefetched; each slot's neighbour prefetched;
-	 * each neighbour verified and the frame sent.
+	 * key, its front slot's copy prefetched; each copy read and the
+	 * frame sent. The copy holds what the send needs, so that the
+	 * neighbour itself is not read (struct ipoib_fcopy).
 	 */
 	for (i = 0; i < nb_pkts; i++) {
 		key[i] = encap_key(pkts[i], rte_pktmbuf_mtod(pkts[i], const uint8_t *));
 		idx[i] = ipoib_mac_front_idx(key[i], mask);
-		rte_prefetch0(&slot[idx[i]]);
-	}
-	for (i = 0; i < nb_pkts; i++) {
-		cand[i] = ipoib_slot_get(slot, idx[i]);
-		rte_prefetch0(cand[i]);
+		rte_prefetch0(&copy[idx[i]]);
 	}
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
-		unsigned int r = encap_eth_pkt(dp, m, rte_pktmbuf_mtod(m, uint8_t *),
-					       lens_get(m), cand[i], key[i], &c);
+		unsigned int r = encap_eth_copy(dp, m, rte_pktmbuf_mtod(m, uint8_t *),
+						lens_get(m), &copy[idx[i]], key[i], &c);
 
 		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
@@ -1231,14 +1253,13 @@ struct decap_ctx {
  * over those two bytes; the lengths are one word store (lens_set()).
  */
 static __rte_always_inline bool
-decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
-	   const struct decap_ctx *c, bool eth)
+decap_fast(struct rte_mbuf *m, uint64_t src, uint64_t key, const struct decap_ctx *c, bool eth)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint64_t lens = lens_get(m);
 	uint32_t pkt_len = LENS_PKT(lens);
 	const int grow = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
-	uint64_t src, w1;
+	uint64_t w1;
 	uint16_t type;
 
 	/*
@@ -1262,7 +1283,6 @@ decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t key,
 	}
 	if (unlikely(m->data_off < grow))
 		return false;
-	memcpy(&src, b->mac, 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	w1 = src | (uint64_t)type << 48;
 #else
@@ -1319,17 +1339,36 @@ static __rte_always_inline unsigned int
 decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
 	  uint64_t word, const struct decap_ctx *c, bool eth)
 {
-	uint64_t k;
+	uint64_t k, mac;
 
 	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
 	memcpy(&k, b->key, 8);
 	if (likely((k | c->pkey_hi) == word)) {
-		if (likely(decap_fast(m, b, word, c, eth)))
+		memcpy(&mac, b->mac, 8);
+		if (likely(decap_fast(m, mac, word, c, eth)))
 			return RTE_IPOIB_DROP_NONE;
 	} else if (k != (word & IPOIB_SRC_KEY_MASK)) {
 		b = NULL;
 	}
 	return decap_one(dp, m, b);
+}
+
+/*
+ * The same for a big table, from the front slot's copy @p cp (the
+ * binding's key and its neighbour's MAC) instead of the slot's binding:
+ * taken by the fast path when the copy is consistent and matches, else
+ * the general way (decap_one() looks the source up).
+ */
+static __rte_always_inline unsigned int
+decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy *cp,
+	   uint64_t word, const struct decap_ctx *c, bool eth)
+{
+	uint64_t k, mac;
+
+	if (likely(ipoib_fcopy_read(cp, &k, &mac, NULL) && (k | c->pkey_hi) == word) &&
+	    likely(decap_fast(m, mac, word, c, eth)))
+		return RTE_IPOIB_DROP_NONE;
+	return decap_one(dp, m, NULL);
 }
 
 /* The passes of rte_ipoib_decap_burst() for one view, as on transmit. */
@@ -1338,7 +1377,7 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	     const struct ipoib_front *f, const struct decap_ctx *c, bool eth)
 {
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	const struct ipoib_bind *cand[IPOIB_STAGE_MAX];
+	const struct ipoib_fcopy *const copy = f->copy;
 	uint64_t word[IPOIB_STAGE_MAX];
 	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
@@ -1356,18 +1395,14 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 		}
 		return burst_done(dropped, nb_drop, nb_ok, &dp->st.decap_pkts);
 	}
-	/* A big table: three passes, as on transmit. */
+	/* A big table: two passes over the slots' copies, as on transmit. */
 	for (i = 0; i < nb; i++) {
 		word[i] = decap_word(pkts[i], c->off);
 		idx[i] = ipoib_src_front_idx(word[i], mask);
-		rte_prefetch0(&slot[idx[i]]);
+		rte_prefetch0(&copy[idx[i]]);
 	}
 	for (i = 0; i < nb; i++) {
-		cand[i] = ipoib_slot_get(slot, idx[i]);
-		rte_prefetch0(cand[i]);
-	}
-	for (i = 0; i < nb; i++) {
-		unsigned int r = decap_pkt(dp, pkts[i], cand[i], word[i], c, eth);
+		unsigned int r = decap_copy(dp, pkts[i], &copy[idx[i]], word[i], c, eth);
 
 		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
 	}

@@ -176,6 +176,12 @@ struct rte_ipoib_neigh {
 	struct ipoib_bind *ip;               /**< Bound IP, or NULL. */
 	struct ipoib_bind *src;              /**< (DLID, QPN) binding, or NULL. */
 	struct ipoib_front_link front;       /**< In by_mac_front (unicast only). */
+	/*
+	 * While the neighbour is in a MAC front slot: that slot's copy's
+	 * stamp, which the big-table bursts write instead of last_used
+	 * (struct ipoib_fcopy). Atomic: rte_ipoib_neigh_last_used() reads it.
+	 */
+	uint64_t *slot_stamp;
 	TAILQ_ENTRY(rte_ipoib_neigh) path_link;
 	TAILQ_ENTRY(rte_ipoib_neigh) all_link;
 	struct ipoib_defer defer;
@@ -263,10 +269,76 @@ struct ipoib_htab {
  * @c waiting and takes a slot of the pair when one is freed
  * (ipoib_table.c).
  */
+/*
+ * A front slot's copy of what a burst's fast path reads of the entry in
+ * that slot, so that a table the caches do not hold costs one miss per
+ * packet (this line) instead of two (the slot, then the entry): the MAC
+ * front keeps a neighbour's key, handle (the mirror of its path's) and
+ * QPN, the source front a binding's key and the neighbour's MAC. Two per
+ * cache line, so that a slot pair's copies share one, as their slots do.
+ *
+ * The control side (under tbl->lock, the only writer) rewrites a copy
+ * whenever its slot changes hands or the neighbour's handle changes,
+ * behind a sequence count: the count made odd, a release fence, the
+ * fields, the count made even with a release store (ipoib_table.c,
+ * fcopy_begin()/fcopy_end()). A reader (ipoib_fcopy_read()) reads the
+ * count with acquire, the fields, an acquire fence, the count again, and
+ * trusts the fields only when the count was even and did not change:
+ * otherwise it could pair one neighbour's key with another's handle or
+ * QPN, which would send a packet to the wrong QP. A reader that finds a
+ * copy being rewritten does not wait: it takes the packet the general
+ * way, through the slot's entry pointer and the entry. The handle read
+ * from a copy is protected as the one read from an entry: the control
+ * side rewrites every copy that holds a handle before the handle's grace
+ * period starts. stamp is not covered by the count: the big-table
+ * transmit writes it, coarsely, as it writes an entry's last_used, and
+ * the control side folds it into the neighbour's last_used when the
+ * neighbour leaves the slot; a burst that read the copy just before the
+ * slot changed hands may stamp the next neighbour, which ageing
+ * tolerates (one tick too young).
+ */
+struct ipoib_fcopy {
+	uint32_t seq;                        /**< Atomic; odd while rewritten. */
+	uint32_t qpn;                        /**< MAC: the neighbour's QPN; source: 0. */
+	uint64_t key;                        /**< The entry's key word; free: all ones. */
+	uint64_t val;                        /**< MAC: handle pointer; source: MAC word. */
+	uint64_t stamp;                      /**< MAC: TSC of last use (atomic, relaxed). */
+};
+
+static_assert(sizeof(struct ipoib_fcopy) * 2 == RTE_CACHE_LINE_SIZE ||
+	      RTE_CACHE_LINE_SIZE != 64, "a slot pair's copies share one cache line");
+
+/*
+ * A consistent read of copy @p c: its key, value and (when @p qpn is not
+ * NULL) QPN. False when the control side was rewriting it meanwhile (the
+ * caller takes the general way; it never waits). An odd first count
+ * makes (s1 & ~1) differ from any later count: one compare checks both.
+ */
+static __rte_always_inline bool
+ipoib_fcopy_read(const struct ipoib_fcopy *c, uint64_t *key, uint64_t *val, uint32_t *qpn)
+{
+	uint32_t s1 = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+
+	*key = __atomic_load_n(&c->key, __ATOMIC_RELAXED);
+	*val = __atomic_load_n(&c->val, __ATOMIC_RELAXED);
+	if (qpn != NULL)
+		*qpn = __atomic_load_n(&c->qpn, __ATOMIC_RELAXED);
+	/* The fields are read before the count is read again. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == (s1 & ~1u);
+}
+
+enum ipoib_front_kind {
+	IPOIB_FRONT_MAC,                     /**< Neighbours by MAC key. */
+	IPOIB_FRONT_SRC,                     /**< Source bindings by (SLID, QPN). */
+};
+
 struct ipoib_front {
 	uint32_t mask;                       /**< Slots - 1. */
 	void **slot;                         /**< Atomic entry pointers. */
+	struct ipoib_fcopy *copy;            /**< Per slot: its entry's burst fields. */
 	void *none;                          /**< What a free slot holds. */
+	enum ipoib_front_kind kind;
 	uint32_t nb_waiting;                 /**< Entries waiting (control side). */
 	struct ipoib_front_list *waiting;    /**< Per slot pair: who waits for it. */
 };

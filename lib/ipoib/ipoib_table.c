@@ -203,20 +203,26 @@ static struct ipoib_bind bind_none = {
 };
 
 static int
-front_init(struct ipoib_front *f, uint32_t max, void *none)
+front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kind kind)
 {
 	/* Twice the entries, so that most find a free slot of their pair. */
 	uint32_t nb = rte_align32pow2(RTE_MAX(2 * max, 64u)), i;
 
 	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
+	f->copy = table_mem_alloc((size_t)nb * sizeof(*f->copy));
 	f->waiting = malloc((size_t)nb / 2 * sizeof(*f->waiting));
-	if (f->slot == NULL || f->waiting == NULL)
+	if (f->slot == NULL || f->copy == NULL || f->waiting == NULL)
 		return -ENOMEM;
-	for (i = 0; i < nb; i++)
+	for (i = 0; i < nb; i++) {
 		f->slot[i] = none;
+		/* A free slot's copy: a key no key matches, as none's. */
+		memset(&f->copy[i], 0, sizeof(f->copy[i]));
+		f->copy[i].key = UINT64_MAX;
+	}
 	for (i = 0; i < nb / 2; i++)
 		TAILQ_INIT(&f->waiting[i]);
 	f->none = none;
+	f->kind = kind;
 	f->mask = nb - 1;
 	f->nb_waiting = 0;
 	return 0;
@@ -226,7 +232,83 @@ static void
 front_fini(struct ipoib_front *f)
 {
 	free(f->slot);
+	free(f->copy);
 	free(f->waiting);
+}
+
+/*
+ * The writer's side of a copy's sequence count (struct ipoib_fcopy):
+ * odd before the first field changes (the release fence orders the odd
+ * count before the field stores, so that a reader that sees a new field
+ * sees the count changed), even with a release store after the last.
+ * Control side only, under tbl->lock.
+ */
+static void
+fcopy_begin(struct ipoib_fcopy *c)
+{
+	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void
+fcopy_end(struct ipoib_fcopy *c)
+{
+	__atomic_store_n(&c->seq, c->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* Raise @p n's last_used to @p t (data lcores may store it meanwhile). */
+static void
+neigh_stamp_max(struct rte_ipoib_neigh *n, uint64_t t)
+{
+	uint64_t cur = __atomic_load_n(&n->last_used, __ATOMIC_RELAXED);
+
+	while (cur < t && !__atomic_compare_exchange_n(&n->last_used, &cur, t, false,
+						      __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+}
+
+/*
+ * Slot @p s of @p f gets @p obj (an entry, or f->none): its copy is
+ * rewritten, then the slot pointer is stored (release: the entry's key
+ * is written before it is seen). A neighbour leaving a MAC slot takes the
+ * stamp the bursts wrote there; one arriving brings its own.
+ */
+static void
+front_slot_set(struct ipoib_front *f, uint32_t s, void *obj)
+{
+	struct ipoib_fcopy *c = &f->copy[s];
+	uint64_t key = UINT64_MAX, val = 0, stamp = 0;
+	uint32_t qpn = 0;
+
+	if (f->kind == IPOIB_FRONT_MAC) {
+		struct rte_ipoib_neigh *old = f->slot[s], *n = obj;
+
+		if (old != f->none) {
+			__atomic_store_n(&old->slot_stamp, NULL, __ATOMIC_RELAXED);
+			neigh_stamp_max(old, __atomic_load_n(&c->stamp, __ATOMIC_RELAXED));
+		}
+		if (n != f->none) {
+			memcpy(&key, n->mackey, 8);
+			val = (uintptr_t)n->ah;
+			qpn = n->qpn;
+			stamp = __atomic_load_n(&n->last_used, __ATOMIC_RELAXED);
+		}
+	} else if (obj != f->none) {
+		const struct ipoib_bind *b = obj;
+
+		memcpy(&key, b->key, 8);
+		memcpy(&val, b->mac, 8);
+	}
+	fcopy_begin(c);
+	__atomic_store_n(&c->key, key, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->val, val, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->qpn, qpn, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->stamp, stamp, __ATOMIC_RELAXED);
+	fcopy_end(c);
+	__atomic_store_n(&f->slot[s], obj, __ATOMIC_RELEASE);
+	if (f->kind == IPOIB_FRONT_MAC && obj != f->none)
+		__atomic_store_n(&((struct rte_ipoib_neigh *)obj)->slot_stamp, &c->stamp,
+				 __ATOMIC_RELAXED);
 }
 
 /* Put @p l in a free slot of its pair, else on the pair's waiting list. */
@@ -240,8 +322,7 @@ front_place(struct ipoib_front *f, struct ipoib_front_link *l)
 
 		if (f->slot[s] == f->none) {
 			l->slot = (int32_t)s;
-			/* Release: the entry's key is written before it is seen. */
-			__atomic_store_n(&f->slot[s], l->obj, __ATOMIC_RELEASE);
+			front_slot_set(f, s, l->obj);
 			return;
 		}
 	}
@@ -273,13 +354,33 @@ front_del(struct ipoib_front *f, struct ipoib_front_link *l)
 	}
 	s = (uint32_t)l->slot;
 	l->slot = -1;
-	__atomic_store_n(&f->slot[s], f->none, __ATOMIC_RELEASE);
+	front_slot_set(f, s, f->none);
 	w = TAILQ_FIRST(wl);
 	if (w != NULL) {
 		TAILQ_REMOVE(wl, w, next);
 		f->nb_waiting--;
 		front_place(f, w);
 	}
+}
+
+/*
+ * @p n's handle (the mirror of its path's) becomes @p ah, in the entry
+ * and in its MAC slot's copy if it has one, before the caller lets the
+ * old handle's grace period start.
+ */
+static void
+neigh_set_ah_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, struct rte_ib_ah *ah)
+{
+	struct ipoib_fcopy *c;
+
+	/* Release: whatever the handle's creator wrote is seen with it. */
+	__atomic_store_n(&n->ah, ah, __ATOMIC_RELEASE);
+	if (!n->mac_indexed || n->front.slot < 0)
+		return;
+	c = &tbl->mac_front.copy[n->front.slot];
+	fcopy_begin(c);
+	__atomic_store_n(&c->val, (uintptr_t)ah, __ATOMIC_RELAXED);
+	fcopy_end(c);
 }
 
 /* ---- deferred free ---- */
@@ -404,9 +505,11 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	if (rc == 0)
 		rc = htab_init(&tbl->by_path, conf->max_path);
 	if (rc == 0)
-		rc = front_init(&tbl->mac_front, conf->max_neigh, &neigh_none);
+		rc = front_init(&tbl->mac_front, conf->max_neigh, &neigh_none,
+					IPOIB_FRONT_MAC);
 	if (rc == 0)
-		rc = front_init(&tbl->src_front, conf->max_neigh, &bind_none);
+		rc = front_init(&tbl->src_front, conf->max_neigh, &bind_none,
+					IPOIB_FRONT_SRC);
 	if (rc != 0) {
 		rte_ipoib_tbl_free(tbl);
 		rte_errno = -rc;
@@ -596,7 +699,7 @@ rte_ipoib_path_set_ah(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 	/* Release: whatever the handle's creator wrote is seen with it. */
 	old = __atomic_exchange_n(&path->ah, ah, __ATOMIC_ACQ_REL);
 	TAILQ_FOREACH(n, &path->neighs, path_link)
-		__atomic_store_n(&n->ah, ah, __ATOMIC_RELEASE);
+		neigh_set_ah_locked(tbl, n, ah);
 	/* Only now is the old handle unreachable: its grace period starts. */
 	if (old != ah)
 		rc = defer_ah(tbl, old);
@@ -727,7 +830,8 @@ src_rebind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n)
 }
 
 static void
-neigh_link_path_locked(struct rte_ipoib_neigh *n, struct rte_ipoib_path *path)
+neigh_link_path_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n,
+		       struct rte_ipoib_path *path)
 {
 	struct rte_ipoib_path *old = n->path;
 
@@ -743,7 +847,7 @@ neigh_link_path_locked(struct rte_ipoib_neigh *n, struct rte_ipoib_path *path)
 	}
 	/* Release: the path's key and queue are initialised before use. */
 	__atomic_store_n(&n->path, path, __ATOMIC_RELEASE);
-	__atomic_store_n(&n->ah, path != NULL ? path->ah : NULL, __ATOMIC_RELEASE);
+	neigh_set_ah_locked(tbl, n, path != NULL ? path->ah : NULL);
 }
 
 struct rte_ipoib_neigh *
@@ -802,7 +906,7 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 	}
 	TAILQ_INSERT_TAIL(&tbl->neighs, n, all_link);
 	tbl->nb_neigh++;
-	neigh_link_path_locked(n, path);
+	neigh_link_path_locked(tbl, n, path);
 	rc = src_rebind_locked(tbl, n);
 	rte_spinlock_unlock(&tbl->lock);
 	if (rc != 0)
@@ -831,7 +935,7 @@ rte_ipoib_neigh_set_path(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neig
 	if (tbl == NULL || neigh == NULL)
 		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
-	neigh_link_path_locked(neigh, path);
+	neigh_link_path_locked(tbl, neigh, path);
 	rc = src_rebind_locked(tbl, neigh);
 	rte_spinlock_unlock(&tbl->lock);
 	return ipoib_ret(rc);
@@ -864,7 +968,7 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 		front_del(&tbl->mac_front, &neigh->front);
 	}
 	htab_remove(&tbl->by_hw, ipoib_hash_hw(&neigh->hw), neigh);
-	neigh_link_path_locked(neigh, NULL);
+	neigh_link_path_locked(tbl, neigh, NULL);
 	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
 	tbl->nb_neigh--;
 	defer(tbl, &neigh->defer, IPOIB_DEFER_NEIGH, neigh);
@@ -993,7 +1097,18 @@ rte_ipoib_neigh_mac(const struct rte_ipoib_neigh *neigh, struct rte_ether_addr *
 uint64_t
 rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 {
-	return __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
+	uint64_t t = __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
+	const uint64_t *s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
+
+	/*
+	 * The stamp the big-table bursts keep in the neighbour's MAC slot
+	 * (struct ipoib_fcopy). Copies live as long as the table: a slot
+	 * that changed hands meanwhile gives its next neighbour's stamp,
+	 * which only makes this one look used a little later than it was.
+	 */
+	if (s != NULL)
+		t = RTE_MAX(t, __atomic_load_n(s, __ATOMIC_RELAXED));
+	return t;
 }
 
 struct rte_ipoib_path *
