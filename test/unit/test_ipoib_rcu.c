@@ -14,12 +14,23 @@
  * use after free (handles are poisoned, then freed: ASan reports any
  * late read, and the poison is checked without ASan), a leak (every
  * handle created is freed exactly once, by the end).
+ *
+ * test_torn_slot aims at the front slots' copies of a big table (struct
+ * ipoib_fcopy in ipoib_private.h): a few identities that share one MAC
+ * slot pair are added and deleted in turn while the data thread sends to
+ * them only, so that the pair's copies change hands all the time under
+ * the reader; a copy read without its sequence count would pair one
+ * identity's key with another's QPN, or a source key with a MAC that is
+ * not its neighbour's, which the reader's checks count.
  */
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -31,6 +42,8 @@
 #include <rte_ipoib_encap.h>
 
 #include "test.h"
+/* test_copy_midway() puts a front slot's copy where a writer leaves it. */
+#include "ipoib_private.h"
 
 #define NB_ID 2048          /* neighbour identities */
 #define NB_PATH 32          /* neighbour id -> path id % NB_PATH */
@@ -52,6 +65,11 @@ static struct rte_ipoib_dp *dp_tx, *dp_rx;
 static struct rte_rcu_qsbr *qsbr;
 static struct rte_ipoib_hwaddr local;
 static volatile int stop;
+/* The identities the reader draws from: all NB_ID, or these nb_pick. */
+static const uint32_t *pick;
+static uint32_t nb_pick;
+/* The reader sleeps this long after each round (test_torn_slot). */
+static long reader_nap_ns;
 static uint64_t ah_made, ah_freed;
 static uint64_t bad_reads;
 
@@ -108,6 +126,13 @@ struct reader_counts {
 	uint64_t bursts, sent, hits, lookups;
 };
 
+static uint32_t
+draw_id(uint32_t *seed)
+{
+	*seed = *seed * 1103515245 + 12345;
+	return pick == NULL ? (*seed >> 8) % NB_ID : pick[(*seed >> 8) % nb_pick];
+}
+
 static void *
 reader(void *arg)
 {
@@ -128,8 +153,7 @@ reader(void *arg)
 			struct rte_ipoib_hwaddr hw;
 			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 14 + 20);
 
-			seed = seed * 1103515245 + 12345;
-			ids[i] = (seed >> 8) % NB_ID;
+			ids[i] = draw_id(&seed);
 			id_hw(ids[i], &hw);
 			rte_ipoib_mac_from_hwaddr(&hw, &mac);
 			memcpy(p, mac.addr_bytes, 6);
@@ -164,8 +188,7 @@ reader(void *arg)
 			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
 			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 4 + 20);
 
-			seed = seed * 1103515245 + 12345;
-			ids[i] = (seed >> 8) % NB_ID;
+			ids[i] = draw_id(&seed);
 			memset(p, 0, 24);
 			p[0] = 0x08;
 			p[4] = 0x45;
@@ -205,6 +228,11 @@ reader(void *arg)
 		c->bursts++;
 		/* Every pointer from the table is dropped: quiescent. */
 		rte_rcu_qsbr_quiescent(qsbr, 0);
+		if (reader_nap_ns != 0) {
+			struct timespec ts = { 0, reader_nap_ns };
+
+			nanosleep(&ts, NULL);
+		}
 	}
 	rte_rcu_qsbr_thread_offline(qsbr, 0);
 	rte_rcu_qsbr_thread_unregister(qsbr, 0);
@@ -288,6 +316,190 @@ test_churn(void)
 	rte_ipoib_tbl_free(tbl);
 	tbl = NULL;
 	TEST_ASSERT_EQUAL(ah_freed, ah_made, "every handle freed exactly once");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Identities 0, NB_PATH, 2 * NB_PATH, ...: one port GID (path 0), QPNs
+ * that differ above bit 16 of the MAC's low bits, so that their MACs'
+ * front slots are one pair (ipoib_mac_front_idx()); four for two slots,
+ * so that a deleted one's slot goes to one that waits. The control side
+ * adds and deletes them in turn (and now and then gives the path a new
+ * handle) as fast as it can, while the reader sends to and receives from
+ * them only.
+ */
+#define TORN_IDS 4
+
+static int
+test_torn_slot(void)
+{
+	static const uint32_t torn_ids[TORN_IDS] = { 0, NB_PATH, 2 * NB_PATH, 3 * NB_PATH };
+	struct rte_ipoib_neigh *neigh[TORN_IDS] = { NULL };
+	struct reader_counts rc = { 0 };
+	struct rte_ipoib_path *path;
+	struct rte_ipoib_hwaddr hw;
+	uint64_t ops = 0, end;
+	uint32_t seed = 4242, k;
+	struct rte_ib_gid g;
+	cpu_set_t one_cpu;
+	bool pinned;
+	pthread_t th;
+
+	id_hw(0, &hw);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	TEST_ASSERT(path != NULL, "path");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
+	pick = torn_ids;
+	nb_pick = TORN_IDS;
+	reader_nap_ns = 20000;
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, reader, &rc), "reader");
+	/*
+	 * Both threads on one CPU, the reader napping after each round: each
+	 * time it wakes up it preempts the control side wherever that is,
+	 * in the middle of a copy's rewrite too, and reads the half-written
+	 * copy (on two CPUs the stores of one rewrite are a few cycles
+	 * apart, and x86 keeps them in order: a reader that ignores the
+	 * count was caught in one run out of three or four).
+	 */
+	CPU_ZERO(&one_cpu);
+	CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one_cpu);
+	pinned = pthread_setaffinity_np(th, sizeof(one_cpu), &one_cpu) == 0 &&
+		pthread_setaffinity_np(pthread_self(), sizeof(one_cpu), &one_cpu) == 0;
+	end = rte_get_timer_cycles() + rte_get_timer_hz() * RUN_MS / 1000;
+	while (rte_get_timer_cycles() < end) {
+		seed = seed * 1103515245 + 12345;
+		k = (seed >> 8) % TORN_IDS;
+		if ((seed >> 24) % 64 == 0) {
+			TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0),
+								  path_lid(0)), "set ah");
+			rte_ipoib_tbl_reclaim(tbl);
+		} else if (neigh[k] == NULL) {
+			id_hw(torn_ids[k], &hw);
+			neigh[k] = rte_ipoib_neigh_add(tbl, &hw, path);
+			TEST_ASSERT(neigh[k] != NULL, "add %u: %d", k, rte_errno);
+		} else {
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(tbl, neigh[k]), "del");
+			neigh[k] = NULL;
+		}
+		ops++;
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	pick = NULL;
+	nb_pick = 0;
+	reader_nap_ns = 0;
+	if (pinned) {
+		/* The other tests' threads run on every CPU again. */
+		CPU_ZERO(&one_cpu);
+		for (k = 0; k < CPU_SETSIZE; k++)
+			CPU_SET(k, &one_cpu);
+		pthread_setaffinity_np(pthread_self(), sizeof(one_cpu), &one_cpu);
+	}
+	TEST_ASSERT_EQUAL(rte_ipoib_tbl_reclaim(tbl), 0, "everything due once the reader left");
+	printf("  %lu control operations, %lu bursts, %lu sent, %lu delivered\n",
+	       (unsigned long)ops, (unsigned long)rc.bursts, (unsigned long)rc.sent,
+	       (unsigned long)rc.hits);
+	TEST_ASSERT_EQUAL(__atomic_load_n(&bad_reads, __ATOMIC_RELAXED), 0,
+			  "torn reads: a key paired with another's QPN or MAC");
+	TEST_ASSERT(ops > 10000 && rc.bursts > 100 && rc.sent > 0 && rc.hits > 0,
+		    "too slow to mean anything");
+	rte_ipoib_tbl_free(tbl);
+	tbl = NULL;
+	TEST_ASSERT_EQUAL(ah_freed, ah_made, "every handle freed exactly once");
+	return TEST_SUCCESS;
+}
+
+/*
+ * What a reader must do with a copy the control side is rewriting, made
+ * deterministic: identities 0 and NB_PATH share a MAC slot pair (see
+ * TORN_IDS); 0's copy is left as a writer moving NB_PATH into that slot
+ * would leave it midway (count odd, key still 0's, QPN already
+ * NB_PATH's), and 0's source copy with its count odd and another MAC.
+ * A frame to 0 must still go to 0's QPN and a packet from 0 still carry
+ * 0's MAC: the bursts take the general way, through the entries. A
+ * reader that ignores the count sends to NB_PATH's QPN.
+ */
+static int
+test_copy_midway(void)
+{
+	struct rte_ipoib_neigh *a, *b;
+	struct rte_ipoib_hwaddr hw, hw_b;
+	struct rte_ether_addr mac, src_mac, want;
+	struct rte_ipoib_path *path;
+	struct ipoib_fcopy *ca, *cs, save_a, save_s;
+	struct rte_ib_mbuf_addr *d;
+	struct rte_mbuf *m;
+	struct rte_ib_gid g;
+	uint64_t key;
+	uint8_t *p;
+
+	id_hw(0, &hw);
+	id_hw(NB_PATH, &hw_b);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	TEST_ASSERT(path != NULL, "path");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
+	a = rte_ipoib_neigh_add(tbl, &hw, path);
+	b = rte_ipoib_neigh_add(tbl, &hw_b, path);
+	TEST_ASSERT(a != NULL && b != NULL, "neighbours");
+	TEST_ASSERT(tbl->mac_front.mask >= 4096, "the bursts' big-table way");
+	rte_ipoib_neigh_mac(a, &mac);
+	key = ipoib_mac_key(mac.addr_bytes);
+	ca = &tbl->mac_front.copy[ipoib_mac_front_idx(key, tbl->mac_front.mask)];
+	TEST_ASSERT(ca->key == key && ca->qpn == id_qpn(0), "0 in its home slot");
+	key = ipoib_src_key_w(path_lid(0), id_qpn(0));
+	cs = &tbl->src_front.copy[ipoib_src_front_idx(key, tbl->src_front.mask)];
+	TEST_ASSERT(cs->key == key, "0's source in its home slot");
+	save_a = *ca;
+	save_s = *cs;
+	ca->seq++;
+	ca->qpn = id_qpn(NB_PATH);
+	cs->seq++;
+	rte_ipoib_neigh_mac(b, &want);
+	memcpy(&cs->val, want.addr_bytes, 6);
+
+	/* Transmit to 0. */
+	m = rte_pktmbuf_alloc(pool);
+	TEST_ASSERT(m != NULL, "mbuf");
+	p = (uint8_t *)rte_pktmbuf_append(m, 14 + 20);
+	TEST_ASSERT(p != NULL, "room");
+	rte_ipoib_dp_local_mac(dp_tx, &src_mac);
+	memcpy(p, mac.addr_bytes, 6);
+	memcpy(p + 6, src_mac.addr_bytes, 6);
+	p[12] = 0x08;
+	p[13] = 0x00;
+	memset(p + 14, 0, 20);
+	p[14] = 0x45;
+	p[17] = 20;
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp_tx, &m, 1), 1, "sent");
+	d = rte_ib_mbuf_addr(m);
+	TEST_ASSERT_EQUAL(d->tx.dest_qpn, id_qpn(0), "a copy being rewritten was used");
+	rte_pktmbuf_free(m);
+
+	/* Receive from 0. */
+	m = rte_pktmbuf_alloc(pool);
+	TEST_ASSERT(m != NULL, "mbuf");
+	p = (uint8_t *)rte_pktmbuf_append(m, 4 + 20);
+	TEST_ASSERT(p != NULL, "room");
+	memset(p, 0, 24);
+	p[0] = 0x08;
+	p[4] = 0x45;
+	p[7] = 20;
+	d = rte_ib_mbuf_addr(m);
+	memset(d, 0, sizeof(*d));
+	d->rx.src_qpn = id_qpn(0);
+	d->rx.slid = path_lid(0);
+	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(dp_rx, &m, 1), 1, "delivered");
+	p = rte_pktmbuf_mtod(m, uint8_t *);
+	rte_ipoib_neigh_mac(a, &want);
+	TEST_ASSERT_BUFFERS_EQUAL(p + 6, want.addr_bytes, 6,
+				  "a source copy being rewritten was used");
+	rte_pktmbuf_free(m);
+
+	/* Back as the control side left them; the table frees cleanly. */
+	*ca = save_a;
+	*cs = save_s;
 	return TEST_SUCCESS;
 }
 
@@ -382,6 +594,8 @@ static struct unit_test_suite ipoib_rcu_suite = {
 	.unit_test_cases = {
 		TEST_CASE_ST(tables_setup_small, tables_teardown, test_churn),
 		TEST_CASE_ST(tables_setup_big, tables_teardown, test_churn),
+		TEST_CASE_ST(tables_setup_big, tables_teardown, test_torn_slot),
+		TEST_CASE_ST(tables_setup_big, tables_teardown, test_copy_midway),
 		TEST_CASES_END()
 	}
 };
