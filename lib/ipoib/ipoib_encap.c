@@ -711,9 +711,12 @@ struct encap_ctx {
  * The common transmit of the Ethernet view in one go: a unicast IP frame
  * (not ND) @p p, of lengths @p lens (lens_get()), whose first segment
  * holds the Ethernet header and 20 bytes (encap_key() found it a key), to
- * the neighbour found for its destination MAC, whose handle (the mirror
- * of its path's) is @p ah, QPN @p qpn and ageing stamp @p stamp (in the
- * entry or in its front slot's copy), within the MTU. True when done;
+ * the neighbour found for its destination MAC, whose path has a handle,
+ * within the MTU. The neighbour's handle (the mirror of its path's) and
+ * QPN are read from @p n, after the frame's checks, or with @p n NULL (a
+ * constant once inlined) are @p ah and @p qpn, which the caller read from
+ * the front slot's copy; @p stamp is its ageing stamp, in the entry or
+ * in the copy. True when done;
  * false, with @p m untouched, sends the packet the general way
  * (encap_eth()), which makes every check again and drops with the
  * reason. The 14-byte Ethernet header becomes the 4-byte IPoIB one by
@@ -722,8 +725,8 @@ struct encap_ctx {
  * store, the dynfield two.
  */
 static __rte_always_inline bool
-encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ib_ah *ah,
-	       uint32_t qpn, uint64_t *stamp, const struct encap_ctx *c)
+encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, const struct rte_ipoib_neigh *n,
+	       struct rte_ib_ah *ah, uint32_t qpn, uint64_t *stamp, const struct encap_ctx *c)
 {
 	const unsigned int shrink = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	uint8_t *dyn = (uint8_t *)m + c->off;
@@ -734,6 +737,11 @@ encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ib_ah *
 	type = fast_ip_type(p, 12, RTE_ETHER_HDR_LEN, LENS_DATA(lens), pkt_len);
 	if (type == 0)
 		return false;
+	if (n != NULL) {
+		/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
+		ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
+		qpn = n->qpn;
+	}
 	if (pkt_len > c->max_pkt_len || ah == NULL)
 		return false;
 	/* Stamp the neighbour as used, at most once per age tick. */
@@ -871,9 +879,7 @@ encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
 	if (likely(k == key)) {
-		/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
-		if (likely(encap_eth_fast(m, p, lens, __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE),
-					  n->qpn, &n->last_used, c)))
+		if (likely(encap_eth_fast(m, p, lens, n, NULL, 0, &n->last_used, c)))
 			return RTE_IPOIB_DROP_NONE;
 	} else {
 		n = NULL;
@@ -899,7 +905,7 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 	 * with the release store that ended the copy's rewrite.
 	 */
 	if (likely(ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key) &&
-	    likely(encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
+	    likely(encap_eth_fast(m, p, lens, NULL, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
 				  &cp->stamp, c)))
 		return RTE_IPOIB_DROP_NONE;
 	return encap_one(dp, m, NULL, c->off);
@@ -917,8 +923,8 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 {
 	const struct ipoib_front *f = &dp->conf.tbl->mac_front;
 	struct ipoib_fcopy *const copy = f->copy;
+	struct ipoib_fcopy *cp[IPOIB_STAGE_MAX];
 	uint64_t key[IPOIB_STAGE_MAX];
-	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
 	void *const *slot = f->slot;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
@@ -964,13 +970,13 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	 */
 	for (i = 0; i < nb_pkts; i++) {
 		key[i] = encap_key(pkts[i], rte_pktmbuf_mtod(pkts[i], const uint8_t *));
-		idx[i] = ipoib_mac_front_idx(key[i], mask);
-		rte_prefetch0(&copy[idx[i]]);
+		cp[i] = &copy[ipoib_mac_front_idx(key[i], mask)];
+		rte_prefetch0(cp[i]);
 	}
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		unsigned int r = encap_eth_copy(dp, m, rte_pktmbuf_mtod(m, uint8_t *),
-						lens_get(m), &copy[idx[i]], key[i], &c);
+						lens_get(m), cp[i], key[i], &c);
 
 		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
@@ -1245,7 +1251,9 @@ struct decap_ctx {
  * The common receive in one go: a packet without GRH on our P_Key from a
  * known source (binding @p b, found for its SLID and QPN: the caller
  * compared the dynfield's word, P_Key index included, with the binding's
- * key), not our own, carrying IP that is not ND, within the MTU. True
+ * key; or, with @p b NULL, a constant once inlined, the front slot's copy
+ * of that binding, whose MAC word is @p src), not our own, carrying IP
+ * that is not ND, within the MTU. True
  * when done; false, with @p m untouched, decapsulates it the general way
  * (decap_one()), which makes every check again and drops with the
  * reason. The Ethernet view's header is two overlapping word stores:
@@ -1253,7 +1261,8 @@ struct decap_ctx {
  * over those two bytes; the lengths are one word store (lens_set()).
  */
 static __rte_always_inline bool
-decap_fast(struct rte_mbuf *m, uint64_t src, uint64_t key, const struct decap_ctx *c, bool eth)
+decap_fast(struct rte_mbuf *m, const struct ipoib_bind *b, uint64_t src, uint64_t key,
+	   const struct decap_ctx *c, bool eth)
 {
 	uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 	uint64_t lens = lens_get(m);
@@ -1283,6 +1292,8 @@ decap_fast(struct rte_mbuf *m, uint64_t src, uint64_t key, const struct decap_ct
 	}
 	if (unlikely(m->data_off < grow))
 		return false;
+	if (b != NULL)
+		memcpy(&src, b->mac, 8);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	w1 = src | (uint64_t)type << 48;
 #else
@@ -1339,13 +1350,12 @@ static __rte_always_inline unsigned int
 decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
 	  uint64_t word, const struct decap_ctx *c, bool eth)
 {
-	uint64_t k, mac;
+	uint64_t k;
 
 	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
 	memcpy(&k, b->key, 8);
 	if (likely((k | c->pkey_hi) == word)) {
-		memcpy(&mac, b->mac, 8);
-		if (likely(decap_fast(m, mac, word, c, eth)))
+		if (likely(decap_fast(m, b, 0, word, c, eth)))
 			return RTE_IPOIB_DROP_NONE;
 	} else if (k != (word & IPOIB_SRC_KEY_MASK)) {
 		b = NULL;
@@ -1366,7 +1376,7 @@ decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy
 	uint64_t k, mac;
 
 	if (likely(ipoib_fcopy_read(cp, &k, &mac, NULL) && (k | c->pkey_hi) == word) &&
-	    likely(decap_fast(m, mac, word, c, eth)))
+	    likely(decap_fast(m, NULL, mac, word, c, eth)))
 		return RTE_IPOIB_DROP_NONE;
 	return decap_one(dp, m, NULL);
 }
@@ -1378,8 +1388,8 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 {
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
 	const struct ipoib_fcopy *const copy = f->copy;
+	const struct ipoib_fcopy *cp[IPOIB_STAGE_MAX];
 	uint64_t word[IPOIB_STAGE_MAX];
-	uint32_t idx[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
 	void *const *slot = f->slot;
 	unsigned int i, nb_ok = 0, nb_drop = 0;
@@ -1398,11 +1408,11 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 	/* A big table: two passes over the slots' copies, as on transmit. */
 	for (i = 0; i < nb; i++) {
 		word[i] = decap_word(pkts[i], c->off);
-		idx[i] = ipoib_src_front_idx(word[i], mask);
-		rte_prefetch0(&copy[idx[i]]);
+		cp[i] = &copy[ipoib_src_front_idx(word[i], mask)];
+		rte_prefetch0(cp[i]);
 	}
 	for (i = 0; i < nb; i++) {
-		unsigned int r = decap_copy(dp, pkts[i], &copy[idx[i]], word[i], c, eth);
+		unsigned int r = decap_copy(dp, pkts[i], cp[i], word[i], c, eth);
 
 		BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
 	}

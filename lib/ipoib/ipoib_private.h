@@ -267,7 +267,9 @@ struct ipoib_htab {
  * store before the entry's grace period starts;
  * an entry that finds both its slots taken waits on its pair's list in
  * @c waiting and takes a slot of the pair when one is freed
- * (ipoib_table.c).
+ * (ipoib_table.c). Each slot also has a copy of its entry's burst fields
+ * in @c copy (struct ipoib_fcopy), rewritten before the slot pointer is
+ * stored; the bursts over big tables read the copy instead of the entry.
  */
 /*
  * A front slot's copy of what a burst's fast path reads of the entry in
