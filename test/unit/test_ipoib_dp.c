@@ -94,8 +94,8 @@ add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
 
 /*
  * Table capacity: 64, the bursts' one pass over a table the caches hold;
- * the _big cases 4,096, the two passes (slots, then entries prefetched
- * ahead) of a big table (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ * the _big cases 4,096, the two passes (slot copies prefetched, then
+ * read) of a big table (ipoib_encap.c, FRONT_SMALL_SLOTS).
  */
 #define TBL_SMALL 64
 #define TBL_BIG 4096
