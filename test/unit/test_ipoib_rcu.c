@@ -133,11 +133,60 @@ draw_id(uint32_t *seed)
 	return pick == NULL ? (*seed >> 8) % NB_ID : pick[(*seed >> 8) % nb_pick];
 }
 
+/*
+ * An Ethernet frame from @p src to identity @p id's MAC, IPv4 of 20
+ * bytes; the identity rides in the IP ID, to check what comes out. False
+ * when the mbuf has no room.
+ */
+static bool
+eth_frame(struct rte_mbuf *m, uint32_t id, const struct rte_ether_addr *src)
+{
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, 14 + 20);
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ether_addr mac;
+
+	if (p == NULL)
+		return false;
+	id_hw(id, &hw);
+	rte_ipoib_mac_from_hwaddr(&hw, &mac);
+	memcpy(p, mac.addr_bytes, 6);
+	memcpy(p + 6, src->addr_bytes, 6);
+	p[12] = 0x08;
+	p[13] = 0x00;
+	memset(p + 14, 0, 20);
+	p[14] = 0x45;
+	p[17] = 20;
+	p[18] = id >> 8;
+	p[19] = id & 0xff;
+	return true;
+}
+
+/* An IPoIB packet from identity @p id, without GRH, as eth_frame(). */
+static bool
+ipoib_frame(struct rte_mbuf *m, uint32_t id)
+{
+	struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
+	uint8_t *p = (uint8_t *)rte_pktmbuf_append(m, 4 + 20);
+
+	if (p == NULL)
+		return false;
+	memset(p, 0, 24);
+	p[0] = 0x08;
+	p[4] = 0x45;
+	p[7] = 20;
+	p[8] = id >> 8;
+	p[9] = id & 0xff;
+	memset(a, 0, sizeof(*a));
+	a->rx.src_qpn = id_qpn(id);
+	a->rx.slid = path_lid(id % NB_PATH);
+	return true;
+}
+
 static void *
 reader(void *arg)
 {
 	struct reader_counts *c = arg;
-	struct rte_ether_addr mac, src_mac;
+	struct rte_ether_addr src_mac;
 	struct rte_mbuf *m[BURST];
 	uint32_t ids[BURST], seed = 12345;
 	unsigned int i, n;
@@ -150,22 +199,8 @@ reader(void *arg)
 		if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
 			break;
 		for (i = 0; i < BURST; i++) {
-			struct rte_ipoib_hwaddr hw;
-			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 14 + 20);
-
 			ids[i] = draw_id(&seed);
-			id_hw(ids[i], &hw);
-			rte_ipoib_mac_from_hwaddr(&hw, &mac);
-			memcpy(p, mac.addr_bytes, 6);
-			memcpy(p + 6, src_mac.addr_bytes, 6);
-			p[12] = 0x08;
-			p[13] = 0x00;
-			memset(p + 14, 0, 20);
-			p[14] = 0x45;
-			p[17] = 20;
-			/* the identity rides in the IP ID, to check what comes out */
-			p[18] = ids[i] >> 8;
-			p[19] = ids[i] & 0xff;
+			eth_frame(m[i], ids[i], &src_mac);
 		}
 		n = rte_ipoib_encap_burst(dp_tx, m, BURST);
 		for (i = 0; i < n; i++) {
@@ -185,19 +220,8 @@ reader(void *arg)
 		if (rte_pktmbuf_alloc_bulk(pool, m, BURST) != 0)
 			break;
 		for (i = 0; i < BURST; i++) {
-			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m[i]);
-			uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], 4 + 20);
-
 			ids[i] = draw_id(&seed);
-			memset(p, 0, 24);
-			p[0] = 0x08;
-			p[4] = 0x45;
-			p[7] = 20;
-			p[8] = ids[i] >> 8;
-			p[9] = ids[i] & 0xff;
-			memset(a, 0, sizeof(*a));
-			a->rx.src_qpn = id_qpn(ids[i]);
-			a->rx.slid = path_lid(ids[i] % NB_PATH);
+			ipoib_frame(m[i], ids[i]);
 		}
 		n = rte_ipoib_decap_burst(dp_rx, m, BURST);
 		for (i = 0; i < n; i++) {
@@ -462,16 +486,8 @@ test_copy_midway(void)
 	/* Transmit to 0. */
 	m = rte_pktmbuf_alloc(pool);
 	TEST_ASSERT(m != NULL, "mbuf");
-	p = (uint8_t *)rte_pktmbuf_append(m, 14 + 20);
-	TEST_ASSERT(p != NULL, "room");
 	rte_ipoib_dp_local_mac(dp_tx, &src_mac);
-	memcpy(p, mac.addr_bytes, 6);
-	memcpy(p + 6, src_mac.addr_bytes, 6);
-	p[12] = 0x08;
-	p[13] = 0x00;
-	memset(p + 14, 0, 20);
-	p[14] = 0x45;
-	p[17] = 20;
+	TEST_ASSERT(eth_frame(m, 0, &src_mac), "room");
 	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp_tx, &m, 1), 1, "sent");
 	d = rte_ib_mbuf_addr(m);
 	TEST_ASSERT_EQUAL(d->tx.dest_qpn, id_qpn(0), "a copy being rewritten was used");
@@ -480,16 +496,7 @@ test_copy_midway(void)
 	/* Receive from 0. */
 	m = rte_pktmbuf_alloc(pool);
 	TEST_ASSERT(m != NULL, "mbuf");
-	p = (uint8_t *)rte_pktmbuf_append(m, 4 + 20);
-	TEST_ASSERT(p != NULL, "room");
-	memset(p, 0, 24);
-	p[0] = 0x08;
-	p[4] = 0x45;
-	p[7] = 20;
-	d = rte_ib_mbuf_addr(m);
-	memset(d, 0, sizeof(*d));
-	d->rx.src_qpn = id_qpn(0);
-	d->rx.slid = path_lid(0);
+	TEST_ASSERT(ipoib_frame(m, 0), "room");
 	TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(dp_rx, &m, 1), 1, "delivered");
 	p = rte_pktmbuf_mtod(m, uint8_t *);
 	rte_ipoib_neigh_mac(a, &want);
