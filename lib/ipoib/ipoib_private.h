@@ -254,24 +254,6 @@ struct ipoib_htab {
 };
 
 /*
- * A front index: a direct-mapped array of entry pointers, indexed by bits
- * the key already carries (ipoib_mac_front_idx(), ipoib_src_front_idx()),
- * in front of a hash index that holds every entry. A lookup reads one
- * slot and the entry it points to, whose full key it verifies; an entry
- * may also sit in the other slot of its pair (home ^ 1, the same cache
- * line). A key in neither (its slots taken by others) is found in the
- * hash index. A free slot points to @c none, an entry whose key (all
- * ones) no key matches, so that a reader tests no NULL. Writer (under
- * tbl->lock): an entry's key is written before the entry is stored in a
- * slot with a release store; a slot is given back @c none with a release
- * store before the entry's grace period starts;
- * an entry that finds both its slots taken waits on its pair's list in
- * @c waiting and takes a slot of the pair when one is freed
- * (ipoib_table.c). Each slot also has a copy of its entry's burst fields
- * in @c copy (struct ipoib_fcopy), rewritten before the slot pointer is
- * stored; the bursts over big tables read the copy instead of the entry.
- */
-/*
  * A front slot's copy of what a burst's fast path reads of the entry in
  * that slot, so that a table the caches do not hold costs one miss per
  * packet (this line) instead of two (the slot, then the entry): the MAC
@@ -335,6 +317,24 @@ enum ipoib_front_kind {
 	IPOIB_FRONT_SRC,                     /**< Source bindings by (SLID, QPN). */
 };
 
+/*
+ * A front index: a direct-mapped array of entry pointers, indexed by bits
+ * the key already carries (ipoib_mac_front_idx(), ipoib_src_front_idx()),
+ * in front of a hash index that holds every entry. A lookup reads one
+ * slot and the entry it points to, whose full key it verifies; an entry
+ * may also sit in the other slot of its pair (home ^ 1, the same cache
+ * line). A key in neither (its slots taken by others) is found in the
+ * hash index. A free slot points to @c none, an entry whose key (all
+ * ones) no key matches, so that a reader tests no NULL. Writer (under
+ * tbl->lock): an entry's key is written before the entry is stored in a
+ * slot with a release store; a slot is given back @c none with a release
+ * store before the entry's grace period starts;
+ * an entry that finds both its slots taken waits on its pair's list in
+ * @c waiting and takes a slot of the pair when one is freed
+ * (ipoib_table.c). Each slot also has a copy of its entry's burst fields
+ * in @c copy (struct ipoib_fcopy), rewritten before the slot pointer is
+ * stored; the bursts over big tables read the copy instead of the entry.
+ */
 struct ipoib_front {
 	uint32_t mask;                       /**< Slots - 1. */
 	void **slot;                         /**< Atomic entry pointers. */
