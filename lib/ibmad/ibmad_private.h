@@ -145,8 +145,9 @@ int ibmad_aux_fd_set(int fd, void (*fn)(void *arg), void *arg);
 void ibmad_aux_fd_clear(int fd);
 /**
  * A send now waits until @p deadline_ms: wake the control thread only if
- * it sleeps past that (a wake-up per SMP was a thread switch per SMP).
- * Caller holds ibmad_lock.
+ * it sleeps past that (a wake-up per SMP was a thread switch per SMP),
+ * never for a send the thread makes itself (its pass plans its sleep after
+ * its callbacks). Caller holds ibmad_lock.
  */
 void ibmad_wake_for_deadline(uint64_t deadline_ms);
 void ibmad_event_queue(struct rte_ib_device *dev, enum rte_ib_event_type type,

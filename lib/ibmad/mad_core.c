@@ -61,6 +61,12 @@ static pthread_t thread_id;
  * last pass found); 0 until its first pass. Under ibmad_lock.
  */
 static uint64_t thread_plan_ms;
+/* The earliest deadline of the sends the control thread made itself since
+ * its pass looked at the timers (callbacks, the aux fd's turn): its sleep
+ * is planned from them at the end of the pass, without a wake-up. Under
+ * ibmad_lock.
+ */
+static uint64_t thread_own_ms = UINT64_MAX;
 
 static bool service_registered;
 static uint32_t service_id;
@@ -123,8 +129,24 @@ void
 ibmad_wake_for_deadline(uint64_t deadline_ms)
 {
 	/* Without the thread, a service lcore or the application polls. */
-	if (!thread_running || thread_plan_ms == 0 || deadline_ms < thread_plan_ms)
+	if (!thread_running || thread_plan_ms == 0) {
 		ibmad_wake();
+		return;
+	}
+	/*
+	 * A send of the thread's own pass (the channel's turn sends each SMP
+	 * OpenSM writes): the pass plans the sleep after it. The eventfd
+	 * write and the read that cleared it were two syscalls per SMP.
+	 */
+	if (pthread_equal(pthread_self(), thread_id)) {
+		thread_own_ms = RTE_MIN(thread_own_ms, deadline_ms);
+		return;
+	}
+	if (deadline_ms < thread_plan_ms) {
+		/* Its next pass comes now: later sends of a burst need no wake. */
+		thread_plan_ms = deadline_ms;
+		ibmad_wake();
+	}
 }
 
 bool
@@ -320,6 +342,14 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 	/* Without ibmad_lock, as an application thread: it may send. */
 	if (aux && aux_fn != NULL)
 		aux_fn(aux_arg);
+	if (thread) {
+		/* What the pass itself sent, after its look at the timers. */
+		pthread_mutex_lock(&ibmad_lock);
+		*next_deadline = RTE_MIN(*next_deadline, thread_own_ms);
+		thread_plan_ms = *next_deadline;
+		thread_own_ms = UINT64_MAX;
+		pthread_mutex_unlock(&ibmad_lock);
+	}
 	pthread_mutex_unlock(&run_lock);
 	return done;
 }

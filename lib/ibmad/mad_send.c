@@ -268,7 +268,10 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	if (p->timeout_ms == 0) {
 		s->state = IBMAD_SEND_DONE;
 		s->status = 0;
-		ibmad_wake();
+		/* Completed by the next pass, due now: a wake-up unless the
+		 * thread sends it itself (an SA response of the channel).
+		 */
+		ibmad_wake_for_deadline(ibmad_now_ms());
 	} else {
 		s->state = IBMAD_SEND_WAIT;
 		s->deadline_ms = ibmad_now_ms() + p->timeout_ms;

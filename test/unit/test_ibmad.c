@@ -235,7 +235,13 @@ struct rec {
 	uint8_t last_recv[RTE_IB_MAD_SIZE];
 	struct rte_ibmad_agent *unregister_me;
 	bool respond;
+	/* Sent once more from the send callback, with this time-out. */
+	const uint8_t *resend_mad;
+	uint32_t resend_ms;
 };
+
+static void send_params(struct rte_ibmad_send_params *p, const uint8_t *mad,
+			uint32_t timeout_ms, uint8_t retries, void *ctx);
 
 static void
 rec_send(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
@@ -256,6 +262,14 @@ rec_send(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
 	if (rec->unregister_me == agent) {
 		rte_ibmad_agent_unregister(agent);
 		rec->unregister_me = NULL;
+	}
+	if (rec->resend_mad != NULL) {
+		struct rte_ibmad_send_params p;
+
+		send_params(&p, rec->resend_mad, rec->resend_ms, 0, NULL);
+		rec->resend_mad = NULL;
+		if (rte_ibmad_send(agent, &p, NULL) < 0)
+			rec->status[i] = -EIO;
 	}
 }
 
@@ -943,6 +957,25 @@ test_ctrl_thread(void)
 	TEST_ASSERT_EQUAL(r.status[2], -ETIMEDOUT, "status");
 	TEST_ASSERT(i < 100, "timed out within 0.5 s of a 20 ms time-out (%u polls)", i);
 	TEST_ASSERT_SUCCESS(rte_ibmad_cancel(a, tid), "cancel the long one");
+	for (i = 0; i < 200 && __atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE) == 3; i++)
+		sleep_ms(5);
+	TEST_ASSERT_EQUAL(r.status[3], -ECANCELED, "cancelled");
+
+	/*
+	 * A send the thread makes itself (from this callback) does not wake
+	 * it: its pass plans its sleep from that send's deadline. With
+	 * nothing else outstanding the thread would otherwise sleep for good.
+	 */
+	r.resend_ms = 20;
+	r.resend_mad = mad;
+	send_params(&p, mad, 20, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	for (i = 0; i < 200 && __atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE) < 6; i++)
+		sleep_ms(5);
+	TEST_ASSERT_EQUAL(__atomic_load_n(&r.nsend, __ATOMIC_ACQUIRE), 6,
+			  "the thread's own send timed out (%u)", r.nsend);
+	TEST_ASSERT_EQUAL(r.status[4], -ETIMEDOUT, "status");
+	TEST_ASSERT_EQUAL(r.status[5], -ETIMEDOUT, "status of the resend");
 	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
 	return TEST_SUCCESS;

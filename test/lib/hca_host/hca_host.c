@@ -967,6 +967,38 @@ pk_run_row(struct pk_host *a, struct pk_host *b, const struct pk_row *r)
 	return 0;
 }
 
+/*
+ * Sends on two of A's QPs rung back to back: both complete and both are
+ * delivered. In the iPXE style both doorbells go to the one UAR page's
+ * send slot, which the model polls as shared memory; the second must not
+ * overwrite the first before the model took it (hh_uar_write64()).
+ */
+static int
+pk_back_to_back(struct pk_host *a, struct pk_host *b)
+{
+	struct hh_qp *s1 = pk_qp(a, 0xffff), *s2 = pk_qp(a, 0x8123);
+	struct hh_qp *r1 = pk_qp(b, 0xffff), *r2 = pk_qp(b, 0x0123);
+	struct hh_ud_dest d1 = { .dlid = b->h.lid, .qkey = UD_QKEY, .port = 1 };
+	struct hh_ud_dest d2 = d1;
+	uint8_t cqe[32];
+	unsigned int i;
+
+	REQUIRE(s1 != NULL && s2 != NULL && r1 != NULL && r2 != NULL, "QPs of two partitions");
+	d1.dqpn = r1->qpn;
+	d2.dqpn = r2->qpn;
+	hh_post_ud_send(&a->h.d, s1, &d1, a->h.payload_mr.lkey, 0, 64, true);
+	hh_post_ud_send(&a->h.d, s2, &d2, a->h.payload_mr.lkey, 0, 64, true);
+	for (i = 0; i < 2; i++)
+		REQUIRE(wait_cqe(&a->h, &a->h.scq, cqe, 3000),
+			"send CQE %u of two sends on two QPs rung back to back", i + 1);
+	for (i = 0; i < 2; i++)
+		REQUIRE(wait_cqe(&b->h, &b->h.rcq, cqe, 3000),
+			"receive CQE %u of two sends on two QPs rung back to back", i + 1);
+	hh_post_recv(&b->h.d, r1, 1);
+	hh_post_recv(&b->h.d, r2, 1);
+	return 0;
+}
+
 static int
 scenario_pkey(const char *da, const char *db)
 {
@@ -1016,6 +1048,7 @@ scenario_pkey(const char *da, const char *db)
 	REQUIRE(pk_make_qps(&B, want_b, 3) == 0, "B's QPs");
 	for (i = 0; i < sizeof(pk_rows) / sizeof(pk_rows[0]); i++)
 		REQUIRE(pk_run_row(&A, &B, &pk_rows[i]) == 0, "row %u", i);
+	REQUIRE(pk_back_to_back(&A, &B) == 0, "two QPs' doorbells back to back");
 	hh_close(&A.h.d);
 	hh_close(&B.h.d);
 	return 0;

@@ -290,11 +290,49 @@ hh_bar0_write32(struct hh_dev *d, uint64_t off, uint32_t v)
 	*(volatile uint32_t *)(d->bar0 + off) = htobe32(v);
 }
 
+/* How long an iPXE-style send doorbell waits for the model to take another QP's. */
+#define IPXE_SLOT_WAIT_US	100000
+
+/*
+ * iPXE rings every queue on its one UAR page (arbel.c). Silicon takes each
+ * doorbell write as it arrives; the model polls the page as shared memory,
+ * so another QP's doorbell written over one it has not taken yet would be
+ * lost, its send never completed (doc/guides/nics/mthca_hw.rst, "A UAR page
+ * shared by several queues"). iPXE rings one queue at a time; this host
+ * also answers the SM from QP0/QP1 on the same page while a test send may
+ * still be in the slot, so before a send doorbell it waits, boundedly, until
+ * the model has taken a pending one of another QP (the model clears the
+ * slot's second word once it has acted). A doorbell the model refused stays
+ * in the slot: the bound lets the host go on, as the fault tests expect.
+ */
+static void
+ipxe_send_slot_wait(volatile uint8_t *db, uint32_t lo)
+{
+	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10000 };
+	struct timespec t0, t;
+	uint32_t pending;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pending = be32toh(__atomic_load_n((volatile uint32_t *)(db + 4),
+						  __ATOMIC_ACQUIRE));
+		if (pending == 0 || pending >> 8 == lo >> 8)
+			return;	/* free, or our own QP's: a later doorbell covers it */
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 >
+		    IPXE_SLOT_WAIT_US)
+			return;
+		nanosleep(&nap, NULL);
+	}
+}
+
 void
 hh_uar_write64(struct hh_dev *d, uint32_t uar, uint32_t off, uint32_t hi, uint32_t lo)
 {
 	volatile uint8_t *db = d->bar2 + (size_t)uar * HH_UAR_PAGE + off;
 
+	if (d->style == HH_STYLE_IPXE && off == HH_UAR_SEND)
+		ipxe_send_slot_wait(db, lo);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (d->style == HH_STYLE_IPXE) {
 		/* arbel_ring_doorbell(): two 32-bit stores, the first word first */
