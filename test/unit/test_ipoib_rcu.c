@@ -510,6 +510,47 @@ test_copy_midway(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A transmit stamps its neighbour for ageing: in the entry with a small
+ * table, in the front slot's copy with a big one, where
+ * rte_ipoib_neigh_last_used() finds it too, and which the neighbour takes
+ * with it when it leaves the slot (deleted here; read before the grace
+ * period ends, as the control side may).
+ */
+static int
+test_last_used(void)
+{
+	struct rte_ether_addr src_mac;
+	struct rte_ipoib_path *path;
+	struct rte_ipoib_neigh *n;
+	struct rte_ipoib_hwaddr hw;
+	struct rte_mbuf *m;
+	struct rte_ib_gid g;
+	uint64_t t0;
+
+	id_hw(0, &hw);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	TEST_ASSERT(path != NULL, "path");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
+	n = rte_ipoib_neigh_add(tbl, &hw, path);
+	TEST_ASSERT(n != NULL, "neighbour");
+	/* Older than an age tick (1/1024 s), so that the next send stamps it. */
+	rte_delay_us_block(3000);
+	t0 = rte_rdtsc();
+	TEST_ASSERT(rte_ipoib_neigh_last_used(n) < t0, "stamped at creation");
+	m = rte_pktmbuf_alloc(pool);
+	TEST_ASSERT(m != NULL, "mbuf");
+	rte_ipoib_dp_local_mac(dp_tx, &src_mac);
+	TEST_ASSERT(eth_frame(m, 0, &src_mac), "room");
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp_tx, &m, 1), 1, "sent");
+	rte_pktmbuf_free(m);
+	TEST_ASSERT(rte_ipoib_neigh_last_used(n) >= t0, "stamped by the send");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(tbl, n), "del");
+	TEST_ASSERT(rte_ipoib_neigh_last_used(n) >= t0, "the stamp left with it");
+	return TEST_SUCCESS;
+}
+
 static int
 suite_setup(void)
 {
@@ -603,6 +644,8 @@ static struct unit_test_suite ipoib_rcu_suite = {
 		TEST_CASE_ST(tables_setup_big, tables_teardown, test_churn),
 		TEST_CASE_ST(tables_setup_big, tables_teardown, test_torn_slot),
 		TEST_CASE_ST(tables_setup_big, tables_teardown, test_copy_midway),
+		TEST_CASE_ST(tables_setup_small, tables_teardown, test_last_used),
+		TEST_CASE_ST(tables_setup_big, tables_teardown, test_last_used),
 		TEST_CASES_END()
 	}
 };
