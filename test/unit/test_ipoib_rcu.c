@@ -343,6 +343,22 @@ test_churn(void)
 	return TEST_SUCCESS;
 }
 
+/* Path 0 (identities 0, NB_PATH, ...), with a handle; NULL on failure. */
+static struct rte_ipoib_path *
+path0_add(void)
+{
+	struct rte_ipoib_path *path;
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ib_gid g;
+
+	id_hw(0, &hw);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	if (path == NULL || rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)) != 0)
+		return NULL;
+	return path;
+}
+
 /*
  * Identities 0, NB_PATH, 2 * NB_PATH, ...: one port GID (path 0), QPNs
  * that differ above bit 16 of the MAC's low bits, so that their MACs'
@@ -364,16 +380,12 @@ test_torn_slot(void)
 	struct rte_ipoib_hwaddr hw;
 	uint64_t ops = 0, end;
 	uint32_t seed = 4242, k;
-	struct rte_ib_gid g;
 	cpu_set_t one_cpu;
 	bool pinned;
 	pthread_t th;
 
-	id_hw(0, &hw);
-	rte_ipoib_hwaddr_gid(&hw, &g);
-	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	path = path0_add();
 	TEST_ASSERT(path != NULL, "path");
-	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
 	pick = torn_ids;
 	nb_pick = TORN_IDS;
 	reader_nap_ns = 20000;
@@ -454,16 +466,13 @@ test_copy_midway(void)
 	struct ipoib_fcopy *ca, *cs, save_a, save_s;
 	struct rte_ib_mbuf_addr *d;
 	struct rte_mbuf *m;
-	struct rte_ib_gid g;
 	uint64_t key;
 	uint8_t *p;
 
 	id_hw(0, &hw);
 	id_hw(NB_PATH, &hw_b);
-	rte_ipoib_hwaddr_gid(&hw, &g);
-	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	path = path0_add();
 	TEST_ASSERT(path != NULL, "path");
-	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
 	a = rte_ipoib_neigh_add(tbl, &hw, path);
 	b = rte_ipoib_neigh_add(tbl, &hw_b, path);
 	TEST_ASSERT(a != NULL && b != NULL, "neighbours");
@@ -525,14 +534,11 @@ test_last_used(void)
 	struct rte_ipoib_neigh *n;
 	struct rte_ipoib_hwaddr hw;
 	struct rte_mbuf *m;
-	struct rte_ib_gid g;
 	uint64_t t0;
 
-	id_hw(0, &hw);
-	rte_ipoib_hwaddr_gid(&hw, &g);
-	path = rte_ipoib_path_add(tbl, &g, 0xffff);
+	path = path0_add();
 	TEST_ASSERT(path != NULL, "path");
-	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0), path_lid(0)), "ah");
+	id_hw(0, &hw);
 	n = rte_ipoib_neigh_add(tbl, &hw, path);
 	TEST_ASSERT(n != NULL, "neighbour");
 	/* Older than an age tick (1/1024 s), so that the next send stamps it. */
