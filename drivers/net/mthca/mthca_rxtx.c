@@ -27,6 +27,17 @@
 #define MTHCA_RX_SHUFFLE 1
 #endif
 
+/*
+ * tx_prefetch_next() wants rte_prefetch0_write() to be PREFETCHW, which
+ * GCC emits only with PRFCHW in the target (meson.build adds -mprfchw):
+ * as the PREFETCHT0 it was without, the WQE lines came in shared and
+ * every store still waited for the model's core to give up its copy
+ * (doc/guides/nics/mthca.rst, "Performance").
+ */
+#if defined(RTE_ARCH_X86_64) && !defined(__PRFCHW__)
+#error "net_mthca is built with -mprfchw: rte_prefetch0_write() is no PREFETCHW without it"
+#endif
+
 static __rte_always_inline struct mthca_cqe *
 cqe_at(const struct mthca_cq_ring *cq, uint32_t i)
 {
