@@ -103,7 +103,8 @@ BENCH_RE = re.compile(
     r'rate_cpu_ns (?P<cpu_ns>\d+) rate_wait_ns (?P<wait_ns>\d+) '
     r'full32_ref_cycles_per_pkt (?P<ref>[0-9.]+) full32_ref_min_cycles_per_pkt (?P<ref_min>[0-9.]+) '
     r'full32_tx_per_ref (?P<tx_ref>[0-9.]+) full32_rx_per_ref (?P<rx_ref>[0-9.]+) '
-    r'full32_switches (?P<csw>\d+)')
+    r'full32_switches (?P<csw>\d+) full32_tx_mean_cycles_per_pkt (?P<ftx_mean>[0-9.]+) '
+    r'full32_rx_mean_cycles_per_pkt (?P<frx_mean>[0-9.]+)')
 
 
 class Peer:
@@ -207,10 +208,10 @@ def show(tag, size, setup, r, what=''):
              100 * r['steal']))
     if 'ftx' in r:
         text += ('; cycles/pkt: rate run tx %.1f rx %.1f (%.1f pkts/poll), full 32 tx %.1f '
-                 '(least %.1f) rx %.1f (least %.1f), reference %.1f (least %.1f), over it tx %.2f rx %.2f, '
-                 '%d switches' %
-                 (r['tx'], r['rx'], r['per_poll'], r['ftx'], r['ftx_min'], r['frx'],
-                  r['frx_min'], r['ref'], r['ref_min'], r['tx_ref'], r['rx_ref'], r['csw']))
+                 '(least %.1f, mean %.1f) rx %.1f (least %.1f, mean %.1f), reference %.1f '
+                 '(least %.1f), over it tx %.2f rx %.2f, %d switches' %
+                 (r['tx'], r['rx'], r['per_poll'], r['ftx'], r['ftx_min'], r['ftx_mean'],
+                  r['frx'], r['frx_min'], r['frx_mean'], r['ref'], r['ref_min'], r['tx_ref'], r['rx_ref'], r['csw']))
     if r.get('c2c') is not None:
         text += '; vCPU round trip %d ns' % r['c2c']
     print(text)
@@ -249,10 +250,13 @@ def summary(size, setup, runs, peers):
            statistics.median(r[-1]['model_ns'] for r in runs),
            statistics.median(r[1]['model_ns'] for r in runs)))
     print('%s full bursts of 32, cycles/pkt, median over the %d bursts of their median call:'
-          ' tx_burst %s, rx_burst %s; of their least call: tx %.1f, rx %.1f' %
+          ' tx_burst %s, rx_burst %s; of their least call: tx %.1f, rx %.1f; of their mean:'
+          ' tx %.1f, rx %.1f' %
           (tag, len(drv), quart([r['ftx'] for r in drv]), quart([r['frx'] for r in drv]),
            statistics.median(r['ftx_min'] for r in drv),
-           statistics.median(r['frx_min'] for r in drv)))
+           statistics.median(r['frx_min'] for r in drv),
+           statistics.median(r['ftx_mean'] for r in drv),
+           statistics.median(r['frx_mean'] for r in drv)))
     ref = [r['ref'] for r in drv]
     print('%s reference (bench_ref(), about a burst\'s worth of local work, cycles/pkt), median'
           ' over the bursts of their median: %s; each call over its round\'s reference, median '
@@ -291,7 +295,9 @@ def summary(size, setup, runs, peers):
     return (ratios, statistics.median(r['pps'] for r in drv),
             statistics.median(r['ftx'] for r in drv), statistics.median(r['frx'] for r in drv),
             statistics.median(ref), statistics.median(r['tx_ref'] for r in drv),
-            statistics.median(r['rx_ref'] for r in drv))
+            statistics.median(r['rx_ref'] for r in drv),
+            statistics.median(r['ftx_mean'] for r in drv),
+            statistics.median(r['frx_mean'] for r in drv))
 
 
 def main():
@@ -367,14 +373,14 @@ def main():
                    'met' if rate >= GOAL_PPS else 'NOT met',
                    med[2044, 'deep'][1] / 1e3))
         for size in a.sizes:
-            tx, rx, ref, tx_ref, rx_ref = med[size, goal][2:]
+            tx, rx, ref, tx_ref, rx_ref, tx_mean, rx_mean = med[size, goal][2:]
             print('bench_mthca: %4d bytes: goal <= %.0f cycles/pkt at full bursts (median of the'
-                  ' bursts\' median calls, %s set-up): tx_burst %.1f, rx_burst %.1f %s (the vCPU'
-                  ' meanwhile: reference %.1f, the calls %.2fx / %.2fx their reference); deep '
-                  'set-up tx %.1f, rx %.1f' %
+                  ' bursts\' median calls, %s set-up): tx_burst %.1f, rx_burst %.1f %s (their'
+                  ' means %.1f / %.1f; the vCPU meanwhile: reference %.1f, the calls %.2fx /'
+                  ' %.2fx their reference); deep set-up tx %.1f, rx %.1f' %
                   (size, GOAL_CYCLES, goal, tx, rx,
-                   'met' if max(tx, rx) <= GOAL_CYCLES else 'NOT met', ref, tx_ref, rx_ref,
-                   med[size, 'deep'][2], med[size, 'deep'][3]))
+                   'met' if max(tx, rx) <= GOAL_CYCLES else 'NOT met', tx_mean, rx_mean, ref,
+                   tx_ref, rx_ref, med[size, 'deep'][2], med[size, 'deep'][3]))
         drv.close(h)
         hh.close(h)
 
