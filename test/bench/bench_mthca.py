@@ -24,7 +24,7 @@ affinity), the models wherever the kernel puts them.
 Method (doc/guides/testing.rst, "bench_mthca"): one run of each side
 minutes apart varies up to 3x with the hypervisor's placement of the
 vCPUs, more than the difference measured. So per datagram size (64 and
-2044 bytes) and per receive set-up of net_mthca, --runs pairs of short
+2044 bytes) and per receive set-up of net_mthca, --runs rounds of short
 bursts (default 21 of 200,000 datagrams; $BENCH_RUNS, $BENCH_COUNT)
 alternate net_mthca / hca_host with one buffer / hca_host with 128 in
 ABC CBA order after one warm-up burst each, and the figures are medians
@@ -50,7 +50,7 @@ Beside the full bursts, each of their rounds first times bench_ref(),
 about a burst's worth of work on lines no other core touches: how fast
 the vCPU ran at that moment. Per burst: its median and least, the median
 over the rounds of each call's cycles over its round's reference, and
-how often the thread was switched out; per pair, the cache-line round
+how often the thread was switched out; per round, the cache-line round
 trip between the two vCPUs (c2c_probe, --c2c-probe), as bench_hca_ud.
 
 Per size and set-up: each side's median rate with its quartiles, the
@@ -59,14 +59,15 @@ hca_host's two ways (and over the rounds in which both hosts had a CPU
 >= 85 % of their rate run), hca_host with 128 buffers over hca_host with
 one (what the send buffers alone cost the model), and the PMD's
 full-burst cycles as the median over all bursts of their per-call
-medians (and of their least calls); the reference's median and the calls
+medians (and of their least calls and their means); the reference's median and the calls
 over it, with quartiles; the full-burst medians over the bursts whose
 reference was within 10 % of the run's least (a full-speed vCPU) and over
-the others, and over the pairs with the faster half of round trips and
+the others, and over the rounds with the faster half of round trips and
 the others. Goals: the median ratio to hca_host with 128 buffers >= 0.9
-at both sizes (the ratio to one buffer printed beside it), the median 2044-byte net_mthca rate >= 961 Kpps, and the
-full-burst median <= 40 cycles per packet each way, all on the harness
-set-up. Exit 0 after a run, whatever the figures.
+at both sizes (the ratio to one buffer printed beside it), the median
+2044-byte net_mthca rate >= 961 Kpps, and the full-burst median <= 40
+cycles per packet each way, all on the harness set-up. Exit 0 after a
+run, whatever the figures.
 """
 
 import argparse
@@ -237,13 +238,13 @@ def summary(size, setup, runs, peers):
         v = [r[0]['pps'] / r[i]['pps'] for r in runs]
         clean = [r[0]['pps'] / r[i]['pps'] for r in runs
                  if r[0]['host_cpu'] >= CLEAN_CPU_SHARE and r[i]['host_cpu'] >= CLEAN_CPU_SHARE]
-        print('%s net_mthca / %s per pair: median %s; in the %d of %d pairs where both hosts'
+        print('%s net_mthca / %s per round: median %s; in the %d of %d rounds where both hosts'
               ' had a CPU >= %.0f%% of their rate run: %s' %
               (tag, p.tag, quart(v, '%.3f'), len(clean), len(runs), 100 * CLEAN_CPU_SHARE,
                '%.3f' % statistics.median(clean) if clean else '-'))
         ratios.append(statistics.median(v))
     # the same model and host, only the send buffers differ: what they cost the model
-    print('%s %s / %s per pair (the send buffers alone): median %s; model ns per datagram,'
+    print('%s %s / %s per round (the send buffers alone): median %s; model ns per datagram,'
           ' medians: %.0f / %.0f' %
           (tag, peers[-1].tag, peers[0].tag,
            quart([r[-1]['pps'] / r[1]['pps'] for r in runs], '%.3f'),
@@ -308,7 +309,7 @@ def main():
     ap.add_argument('net')
     ap.add_argument('--runs', type=int, default=int(os.environ.get('BENCH_RUNS', '21')),
                     help='ABC CBA rounds per size and set-up')
-    ap.add_argument('--c2c-probe', help='c2c_probe program: vCPU round trip per pair')
+    ap.add_argument('--c2c-probe', help='c2c_probe program: vCPU round trip per round')
     ap.add_argument('--count', type=int, default=int(os.environ.get('BENCH_COUNT', '200000')),
                     help='datagrams per burst')
     ap.add_argument('--sizes', type=int, nargs='+', choices=SIZES,
@@ -359,7 +360,7 @@ def main():
         goal = SETUPS[0][0]
         for size in a.sizes:
             like, one = med[size, goal][0][-1], med[size, goal][0][0]
-            print('bench_mthca: %4d bytes: goal >= %.1fx %s (median pair ratio, %s '
+            print('bench_mthca: %4d bytes: goal >= %.1fx %s (median per-round ratio, %s '
                   'set-up): %.3f %s; against %s (one send buffer) %.3f; deep set-up %.3f / %.3f' %
                   (size, GOAL_RATIO, peers[-1].tag, goal, like,
                    'met' if like >= GOAL_RATIO else 'NOT met', peers[0].tag, one,
