@@ -9,9 +9,10 @@
  *
  * A sends from one buffer by default, so the model's gather reads 2 KiB
  * that stay in its core's L1. With more buffers it sends from each in
- * turn, as an application sends from the buffers it received into: the
- * model then reads lines it last touched a lap of buffers ago, as it
- * does under net_mthca (bench_mthca, doc/guides/nics/mthca.rst).
+ * turn, as an application sends from many: the model then reads lines it
+ * last touched a lap of buffers ago, as it does under net_mthca, whose
+ * send mbufs are those it has just received into (bench_mthca,
+ * doc/guides/nics/mthca.rst, "Performance").
  *
  * hh_bench_serve() keeps both hosts up and runs one burst per line read
  * from stdin, so a driver (test/bench/bench_hca_ud.py) can alternate many
