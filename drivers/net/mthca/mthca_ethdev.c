@@ -11,9 +11,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <unistd.h>
-#if defined(RTE_ARCH_X86_64)
-#include <cpuid.h>
-#endif
 
 #include <bus_pci_driver.h>
 #include <ethdev_driver.h>
@@ -516,24 +513,6 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	return 0;
 }
 
-/*
- * The burst functions are built with -mprfchw (drivers/net/mthca/meson.build)
- * and execute PREFETCHW, which Intel documents only for processors that
- * report PRFCHW (CPUID 80000001h ECX bit 8; "3dnowprefetch" in Linux):
- * refuse the others at probe rather than risk an invalid opcode in a burst.
- */
-static bool
-cpu_has_prfchw(void)
-{
-#if defined(RTE_ARCH_X86_64)
-	unsigned int eax, ebx, ecx, edx;
-
-	return __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PRFCHW) != 0;
-#else
-	return true;
-#endif
-}
-
 static int
 mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 {
@@ -551,11 +530,6 @@ mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 	}
 	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
 		MTHCA_LOG(ERR, "%s: secondary processes are not supported", pci->device.name);
-		return -ENOTSUP;
-	}
-	if (!cpu_has_prfchw()) {
-		MTHCA_LOG(ERR, "%s: this CPU does not report PREFETCHW (PRFCHW), which the "
-			  "burst functions use", pci->device.name);
 		return -ENOTSUP;
 	}
 	dev = rte_zmalloc("mthca_dev", sizeof(*dev), 0);
