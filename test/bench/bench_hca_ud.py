@@ -219,17 +219,18 @@ class Model:
         h.check(self.host.returncode == 0, '%s: hca_host bench_serve exit %s; see %s' %
                 (self.tag, self.host.returncode, self.log))
 
-    def burst(self, h, size, count, idle=None):
+    def burst(self, h, size, count, idle=None, bufs=1):
         """One burst; a dict of its rate and what the scheduler did meanwhile.
 
         @idle: the other model, whose ibfabric (polling its quiet host once
-        a millisecond) is watched too.
+        a millisecond) is watched too. @bufs: how many send buffers the
+        host sends from in turn (hh_bench.c).
         """
         pids = (self.fab.proc.pid, self.host.pid) + ((idle.fab.proc.pid,) if idle else ())
         c0 = dp_counters(self.fab)
         f0 = [faults(p) for p in pids[:2]]
         s0, st0, t0 = [schedstat(p) for p in pids], steal_ns(), time.monotonic()
-        self.host.stdin.write('%d %d\n' % (size, count))
+        self.host.stdin.write('%d %d %d\n' % (size, count, bufs))
         self.host.stdin.flush()
         line = self.reply(h)
         wall = (time.monotonic() - t0) * 1e9

@@ -382,6 +382,7 @@ mthca_tx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 	txq->qpn = txq->qp.qpn;
 	txq->lkey_be = rte_cpu_to_be_32(dev->ntmr.lkey);
 	txq->fast_free = (offloads & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE) != 0;
+	txq->prefetchw = mthca_cpu_has_prfchw();
 	eth->data->tx_queues[idx] = txq;
 	MTHCA_LOG(DEBUG, "port %u txq %u: QPN 0x%x, CQN 0x%x, %u WQEs", p->port_id, idx,
 		  txq->qp.qpn, txq->hwcq.cqn, nb_desc);

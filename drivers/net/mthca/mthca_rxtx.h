@@ -93,6 +93,7 @@ struct mthca_txq {
 	rte_be32_t lkey_be;		/**< L_Key of every gather entry, big-endian */
 	int dynoff;			/**< rte_ib mbuf dynfield offset */
 	bool fast_free;			/**< RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE */
+	bool prefetchw;			/**< the CPU has PREFETCHW (mthca_cpu_has_prfchw()) */
 	uint32_t chains;		/**< slots tagged MTHCA_TX_ELT_CHAIN, not yet retired */
 	/** mbuf of each SQ slot; a chain is tagged MTHCA_TX_ELT_CHAIN under fast_free */
 	struct rte_mbuf **elts;
@@ -120,6 +121,8 @@ mthca_tx_elt(struct rte_mbuf *e)
 	return (struct rte_mbuf *)((uintptr_t)e & ~MTHCA_TX_ELT_CHAIN);
 }
 
+/** The CPU reports PRFCHW (PREFETCHW); false off x86-64. */
+bool mthca_cpu_has_prfchw(void);
 uint16_t mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 uint16_t mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n);
 /** rte_eth_rx_descriptor_status(): DONE once the offset-th next completion is ours. */

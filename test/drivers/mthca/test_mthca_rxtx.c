@@ -327,6 +327,7 @@ tx_setup_n(bool fast_free, uint32_t nb)
 	tx.q->lkey_be = rte_cpu_to_be_32(0x1234);
 	tx.q->dynoff = dynoff;
 	tx.q->fast_free = fast_free;
+	tx.q->prefetchw = mthca_cpu_has_prfchw();	/* as mthca_tx_queue_setup() */
 	return TEST_SUCCESS;
 }
 
@@ -596,6 +597,36 @@ suite_teardown(void)
 	rte_eal_cleanup();
 }
 
+/*
+ * tx_burst prefetches the next WQE lines with PREFETCHW only where the CPU
+ * reports PRFCHW: the answer must be the kernel's ("3dnowprefetch"), or
+ * the burst either falls back to PREFETCHT0 for nothing or runs an
+ * opcode the CPU may not have (doc/guides/nics/mthca.rst, "Performance").
+ */
+static int
+test_cpu_prfchw(void)
+{
+#if defined(RTE_ARCH_X86_64)
+	char line[4096];
+	bool flag = false, seen = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	TEST_ASSERT(f != NULL, "/proc/cpuinfo");
+	while (!seen && fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, "flags", 5) != 0)
+			continue;
+		seen = true;
+		flag = strstr(line, " 3dnowprefetch") != NULL;
+	}
+	fclose(f);
+	TEST_ASSERT(seen, "a flags line in /proc/cpuinfo");
+	TEST_ASSERT_EQUAL(mthca_cpu_has_prfchw(), flag, "PRFCHW as the kernel sees it");
+#else
+	TEST_ASSERT(!mthca_cpu_has_prfchw(), "no PREFETCHW off x86-64");
+#endif
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite mthca_rxtx_suite = {
 	.suite_name = "net_mthca bursts on hand-written CQEs",
 	.setup = suite_setup,
@@ -609,6 +640,7 @@ static struct unit_test_suite mthca_rxtx_suite = {
 		TEST_CASE_ST(tx_setup_fast_free, tx_teardown, test_tx_wrap),
 		TEST_CASE_ST(tx_setup_plain, tx_teardown, test_tx_wrap),
 		TEST_CASE_ST(tx_setup_big, tx_teardown, test_tx_two_doorbells),
+		TEST_CASE(test_cpu_prfchw),
 		TEST_CASES_END()
 	}
 };

@@ -1290,7 +1290,7 @@ scenario_bench(const char *da, const char *db, unsigned int len, unsigned int co
 
 	if (bench_hosts_up(&A, da, &B, db) != 0)
 		return 1;
-	got = hh_bench_burst(&A, &B, len, count, &us);
+	got = hh_bench_burst(&A, &B, len, count, 1, &us);
 	printf("bench: %u-byte UD datagrams: %u of %u received in %.3f s = %.0f pps\n", len, got,
 	       count, us / 1e6, got / (us / 1e6));
 	return got == count ? 0 : 1;

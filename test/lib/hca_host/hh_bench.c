@@ -7,6 +7,13 @@
  * keeps 32 signaled UD sends in flight to host B, which reposts every
  * receive. One burst is timed from its first post to its last receive.
  *
+ * A sends from one buffer by default, so the model's gather reads 2 KiB
+ * that stay in its core's L1. With more buffers it sends from each in
+ * turn, as an application sends from many: the model then reads lines it
+ * last touched a lap of buffers ago, as it does under net_mthca, whose
+ * send mbufs are those it has just received into (bench_mthca,
+ * doc/guides/nics/mthca.rst, "Performance").
+ *
  * hh_bench_serve() keeps both hosts up and runs one burst per line read
  * from stdin, so a driver (test/bench/bench_hca_ud.py) can alternate many
  * short bursts on two models without a bring-up and an SM sweep between
@@ -28,6 +35,12 @@
 #define BENCH_IDLE_MS	200	/* between bursts: serve the SM this often */
 #define BENCH_MAX_COUNT	100000000u
 
+unsigned int
+hh_bench_max_bufs(const struct hh_host *a)
+{
+	return (unsigned int)(a->payload.len / HH_BENCH_BUF_STRIDE);
+}
+
 void
 hh_bench_prepare(struct hh_host *a, struct hh_host *b)
 {
@@ -38,11 +51,11 @@ hh_bench_prepare(struct hh_host *a, struct hh_host *b)
 
 unsigned int
 hh_bench_burst(struct hh_host *a, struct hh_host *b, unsigned int len, unsigned int count,
-	       uint64_t *us)
+	       unsigned int bufs, uint64_t *us)
 {
 	struct hh_ud_dest dst = { .dlid = b->lid, .dqpn = b->ud.qpn,
 				  .qkey = HH_HOST_UD_QKEY, .port = 1 };
-	unsigned int sent = 0, got = 0, inflight = 0, iter = 0;
+	unsigned int sent = 0, got = 0, inflight = 0, iter = 0, buf = 0;
 	uint8_t cqe[HH_CQE_SIZE];
 	uint64_t t0, last;
 
@@ -51,7 +64,10 @@ hh_bench_burst(struct hh_host *a, struct hh_host *b, unsigned int len, unsigned 
 	while (got < count) {
 		/* every WQE signaled so the SQ never overflows */
 		while (sent < count && inflight < BENCH_INFLIGHT) {
-			hh_post_ud_send(&a->d, &a->ud, &dst, a->payload_mr.lkey, 0, len, true);
+			hh_post_ud_send(&a->d, &a->ud, &dst, a->payload_mr.lkey,
+					(uint64_t)buf * HH_BENCH_BUF_STRIDE, len, true);
+			if (++buf == bufs)
+				buf = 0;
 			sent++;
 			inflight++;
 		}
@@ -91,8 +107,9 @@ hh_bench_serve(struct hh_host *a, struct hh_host *b, volatile sig_atomic_t *stop
 {
 	struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
 	struct rusage r0, r1;
-	unsigned int len, count, got;
+	unsigned int len, count, bufs, got;
 	char line[128];
+	int n;
 	uint64_t us;
 
 	printf("bench: ready\n");
@@ -105,18 +122,22 @@ hh_bench_serve(struct hh_host *a, struct hh_host *b, volatile sig_atomic_t *stop
 		}
 		if (fgets(line, sizeof(line), stdin) == NULL || line[0] == 'q')
 			return 0;
-		if (sscanf(line, "%u %u", &len, &count) != 2 || count == 0 ||
-		    count > BENCH_MAX_COUNT || len > HH_BENCH_MAX_LEN) {
-			printf("bench: bad request \"%.40s\": want SIZE (0..%u) COUNT (1..%u)\n",
-			       line, HH_BENCH_MAX_LEN, BENCH_MAX_COUNT);
+		n = sscanf(line, "%u %u %u", &len, &count, &bufs);
+		if (n == 2)
+			bufs = 1;
+		if (n < 2 || count == 0 || count > BENCH_MAX_COUNT || len > HH_BENCH_MAX_LEN ||
+		    bufs == 0 || bufs > hh_bench_max_bufs(a)) {
+			printf("bench: bad request \"%.40s\": want SIZE (0..%u) COUNT (1..%u)"
+			       " [BUFFERS (1..%u)]\n", line, HH_BENCH_MAX_LEN, BENCH_MAX_COUNT,
+			       hh_bench_max_bufs(a));
 			fflush(stdout);
 			continue;
 		}
 		getrusage(RUSAGE_SELF, &r0);
-		got = hh_bench_burst(a, b, len, count, &us);
+		got = hh_bench_burst(a, b, len, count, bufs, &us);
 		getrusage(RUSAGE_SELF, &r1);
-		printf("bench: %u-byte UD datagrams: %u of %u received in %.6f s = %.0f pps;"
-		       " host cpu %.6f s, csw %ld/%ld\n", len, got, count, us / 1e6,
+		printf("bench: %u-byte UD datagrams from %u buffers: %u of %u received in %.6f s"
+		       " = %.0f pps; host cpu %.6f s, csw %ld/%ld\n", len, bufs, got, count, us / 1e6,
 		       got / (us / 1e6), tv_s(&r1.ru_utime) + tv_s(&r1.ru_stime) -
 		       tv_s(&r0.ru_utime) - tv_s(&r0.ru_stime), r1.ru_nvcsw - r0.ru_nvcsw,
 		       r1.ru_nivcsw - r0.ru_nivcsw);

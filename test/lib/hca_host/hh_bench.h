@@ -16,20 +16,26 @@
 #include "hh_host.h"
 
 #define HH_BENCH_MAX_LEN	2048	/**< UD payload: the 2048-byte IB MTU at most */
+/** Send buffers lie this far apart in A's payload region: none crosses a page. */
+#define HH_BENCH_BUF_STRIDE	HH_BENCH_MAX_LEN
+
+/** How many send buffers A's payload region holds (hh_bench_burst()). */
+unsigned int hh_bench_max_bufs(const struct hh_host *a);
 
 /** LIDs of both ports (ACTIVE) and B's receive ring filled. */
 void hh_bench_prepare(struct hh_host *a, struct hh_host *b);
 /**
- * Send @p count datagrams of @p len bytes A -> B, 32 in flight; the
- * number received, and in *@p us the time from the first post to the last
+ * Send @p count datagrams of @p len bytes A -> B, 32 in flight, from
+ * @p bufs buffers in turn (1 to hh_bench_max_bufs()); the number
+ * received, and in *@p us the time from the first post to the last
  * receive.
  */
 unsigned int hh_bench_burst(struct hh_host *a, struct hh_host *b, unsigned int len,
-			    unsigned int count, uint64_t *us);
+			    unsigned int count, unsigned int bufs, uint64_t *us);
 /**
- * "SIZE COUNT" lines from stdin, one burst each, a result line each on
- * stdout; "quit", end of input or *@p stop ends it. 0, or 1 when a
- * burst lost datagrams.
+ * "SIZE COUNT [BUFFERS]" lines from stdin (one buffer unless told), one
+ * burst each, a result line each on stdout; "quit", end of input or
+ * *@p stop ends it. 0, or 1 when a burst lost datagrams.
  */
 int hh_bench_serve(struct hh_host *a, struct hh_host *b, volatile sig_atomic_t *stop);
 
