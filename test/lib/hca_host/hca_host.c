@@ -99,15 +99,6 @@ on_signal(int sig)
 	stop = 1;
 }
 
-static uint64_t
-now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 static void
 nap(unsigned int us)
 {
@@ -815,9 +806,9 @@ scenario_faults(const char *dir)
 static int
 wait_active(struct hh_host *a, struct hh_host *b, int ms)
 {
-	uint64_t end = now_us() + (uint64_t)ms * 1000;
+	uint64_t end = hh_now_us() + (uint64_t)ms * 1000;
 
-	while (now_us() < end && !stop) {
+	while (hh_now_us() < end && !stop) {
 		host_service(a);
 		if (b != NULL)
 			host_service(b);
@@ -1026,8 +1017,8 @@ scenario_pkey(const char *da, const char *db)
 	REQUIRE(pi != NULL, "PortInfo of B");
 	B.h.lid = hh_get16(pi, 64 + 16);
 	/* OpenSM programs the P_Key tables in the sweep after the LIDs */
-	end = now_us() + 30000000ull;
-	while (now_us() < end && !stop) {
+	end = hh_now_us() + 30000000ull;
+	while (hh_now_us() < end && !stop) {
 		host_service(&A.h);
 		host_service(&B.h);
 		if (pk_read_table(&A) == 0 && pk_read_table(&B) == 0 &&
@@ -1112,12 +1103,12 @@ scenario_ud(const char *da, const char *db)
 			struct pollfd pfd = { .fd = B.d.eq[HH_EQ_COMP].irq_fd, .events = POLLIN };
 			uint64_t v;
 
-			uint64_t until = now_us() + 1000000;
+			uint64_t until = hh_now_us() + 1000000;
 			unsigned int spins = 0;
 
 			/* the HCA writes the EQE after the CQE: it may trail it a little */
 			while ((eqe = hh_eq_next(&B.d, &B.d.eq[HH_EQ_COMP])) == NULL &&
-			       now_us() < until)
+			       hh_now_us() < until)
 				hh_idle(&B.d, ++spins);
 			REQUIRE(eqe != NULL, "completion EQE for the armed CQ");
 			CHECK_EQ(hh_get8(eqe, HH_EQE_TYPE), HH_EV_COMP, "completion EQE type 0");
@@ -1350,9 +1341,9 @@ scenario_shrink(const char *da, const char *db, bool send)
 	CHECK_EQ(hh_bar0_read32(&B.d, catas), 0, "B: no catastrophic error before");
 	dst = (struct hh_ud_dest){ .dlid = B.lid, .dqpn = B.ud.qpn, .qkey = UD_QKEY, .port = 1 };
 	hh_post_recv(&B.d, &B.ud, QP_DEPTH / 2);
-	until = now_us() + 20000000;
+	until = hh_now_us() + 20000000;
 	/* 400 datagrams A -> B; B's memory goes away after the 32nd arrived. */
-	while (done < 400 && now_us() < until && !stop) {
+	while (done < 400 && hh_now_us() < until && !stop) {
 		while (sent < 400 && inflight < 16) {
 			hh_post_ud_send(&A.d, &A.ud, &dst, A.payload_mr.lkey, 0, 1024, true);
 			sent++;
@@ -1393,8 +1384,8 @@ scenario_shrink(const char *da, const char *db, bool send)
 	CHECK_EQ(bad_send, 0, "A: send completions without error");
 
 	/* B: the catastrophic error of a data-path bus error. */
-	until = now_us() + 3000000;
-	while ((w0 = hh_bar0_read32(&B.d, catas)) == 0 && now_us() < until)
+	until = hh_now_us() + 3000000;
+	while ((w0 = hh_bar0_read32(&B.d, catas)) == 0 && hh_now_us() < until)
 		nap(1000);
 	CHECK(w0 != 0, "B: catastrophic error buffer written after the bus error");
 	CHECK_EQ(w0 >> 24, 3, "B: catastrophic error type: uplink bus error");

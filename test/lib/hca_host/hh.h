@@ -271,6 +271,8 @@ int hh_open(struct hh_dev *d, const char *pci_dir, size_t dma_size);
  */
 int hh_attach_mem(struct hh_dev *d, uint8_t *bar0, uint8_t *bar2, size_t bar2_len,
 		  uint8_t *dma_va, uint64_t dma_iova, size_t dma_size);
+/** CLOCK_MONOTONIC in microseconds. */
+uint64_t hh_now_us(void);
 /** Wait a little for the device (runs d->idle in-process). */
 void hh_idle(struct hh_dev *d, unsigned int spins);
 void hh_close(struct hh_dev *d);

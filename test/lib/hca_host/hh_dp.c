@@ -267,10 +267,7 @@ hh_cq_poll(struct hh_dev *d, struct hh_cq *cq, uint8_t *cqe)
 static uint64_t
 now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return hh_now_us() / 1000;
 }
 
 int

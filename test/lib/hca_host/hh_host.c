@@ -135,15 +135,6 @@ hh_host_port_info(struct hh_host *h)
 	return hh_host_smp_get(h, 0x0015, 1);
 }
 
-uint64_t
-hh_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int
 hh_host_wait_cqe(struct hh_host *h, struct hh_cq *cq, uint8_t *cqe, int ms)
 {

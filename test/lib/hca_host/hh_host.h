@@ -47,8 +47,6 @@ void hh_host_service(struct hh_host *h);
  */
 const uint8_t *hh_host_smp_get(struct hh_host *h, uint16_t attr, uint32_t mod);
 const uint8_t *hh_host_port_info(struct hh_host *h);
-/** CLOCK_MONOTONIC in microseconds. */
-uint64_t hh_now_us(void);
 /** Wait up to @p ms for a CQE on @p cq, serving the agent meanwhile. 1 or 0. */
 int hh_host_wait_cqe(struct hh_host *h, struct hh_cq *cq, uint8_t *cqe, int ms);
 

@@ -290,6 +290,15 @@ hh_bar0_write32(struct hh_dev *d, uint64_t off, uint32_t v)
 	*(volatile uint32_t *)(d->bar0 + off) = htobe32(v);
 }
 
+uint64_t
+hh_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 /* How long an iPXE-style send doorbell waits for the model to take another QP's. */
 #define IPXE_SLOT_WAIT_US	100000
 
@@ -309,18 +318,15 @@ static void
 ipxe_send_slot_wait(volatile uint8_t *db, uint32_t lo)
 {
 	const struct timespec nap = { .tv_sec = 0, .tv_nsec = 10000 };
-	struct timespec t0, t;
+	uint64_t end = hh_now_us() + IPXE_SLOT_WAIT_US;
 	uint32_t pending;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		pending = be32toh(__atomic_load_n((volatile uint32_t *)(db + 4),
 						  __ATOMIC_ACQUIRE));
 		if (pending == 0 || pending >> 8 == lo >> 8)
 			return;	/* free, or our own QP's: a later doorbell covers it */
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000 + (t.tv_nsec - t0.tv_nsec) / 1000 >
-		    IPXE_SLOT_WAIT_US)
+		if (hh_now_us() > end)
 			return;
 		nanosleep(&nap, NULL);
 	}
