@@ -75,7 +75,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	memcpy(&dp->local_mac_word, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	dp->local_qpn = rte_ipoib_hwaddr_qpn(&conf->local);
 	dp->local_src_key = ipoib_src_key_w(conf->local_lid, dp->local_qpn);
-	dp->age_tick = rte_get_tsc_hz() >> 10;
+	dp->age_tick = rte_get_tsc_hz() / RTE_IPOIB_NEIGH_STAMP_HZ;
 	return dp;
 }
 

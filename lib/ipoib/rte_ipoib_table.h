@@ -32,9 +32,9 @@
  * address handle). rte_ipoib_tbl_reclaim() frees what is due.
  *
  * Ageing: the data path stamps each neighbour it uses with the TSC
- * (coarsely: at most once per 1/1024 s); the control side reads the stamp
- * with rte_ipoib_neigh_last_used() and removes neighbours it judges
- * stale, as Linux's ipoib_reap_neigh() does.
+ * (coarsely: at most RTE_IPOIB_NEIGH_STAMP_HZ times a second); the
+ * control side reads the stamp with rte_ipoib_neigh_last_used() and
+ * removes neighbours it judges stale, as Linux's ipoib_reap_neigh() does.
  */
 
 #include <stdint.h>
@@ -42,6 +42,16 @@
 #include <rte_compat.h>
 #include <rte_ether.h>
 #include <rte_rcu_qsbr.h>
+
+/**
+ * How often a second, at most, the data path stamps a neighbour it uses
+ * (rte_ipoib_neigh_last_used() is that coarse). Linux reaps a neighbour
+ * idle for two ARP garbage-collection intervals (60 s by default,
+ * __ipoib_reap_neigh()); a stamp every 1/16 s is a thousand times finer,
+ * and with 100,000 neighbours in use the stamps' stores, each dirtying a
+ * line the burst otherwise only reads, stay rare.
+ */
+#define RTE_IPOIB_NEIGH_STAMP_HZ 16
 
 #include "rte_ipoib.h"
 

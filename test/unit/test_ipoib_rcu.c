@@ -541,8 +541,8 @@ test_last_used(void)
 	id_hw(0, &hw);
 	n = rte_ipoib_neigh_add(tbl, &hw, path);
 	TEST_ASSERT(n != NULL, "neighbour");
-	/* Older than an age tick (1/1024 s), so that the next send stamps it. */
-	rte_delay_us_block(3000);
+	/* Older than an age tick, so that the next send stamps it. */
+	rte_delay_us_block(US_PER_S / RTE_IPOIB_NEIGH_STAMP_HZ + 2000);
 	t0 = rte_rdtsc();
 	TEST_ASSERT(rte_ipoib_neigh_last_used(n) < t0, "stamped at creation");
 	m = rte_pktmbuf_alloc(pool);
