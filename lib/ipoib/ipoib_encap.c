@@ -71,7 +71,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	dp->conf = *conf;
 	rte_ipoib_mac_from_hwaddr(&conf->local, &dp->local_mac);
 	rte_ipoib_mcast_hwaddr(&mgid, &dp->bcast_hw);
-	dp->bcast_sig = ipoib_hash_hw(&dp->bcast_hw);
+	dp->bcast_sig = ipoib_hash_hw(&conf->tbl->by_hw, &dp->bcast_hw);
 	memcpy(&dp->local_mac_word, dp->local_mac.addr_bytes, RTE_ETHER_ADDR_LEN);
 	dp->local_qpn = rte_ipoib_hwaddr_qpn(&conf->local);
 	dp->local_src_key = ipoib_src_key_w(conf->local_lid, dp->local_qpn);
@@ -194,7 +194,8 @@ lookup_mac(const struct rte_ipoib_tbl *tbl, const uint8_t *mac)
 static inline struct rte_ipoib_neigh *
 lookup_hw(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 {
-	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(hw), ipoib_neigh_hw_match);
+	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(&tbl->by_hw, hw),
+				 ipoib_neigh_hw_match);
 }
 
 static inline const struct ipoib_bind *
@@ -866,32 +867,37 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
 
 /*
  * One packet of the Ethernet view whose destination MAC key is @p key and
- * whose front slot holds @p n: sent by the fast path when @p n is its
- * neighbour, else the general way (encap_one(), which looks it up
- * again). Returns as encap_one().
+ * whose home front slot is @p idx of @p slot: sent by the fast path when
+ * that slot or the other of its pair holds its neighbour, else the
+ * general way (encap_one(), which looks it up again). Returns as
+ * encap_one().
  */
 static __rte_always_inline unsigned int
 encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
-	      struct rte_ipoib_neigh *n, uint64_t key, const struct encap_ctx *c)
+	      void *const *slot, uint32_t idx, uint64_t key, const struct encap_ctx *c)
 {
+	struct rte_ipoib_neigh *n = ipoib_slot_get(slot, idx);
 	uint64_t k;
 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
-	if (likely(k == key)) {
-		if (likely(encap_eth_fast(m, p, lens, n, NULL, 0, &n->last_used, c)))
-			return RTE_IPOIB_DROP_NONE;
-	} else {
-		n = NULL;
+	if (unlikely(k != key)) {
+		/* The pair's other slot, on the same line of the slot array. */
+		n = ipoib_slot_get(slot, idx ^ 1);
+		memcpy(&k, n->mackey, 8);
+		if (k != key)
+			return encap_one(dp, m, NULL, c->off);
 	}
+	if (likely(encap_eth_fast(m, p, lens, n, NULL, 0, &n->last_used, c)))
+		return RTE_IPOIB_DROP_NONE;
 	return encap_one(dp, m, n, c->off);
 }
 
 /*
  * The same for a big table, from the front slot's copy @p cp instead of
- * the slot's entry: sent by the fast path when the copy is consistent
- * and its key is @p key, else the general way (encap_one() looks the
- * MAC up).
+ * the slot's entry: sent by the fast path when the copy, or that of the
+ * pair's other slot, is consistent and its key is @p key, else the
+ * general way (encap_one() looks the MAC up).
  */
 static __rte_always_inline unsigned int
 encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
@@ -902,21 +908,26 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 
 	/*
 	 * The handle is complete when seen: the count's acquire read pairs
-	 * with the release store that ended the copy's rewrite.
+	 * with the release store that ended the copy's rewrite. A neighbour
+	 * whose home slot was taken sits in the other slot of the pair.
 	 */
-	if (likely(ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key) &&
-	    likely(encap_eth_fast(m, p, lens, NULL, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
+	if (unlikely(!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)) {
+		cp = ipoib_fcopy_pair(cp);
+		if (!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)
+			return encap_one(dp, m, NULL, c->off);
+	}
+	if (likely(encap_eth_fast(m, p, lens, NULL, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
 				  &cp->stamp, c)))
 		return RTE_IPOIB_DROP_NONE;
 	return encap_one(dp, m, NULL, c->off);
 }
 
 /*
- * Front indexes of up to this many slots (32 KiB; up to 2,048
+ * Front indexes of up to this many slots (64 KiB; up to 2,048
  * neighbours, whose first lines fit in L2) are read without prefetching
  * their entries ahead: the loads hit the caches.
  */
-#define FRONT_SMALL_SLOTS 4096u
+#define FRONT_SMALL_SLOTS 8192u
 
 uint16_t
 rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
@@ -954,8 +965,8 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 			struct rte_mbuf *m = pkts[i];
 			uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 			uint64_t k = encap_key(m, p);
-			unsigned int r = encap_eth_pkt(dp, m, p, lens_get(m),
-				ipoib_slot_get(slot, ipoib_mac_front_idx(k, mask)), k, &c);
+			unsigned int r = encap_eth_pkt(dp, m, p, lens_get(m), slot,
+						       ipoib_mac_front_idx(k, mask), k, &c);
 
 			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}
@@ -1341,33 +1352,41 @@ decap_word(struct rte_mbuf *m, int off)
 }
 
 /*
- * One packet whose dynfield word (decap_word()) is @p word and whose
- * front slot holds @p b: taken by the fast path when @p b is its source's
- * binding and our P_Key index is in the word, else the general way
- * (decap_one(), which looks the source up again when @p b is not its).
+ * One packet whose dynfield word (decap_word()) is @p word and whose home
+ * front slot is @p idx of @p slot: taken by the fast path when that slot
+ * or the other of its pair holds its source's binding and our P_Key
+ * index is in the word, else the general way (decap_one(), which looks
+ * the source up again when it was found in neither).
  */
 static __rte_always_inline unsigned int
-decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *b,
+decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, void *const *slot, uint32_t idx,
 	  uint64_t word, const struct decap_ctx *c, bool eth)
 {
+	const struct ipoib_bind *b = ipoib_slot_get(slot, idx);
 	uint64_t k;
 
 	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
 	memcpy(&k, b->key, 8);
-	if (likely((k | c->pkey_hi) == word)) {
-		if (likely(decap_fast(m, b, 0, word, c, eth)))
-			return RTE_IPOIB_DROP_NONE;
-	} else if (k != (word & IPOIB_SRC_KEY_MASK)) {
-		b = NULL;
+	if (unlikely((k | c->pkey_hi) != word)) {
+		if (k != (word & IPOIB_SRC_KEY_MASK)) {
+			/* The pair's other slot, on the same line of the slot array. */
+			b = ipoib_slot_get(slot, idx ^ 1);
+			memcpy(&k, b->key, 8);
+		}
+		if ((k | c->pkey_hi) != word)
+			return decap_one(dp, m, k == (word & IPOIB_SRC_KEY_MASK) ? b : NULL);
 	}
+	if (likely(decap_fast(m, b, 0, word, c, eth)))
+		return RTE_IPOIB_DROP_NONE;
 	return decap_one(dp, m, b);
 }
 
 /*
  * The same for a big table, from the front slot's copy @p cp (the
  * binding's key and its neighbour's MAC) instead of the slot's binding:
- * taken by the fast path when the copy is consistent and matches, else
- * the general way (decap_one() looks the source up).
+ * taken by the fast path when the copy, or that of the pair's other
+ * slot, is consistent and matches, else the general way (decap_one()
+ * looks the source up).
  */
 static __rte_always_inline unsigned int
 decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy *cp,
@@ -1375,8 +1394,13 @@ decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy
 {
 	uint64_t k, mac;
 
-	if (likely(ipoib_fcopy_read(cp, &k, &mac, NULL) && (k | c->pkey_hi) == word) &&
-	    likely(decap_fast(m, NULL, mac, word, c, eth)))
+	if (unlikely(!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word)) {
+		/* The other slot of the pair, as on transmit. */
+		cp = ipoib_fcopy_pair(cp);
+		if (!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word)
+			return decap_one(dp, m, NULL);
+	}
+	if (likely(decap_fast(m, NULL, mac, word, c, eth)))
 		return RTE_IPOIB_DROP_NONE;
 	return decap_one(dp, m, NULL);
 }
@@ -1398,8 +1422,8 @@ decap_passes(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, unsigned int nb,
 		for (i = 0; i < nb; i++) {
 			struct rte_mbuf *m = pkts[i];
 			uint64_t w = decap_word(m, c->off);
-			unsigned int r = decap_pkt(dp, m, ipoib_slot_get(slot,
-				ipoib_src_front_idx(w, mask)), w, c, eth);
+			unsigned int r = decap_pkt(dp, m, slot, ipoib_src_front_idx(w, mask), w,
+						   c, eth);
 
 			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}

@@ -14,11 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
-#include <rte_hash_crc.h>
 #include <rte_log.h>
 #include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
@@ -212,8 +212,14 @@ struct rte_ipoib_path {
  * The lock-free hash index: buckets of four slots, their four signatures
  * first so that one 16-byte compare finds the candidates (as rte_hash
  * compares a bucket's signatures), then their entries, all on one cache
- * line; a key is found in the first IPOIB_HTAB_WINDOW buckets from its
- * home. Writer (under tbl->lock): a new slot gets its signature, then its
+ * line; a key is found in the IPOIB_HTAB_WINDOW buckets from its home
+ * or, when those were full as it was inserted, in those from its second
+ * home (ipoib_htab_home2(): two choices, and the index at most a quarter
+ * full, htab_init(), so that a key is not refused for want of a free
+ * slot near its home); readers look in the second window only while
+ * some entry is there (nb_second). The signature is a keyed hash
+ * (ipoib_htab_sig()).
+ * Writer (under tbl->lock): a new slot gets its signature, then its
  * entry with a release store; a removed slot gets a NULL entry with a
  * release store. Reader: signatures, then entry (acquire), then the full
  * key in the entry, which stays readable until the reader's quiescent
@@ -247,10 +253,16 @@ ipoib_hbucket_match(const struct ipoib_hbucket *b, uint32_t sig)
 #endif
 }
 
+/* 32-bit pieces of the longest key a hash index takes (a path's 20 bytes). */
+#define IPOIB_HASH_WORDS 5
+
 struct ipoib_htab {
 	uint32_t mask;                       /**< Buckets - 1. */
 	uint32_t count;                      /**< Entries (control side). */
+	uint32_t nb_second;                  /**< Entries in their second window (atomic). */
 	struct ipoib_hbucket *b;
+	uint64_t mul[IPOIB_HASH_WORDS];      /**< The hash's random multipliers... */
+	uint64_t add;                        /**< ...and addend (ipoib_htab_sig()). */
 };
 
 /*
@@ -291,6 +303,17 @@ struct ipoib_fcopy {
 
 static_assert(sizeof(struct ipoib_fcopy) * 2 == RTE_CACHE_LINE_SIZE ||
 	      RTE_CACHE_LINE_SIZE != 64, "a slot pair's copies share one cache line");
+
+/*
+ * The copy of the other slot of @p c's pair (index ^ 1): the other half
+ * of the same cache line, the arrays being aligned to a line
+ * (table_mem_alloc()), so that trying it costs no miss.
+ */
+static __rte_always_inline struct ipoib_fcopy *
+ipoib_fcopy_pair(const struct ipoib_fcopy *c)
+{
+	return (struct ipoib_fcopy *)((uintptr_t)c ^ sizeof(*c));
+}
 
 /*
  * A consistent read of copy @p c: its key, value and (when @p qpn is not
@@ -383,38 +406,61 @@ struct rte_ipoib_tbl {
 	STAILQ_HEAD(, ipoib_defer) deferred;
 };
 
-#define IPOIB_HASH_SEED 0x1b401b60u
-
-static inline uint32_t
-ipoib_hash_hw(const struct rte_ipoib_hwaddr *hw)
+/*
+ * The signature of a key given as @p n 32-bit pieces @p x: Dietzfelbinger's
+ * multiply-add-shift hash (the high half of a + sum of m[i] * x[i] mod
+ * 2^64, with random 64-bit a and m[i] per index: strongly universal), so
+ * that keys a peer chooses (an ARP sender's hardware address, an IP
+ * address) cannot be made to share a window. A CRC, even seeded, would
+ * let them: it is linear, so that two keys whose difference is in its
+ * kernel collide whatever the seed.
+ */
+static __rte_always_inline uint32_t
+ipoib_htab_sig(const struct ipoib_htab *t, const uint32_t *x, unsigned int n)
 {
-	uint64_t g0, g1;
-	uint32_t h;
+	uint64_t h = t->add;
+	unsigned int i;
 
-	memcpy(&g0, hw->gid, 8);
-	memcpy(&g1, hw->gid + 8, 8);
-	h = rte_hash_crc_4byte(rte_ipoib_hwaddr_qpn(hw), IPOIB_HASH_SEED);
-	h = rte_hash_crc_8byte(g0, h);
-	return rte_hash_crc_8byte(g1, h);
+	for (i = 0; i < n; i++)
+		h += t->mul[i] * x[i];
+	return (uint32_t)(h >> 32);
+}
+
+/* A key's second home, from its signature (a bijection, then the halves swapped). */
+static __rte_always_inline uint32_t
+ipoib_htab_home2(uint32_t sig)
+{
+	uint32_t v = sig * 0x9e3779b1u;
+
+	return v << 16 | v >> 16;
 }
 
 static inline uint32_t
-ipoib_hash_8(const uint8_t k[8])
+ipoib_hash_hw(const struct ipoib_htab *t, const struct rte_ipoib_hwaddr *hw)
 {
-	uint64_t v;
+	uint32_t x[5];
 
-	memcpy(&v, k, 8);
-	return rte_hash_crc_8byte(v, IPOIB_HASH_SEED);
+	memcpy(x, hw->gid, 16);
+	x[4] = rte_ipoib_hwaddr_qpn(hw);
+	return ipoib_htab_sig(t, x, 5);
 }
 
 static inline uint32_t
-ipoib_hash_16(const uint8_t k[16])
+ipoib_hash_8(const struct ipoib_htab *t, const uint8_t k[8])
 {
-	uint64_t v0, v1;
+	uint32_t x[2];
 
-	memcpy(&v0, k, 8);
-	memcpy(&v1, k + 8, 8);
-	return rte_hash_crc_8byte(v1, rte_hash_crc_8byte(v0, IPOIB_HASH_SEED));
+	memcpy(x, k, 8);
+	return ipoib_htab_sig(t, x, 2);
+}
+
+static inline uint32_t
+ipoib_hash_16(const struct ipoib_htab *t, const uint8_t k[16])
+{
+	uint32_t x[4];
+
+	memcpy(x, k, 16);
+	return ipoib_htab_sig(t, x, 4);
 }
 
 static inline bool
@@ -441,15 +487,15 @@ ipoib_bind_match(const void *ent, const void *key)
 	return memcmp(b->key, key, 16) == 0;
 }
 
-/* Lock-free lookup; @p match is a constant the compiler inlines. */
+/* The entry for @p key in the window from bucket @p home, or NULL. */
 static __rte_always_inline void *
-ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
+ipoib_htab_window(const struct ipoib_htab *t, uint32_t home, const void *key, uint32_t sig,
 		  bool (*match)(const void *ent, const void *key))
 {
 	unsigned int w;
 
 	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		const struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+		const struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
 		unsigned int m = ipoib_hbucket_match(b, sig);
 
 		while (m != 0) {
@@ -463,21 +509,44 @@ ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
 	return NULL;
 }
 
+/*
+ * Lock-free lookup; @p match is a constant the compiler inlines. The
+ * second window only while an entry is there: the writer counts it
+ * before it stores the entry (release), so that a reader that sees no
+ * count could not have seen the entry either.
+ */
+static __rte_always_inline void *
+ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
+		  bool (*match)(const void *ent, const void *key))
+{
+	void *e = ipoib_htab_window(t, sig, key, sig, match);
+
+	if (likely(e != NULL) || likely(__atomic_load_n(&t->nb_second, __ATOMIC_RELAXED) == 0))
+		return e;
+	return ipoib_htab_window(t, ipoib_htab_home2(sig), key, sig, match);
+}
+
 /** Most packets one burst pass handles (longer bursts go in chunks). */
 #define IPOIB_STAGE_MAX 64
 
 /* ipoib_hash_8() of a key held in a word. */
 static __rte_always_inline uint32_t
-ipoib_hash_w8(uint64_t k)
+ipoib_hash_w8(const struct ipoib_htab *t, uint64_t k)
 {
-	return rte_hash_crc_8byte(k, IPOIB_HASH_SEED);
+	uint32_t x[2];
+
+	memcpy(x, &k, 8);
+	return ipoib_htab_sig(t, x, 2);
 }
 
-/* ipoib_hash_16() of a key whose last 8 bytes are zero, its first in a word. */
+/*
+ * ipoib_hash_16() of a key whose last 8 bytes are zero, its first in a
+ * word: the zero pieces add nothing.
+ */
 static __rte_always_inline uint32_t
-ipoib_hash_w16(uint64_t k)
+ipoib_hash_w16(const struct ipoib_htab *t, uint64_t k)
 {
-	return rte_hash_crc_8byte(0, rte_hash_crc_8byte(k, IPOIB_HASH_SEED));
+	return ipoib_hash_w8(t, k);
 }
 
 /* ipoib_neigh_mac_match() for a key in a word. */

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
+#include <rte_random.h>
 
 #include "ipoib_private.h"
 #include "ipoib_dp.h"
@@ -138,10 +140,35 @@ pool_put(struct ipoib_pool *pool, void *p)
 		free(p);
 }
 
+/*
+ * The hash's key material, random per index (getrandom(2); rte_rand()
+ * where the kernel has no entropy to give yet): a peer cannot know which
+ * keys collide. Multipliers odd, as the hash family asks.
+ */
+static void
+htab_seed(struct ipoib_htab *t)
+{
+	uint64_t r[IPOIB_HASH_WORDS + 1];
+	unsigned int i;
+
+	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+		for (i = 0; i < RTE_DIM(r); i++)
+			r[i] = rte_rand();
+	for (i = 0; i < IPOIB_HASH_WORDS; i++)
+		t->mul[i] = r[i] | 1;
+	t->add = r[IPOIB_HASH_WORDS];
+}
+
+/*
+ * Buckets for @p max entries: as many (a quarter of the slots used at
+ * most; at half, as before, one window per key refused about one insert
+ * in 5,000 and two windows still one in 160,000 once entries came and
+ * went, where at a quarter neither refused one in 1.5 million).
+ */
 static int
 htab_init(struct ipoib_htab *t, uint32_t max)
 {
-	uint32_t nb = rte_align32pow2(RTE_MAX(max / 2, 1u));
+	uint32_t nb = rte_align32pow2(RTE_MAX(max, 1u));
 
 	t->b = table_mem_alloc((size_t)nb * sizeof(*t->b));
 	if (t->b == NULL)
@@ -149,46 +176,81 @@ htab_init(struct ipoib_htab *t, uint32_t max)
 	memset(t->b, 0, (size_t)nb * sizeof(*t->b));
 	t->mask = nb - 1;
 	t->count = 0;
+	t->nb_second = 0;
+	htab_seed(t);
 	return 0;
+}
+
+/* A free slot of the window from bucket @p home (its bucket in @p bp), or -1. */
+static int
+htab_free_slot(struct ipoib_htab *t, uint32_t home, struct ipoib_hbucket **bp)
+{
+	unsigned int w, s;
+
+	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
+		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
+
+		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
+			if (b->ent[s] == NULL) {
+				*bp = b;
+				return (int)s;
+			}
+		}
+	}
+	return -1;
 }
 
 static int
 htab_insert(struct ipoib_htab *t, uint32_t sig, void *ent)
 {
-	unsigned int w, s;
+	struct ipoib_hbucket *b;
+	int s = htab_free_slot(t, sig, &b);
 
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
-
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->ent[s] != NULL)
-				continue;
-			__atomic_store_n(&b->sig[s], sig, __ATOMIC_RELAXED);
-			/* Orders the signature and the entry's key before the entry. */
-			__atomic_store_n(&b->ent[s], ent, __ATOMIC_RELEASE);
-			t->count++;
-			return 0;
-		}
+	if (s < 0) {
+		/*
+		 * The home window is full, so that a free slot of the second
+		 * is in none of its buckets: htab_remove() finds an entry in
+		 * the home window or knows it was a second window's. Counted
+		 * first: a reader that sees the entry sees the count (the
+		 * entry's release store).
+		 */
+		s = htab_free_slot(t, ipoib_htab_home2(sig), &b);
+		if (s < 0)
+			return -ENOSPC;
+		__atomic_store_n(&t->nb_second, t->nb_second + 1, __ATOMIC_RELAXED);
 	}
-	return -ENOSPC;
+	__atomic_store_n(&b->sig[s], sig, __ATOMIC_RELAXED);
+	/* Orders the signature and the entry's key before the entry. */
+	__atomic_store_n(&b->ent[s], ent, __ATOMIC_RELEASE);
+	t->count++;
+	return 0;
 }
 
-static void
-htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
+/* Clear @p ent from the window from bucket @p home; false if not there. */
+static bool
+htab_clear(struct ipoib_htab *t, uint32_t home, const void *ent)
 {
 	unsigned int w, s;
 
 	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(sig + w) & t->mask];
+		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
 
 		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
 			if (b->ent[s] == ent) {
 				__atomic_store_n(&b->ent[s], NULL, __ATOMIC_RELEASE);
 				t->count--;
-				return;
+				return true;
 			}
 		}
 	}
+	return false;
+}
+
+static void
+htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
+{
+	if (!htab_clear(t, sig, ent) && htab_clear(t, ipoib_htab_home2(sig), ent))
+		__atomic_store_n(&t->nb_second, t->nb_second - 1, __ATOMIC_RELAXED);
 }
 
 /* ---- the front indexes (writer side; ipoib_private.h) ---- */
@@ -205,8 +267,13 @@ static struct ipoib_bind bind_none = {
 static int
 front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kind kind)
 {
-	/* Twice the entries, so that most find a free slot of their pair. */
-	uint32_t nb = rte_align32pow2(RTE_MAX(2 * max, 64u)), i;
+	/*
+	 * Four times the entries: a pair holds 0.5 to 1 entry on average, so
+	 * that with random keys about 3 % find both slots of their pair
+	 * taken (and wait, reached only through the hash index), where
+	 * twice the entries left 7-10 % waiting.
+	 */
+	uint32_t nb = rte_align32pow2(RTE_MAX(4 * max, 64u)), i;
 
 	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
 	f->copy = table_mem_alloc((size_t)nb * sizeof(*f->copy));
@@ -604,13 +671,14 @@ path_key(const struct rte_ib_gid *dgid, uint16_t pkey, uint8_t key[24])
 	key[17] = pkey & 0xff;
 }
 
+/* A path key's 20 bytes that are not always zero, hashed. */
 static uint32_t
-path_sig(const uint8_t key[24])
+path_sig(const struct ipoib_htab *t, const uint8_t key[24])
 {
-	uint64_t v;
+	uint32_t x[5];
 
-	memcpy(&v, key + 16, 8);
-	return rte_hash_crc_8byte(v, ipoib_hash_16(key));
+	memcpy(x, key, 20);
+	return ipoib_htab_sig(t, x, 5);
 }
 
 static bool
@@ -629,7 +697,7 @@ rte_ipoib_path_lookup(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid,
 	if (tbl == NULL || dgid == NULL)
 		return ipoib_null(EINVAL);
 	path_key(dgid, pkey, key);
-	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(key), path_match);
+	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(&tbl->by_path, key), path_match);
 	if (p == NULL)
 		rte_errno = ENOENT;
 	return p;
@@ -664,12 +732,13 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 		return NULL;
 	}
 	rte_spinlock_lock(&tbl->lock);
-	if (ipoib_htab_lookup(&tbl->by_path, p->key, path_sig(p->key), path_match) != NULL)
+	if (ipoib_htab_lookup(&tbl->by_path, p->key, path_sig(&tbl->by_path, p->key),
+			      path_match) != NULL)
 		rc = -EEXIST;
 	else if (tbl->nb_path >= tbl->conf.max_path)
 		rc = -ENOSPC;
 	else
-		rc = htab_insert(&tbl->by_path, path_sig(p->key), p);
+		rc = htab_insert(&tbl->by_path, path_sig(&tbl->by_path, p->key), p);
 	if (rc == 0) {
 		TAILQ_INSERT_TAIL(&tbl->paths, p, all_link);
 		tbl->nb_path++;
@@ -742,7 +811,7 @@ rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
 		rc = -EBUSY;
 		goto out;
 	}
-	htab_remove(&tbl->by_path, path_sig(path->key), path);
+	htab_remove(&tbl->by_path, path_sig(&tbl->by_path, path->key), path);
 	TAILQ_REMOVE(&tbl->paths, path, all_link);
 	tbl->nb_path--;
 	/*
@@ -768,7 +837,7 @@ bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_b
 
 	if (b == NULL)
 		return;
-	htab_remove(t, ipoib_hash_16(b->key), b);
+	htab_remove(t, ipoib_hash_16(t, b->key), b);
 	if (t == &tbl->by_src)
 		front_del(&tbl->src_front, &b->front);
 	*bp = NULL;
@@ -780,7 +849,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 		struct rte_ipoib_neigh *n, const uint8_t key[16])
 {
 	struct ipoib_bind *b, *other;
-	uint32_t sig = ipoib_hash_16(key);
+	uint32_t sig = ipoib_hash_16(t, key);
 	int rc;
 
 	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
@@ -861,7 +930,7 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 	if (tbl == NULL || hw == NULL)
 		return ipoib_null(EINVAL);
-	sig = ipoib_hash_hw(hw);
+	sig = ipoib_hash_hw(&tbl->by_hw, hw);
 	rte_spinlock_lock(&tbl->lock);
 	n = pool_get(&tbl->neigh_pool);
 	if (n == NULL) {
@@ -882,12 +951,13 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 	if (!rte_ipoib_hwaddr_is_mcast(hw)) {
 		rte_ipoib_mac_from_hwaddr(hw, &mac);
 		memcpy(n->mackey, mac.addr_bytes, RTE_ETHER_ADDR_LEN);
-		if (ipoib_htab_lookup(&tbl->by_mac, n->mackey, ipoib_hash_8(n->mackey),
+		if (ipoib_htab_lookup(&tbl->by_mac, n->mackey,
+				      ipoib_hash_8(&tbl->by_mac, n->mackey),
 				      ipoib_neigh_mac_match) != NULL) {
 			rc = -EEXIST;
 			goto err_unlock;
 		}
-		rc = htab_insert(&tbl->by_mac, ipoib_hash_8(n->mackey), n);
+		rc = htab_insert(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 		if (rc != 0)
 			goto err_unlock;
 		n->mac_indexed = true;
@@ -916,7 +986,7 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 err_unindex_mac:
 	/* Published in the MAC index: a reader may hold it until quiescent. */
-	htab_remove(&tbl->by_mac, ipoib_hash_8(n->mackey), n);
+	htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 	defer(tbl, &n->defer, IPOIB_DEFER_NEIGH, n);
 	n = NULL;
 err_unlock:
@@ -964,10 +1034,10 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
 	if (neigh->mac_indexed) {
-		htab_remove(&tbl->by_mac, ipoib_hash_8(neigh->mackey), neigh);
+		htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);
 		front_del(&tbl->mac_front, &neigh->front);
 	}
-	htab_remove(&tbl->by_hw, ipoib_hash_hw(&neigh->hw), neigh);
+	htab_remove(&tbl->by_hw, ipoib_hash_hw(&tbl->by_hw, &neigh->hw), neigh);
 	neigh_link_path_locked(tbl, neigh, NULL);
 	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
 	tbl->nb_neigh--;
@@ -1000,7 +1070,8 @@ rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 {
-	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(hw), ipoib_neigh_hw_match);
+	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(&tbl->by_hw, hw),
+				 ipoib_neigh_hw_match);
 }
 
 struct rte_ipoib_neigh *
@@ -1010,7 +1081,8 @@ ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t id
 
 	if (ipoib_neigh_mac_match_w(n, &key))
 		return n;
-	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_w8(key), ipoib_neigh_mac_match_w);
+	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_w8(&tbl->by_mac, key),
+				 ipoib_neigh_mac_match_w);
 }
 
 const struct ipoib_bind *
@@ -1020,7 +1092,8 @@ ipoib_src_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t id
 
 	if (ipoib_bind_match_w(b, &key))
 		return b;
-	return ipoib_htab_lookup(&tbl->by_src, &key, ipoib_hash_w16(key), ipoib_bind_match_w);
+	return ipoib_htab_lookup(&tbl->by_src, &key, ipoib_hash_w16(&tbl->by_src, key),
+				 ipoib_bind_match_w);
 }
 
 static __rte_always_inline uint64_t
@@ -1070,7 +1143,7 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 {
 	const struct ipoib_bind *b;
 
-	b = ipoib_htab_lookup(&tbl->by_ip, ip, ipoib_hash_16(ip), ipoib_bind_match);
+	b = ipoib_htab_lookup(&tbl->by_ip, ip, ipoib_hash_16(&tbl->by_ip, ip), ipoib_bind_match);
 	return b != NULL ? b->neigh : NULL;
 }
 

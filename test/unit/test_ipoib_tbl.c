@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -338,6 +339,147 @@ test_grace_period(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A table filled to max_neigh with random addresses, every neighbour on
+ * its own resolved path (LID, so a source binding) with an IP bound:
+ * every add succeeds and every lookup finds its neighbour, then again
+ * after half are deleted and others added in their place. max_neigh a
+ * power of two is the hash indexes' fullest (half their slots): with one
+ * window per key and a fixed CRC, random keys were refused with ENOSPC
+ * from about three quarters of max_neigh (bench_ipoib with random GUIDs,
+ * 76,202 of 100,000); each table draws its own hash keys, so three
+ * tables of each size.
+ */
+#define FILL_LIDS 40000u
+
+static uint64_t
+fill_rand(uint64_t *st)
+{
+	uint64_t x = (*st += 0x9e3779b97f4a7c15ull);
+
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Neighbour @p i's address, LID and IP, from its draw @p r. */
+static void
+fill_peer(uint32_t i, uint64_t r, struct rte_ipoib_hwaddr *hw, uint16_t *lid, uint8_t ip[16])
+{
+	/*
+	 * Random low 24 GUID bits (the MAC front's index: its slots clash as
+	 * they would in a fabric), @p i above them (distinct GIDs and MACs:
+	 * the QPN, below 256, changes bits 16-23 of the MAC only), distinct
+	 * (LID, QPN) by the group i / FILL_LIDS in the QPN.
+	 */
+	peer(hw, 0x0002c90000000000ull | (uint64_t)i << 24 | (r & 0xffffff),
+	     0x48 + i / FILL_LIDS);
+	*lid = (uint16_t)(1 + i % FILL_LIDS);
+	memset(ip, 0, 16);
+	memcpy(ip, &r, 8);
+	memcpy(ip + 8, &i, 4);
+}
+
+static int
+fill_one(struct rte_ipoib_tbl *t, uint32_t i, uint64_t r, struct rte_ipoib_neigh **np)
+{
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ipoib_path *p;
+	struct rte_ib_gid g;
+	uint8_t ip[16];
+	uint16_t lid;
+
+	fill_peer(i, r, &hw, &lid, ip);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	p = rte_ipoib_path_add(t, &g, 0xffff);
+	TEST_ASSERT(p != NULL, "path %u: %s", i, rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p, AH(0), lid), "ah %u", i);
+	*np = rte_ipoib_neigh_add(t, &hw, p);
+	TEST_ASSERT(*np != NULL, "neighbour %u: %s", i, rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, *np, ip), "ip %u: %s", i,
+			    rte_strerror(rte_errno));
+	return TEST_SUCCESS;
+}
+
+static int
+fill_check(struct rte_ipoib_tbl *t, uint32_t i, uint64_t r, struct rte_ipoib_neigh *want)
+{
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ether_addr mac;
+	struct rte_ipoib_path *p;
+	struct rte_ib_gid g;
+	uint8_t ip[16];
+	uint16_t lid;
+
+	fill_peer(i, r, &hw, &lid, ip);
+	rte_ipoib_mac_from_hwaddr(&hw, &mac);
+	rte_ipoib_hwaddr_gid(&hw, &g);
+	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &hw) == want, "by hw %u", i);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac) == want, "by mac %u", i);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, lid, rte_ipoib_hwaddr_qpn(&hw)) == want,
+		    "by source %u", i);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ip) == want, "by ip %u", i);
+	p = rte_ipoib_path_lookup(t, &g, 0xffff);
+	TEST_ASSERT(want == NULL ? p == NULL : p != NULL, "path %u", i);
+	return TEST_SUCCESS;
+}
+
+static int
+fill_round(uint32_t max, uint64_t seed)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = max, .max_path = max };
+	struct rte_ipoib_neigh **n = calloc(max, sizeof(*n));
+	uint64_t *r = calloc(max, sizeof(*r)), st = seed;
+	struct rte_ipoib_tbl *t = rte_ipoib_tbl_create(&c);
+	int rc = TEST_FAILED;
+	uint32_t i;
+
+	if (t == NULL || n == NULL || r == NULL)
+		goto out;
+	for (i = 0; i < max; i++) {
+		r[i] = fill_rand(&st);
+		if (fill_one(t, i, r[i], &n[i]) != TEST_SUCCESS)
+			goto out;
+	}
+	for (i = 0; i < max; i++)
+		if (fill_check(t, i, r[i], n[i]) != TEST_SUCCESS)
+			goto out;
+	/* Every other one out (its path too), then others in their place. */
+	for (i = 0; i < max; i += 2) {
+		struct rte_ipoib_path *p = rte_ipoib_neigh_path(n[i]);
+
+		if (rte_ipoib_neigh_del(t, n[i]) != 0 || rte_ipoib_path_del(t, p) != 0)
+			goto out;
+		if (fill_check(t, i, r[i], NULL) != TEST_SUCCESS)
+			goto out;
+		r[i] = fill_rand(&st);
+		if (fill_one(t, i, r[i], &n[i]) != TEST_SUCCESS)
+			goto out;
+	}
+	for (i = 0; i < max; i++)
+		if (fill_check(t, i, r[i], n[i]) != TEST_SUCCESS)
+			goto out;
+	rc = TEST_SUCCESS;
+out:
+	rte_ipoib_tbl_free(t);
+	free(n);
+	free(r);
+	return rc;
+}
+
+static int
+test_fill_random(void)
+{
+	static const uint32_t sizes[] = { 4096, 65536 };
+	unsigned int k, round;
+
+	for (k = 0; k < RTE_DIM(sizes); k++)
+		for (round = 0; round < 3; round++)
+			TEST_ASSERT_SUCCESS(fill_round(sizes[k], 0x1b40 + 977 * round + k),
+					    "%u neighbours, round %u", sizes[k], round);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite ipoib_tbl_suite = {
 	.suite_name = "lib/ipoib tables",
 	.unit_test_cases = {
@@ -347,6 +489,7 @@ static struct unit_test_suite ipoib_tbl_suite = {
 		TEST_CASE(test_capacity),
 		TEST_CASE(test_front_clash),
 		TEST_CASE(test_grace_period),
+		TEST_CASE(test_fill_random),
 		TEST_CASES_END()
 	}
 };
