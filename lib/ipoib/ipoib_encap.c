@@ -868,7 +868,7 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
 /*
  * One packet of the Ethernet view whose destination MAC key is @p key and
  * whose home front slot is @p idx of @p slot: sent by the fast path when
- * that slot or the other of its pair holds its neighbour, else the
+ * that slot or another of its set holds its neighbour, else the
  * general way (encap_one(), which looks it up again). Returns as
  * encap_one().
  */
@@ -882,9 +882,15 @@ encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t 
 	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
 	memcpy(&k, n->mackey, 8);
 	if (unlikely(k != key)) {
-		/* The pair's other slot, on the same line of the slot array. */
-		n = ipoib_slot_get(slot, idx ^ 1);
-		memcpy(&k, n->mackey, 8);
+		unsigned int w;
+
+		/* The other slots of the set, on the same line of the slot array. */
+		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
+			n = ipoib_slot_get(slot, idx ^ w);
+			memcpy(&k, n->mackey, 8);
+			if (k == key)
+				break;
+		}
 		if (k != key)
 			return encap_one(dp, m, NULL, c->off);
 	}
@@ -895,8 +901,8 @@ encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t 
 
 /*
  * The same for a big table, from the front slot's copy @p cp instead of
- * the slot's entry: sent by the fast path when the copy, or that of the
- * pair's other slot, is consistent and its key is @p key, else the
+ * the slot's entry: sent by the fast path when the copy, or that of
+ * another slot of its set, is consistent and its key is @p key, else the
  * general way (encap_one() looks the MAC up).
  */
 static __rte_always_inline unsigned int
@@ -912,8 +918,15 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 	 * whose home slot was taken sits in the other slot of the pair.
 	 */
 	if (unlikely(!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)) {
-		cp = ipoib_fcopy_pair(cp);
-		if (!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)
+		struct ipoib_fcopy *home = cp;
+		unsigned int w;
+
+		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
+			cp = ipoib_fcopy_way(home, w);
+			if (ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key)
+				break;
+		}
+		if (w == IPOIB_FRONT_WAYS)
 			return encap_one(dp, m, NULL, c->off);
 	}
 	if (likely(encap_eth_fast(m, p, lens, NULL, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
@@ -1354,7 +1367,7 @@ decap_word(struct rte_mbuf *m, int off)
 /*
  * One packet whose dynfield word (decap_word()) is @p word and whose home
  * front slot is @p idx of @p slot: taken by the fast path when that slot
- * or the other of its pair holds its source's binding and our P_Key
+ * or another of its set holds its source's binding and our P_Key
  * index is in the word, else the general way (decap_one(), which looks
  * the source up again when it was found in neither).
  */
@@ -1368,9 +1381,11 @@ decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, void *const *slot, uint32
 	/* One compare: the binding's key and our P_Key index. 0 (a GRH) matches none. */
 	memcpy(&k, b->key, 8);
 	if (unlikely((k | c->pkey_hi) != word)) {
-		if (k != (word & IPOIB_SRC_KEY_MASK)) {
-			/* The pair's other slot, on the same line of the slot array. */
-			b = ipoib_slot_get(slot, idx ^ 1);
+		unsigned int w;
+
+		/* The other slots of the set, on the same line of the slot array. */
+		for (w = 1; w < IPOIB_FRONT_WAYS && k != (word & IPOIB_SRC_KEY_MASK); w++) {
+			b = ipoib_slot_get(slot, idx ^ w);
 			memcpy(&k, b->key, 8);
 		}
 		if ((k | c->pkey_hi) != word)
@@ -1384,8 +1399,8 @@ decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, void *const *slot, uint32
 /*
  * The same for a big table, from the front slot's copy @p cp (the
  * binding's key and its neighbour's MAC) instead of the slot's binding:
- * taken by the fast path when the copy, or that of the pair's other
- * slot, is consistent and matches, else the general way (decap_one()
+ * taken by the fast path when the copy, or that of another slot of
+ * its set, is consistent and matches, else the general way (decap_one()
  * looks the source up).
  */
 static __rte_always_inline unsigned int
@@ -1395,9 +1410,16 @@ decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy
 	uint64_t k, mac;
 
 	if (unlikely(!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word)) {
-		/* The other slot of the pair, as on transmit. */
-		cp = ipoib_fcopy_pair(cp);
-		if (!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word)
+		const struct ipoib_fcopy *home = cp;
+		unsigned int w;
+
+		/* The other slots of the set, as on transmit. */
+		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
+			cp = ipoib_fcopy_way(home, w);
+			if (ipoib_fcopy_read(cp, &k, &mac, NULL) && (k | c->pkey_hi) == word)
+				break;
+		}
+		if (w == IPOIB_FRONT_WAYS)
 			return decap_one(dp, m, NULL);
 	}
 	if (likely(decap_fast(m, NULL, mac, word, c, eth)))

@@ -305,14 +305,22 @@ static_assert(sizeof(struct ipoib_fcopy) * 2 == RTE_CACHE_LINE_SIZE ||
 	      RTE_CACHE_LINE_SIZE != 64, "a slot pair's copies share one cache line");
 
 /*
- * The copy of the other slot of @p c's pair (index ^ 1): the other half
- * of the same cache line, the arrays being aligned to a line
- * (table_mem_alloc()), so that trying it costs no miss.
+ * Slots per front set: an entry takes its home slot, else another of the
+ * set (home ^ 1, on the same cache line of copies, then home ^ 2 and
+ * home ^ 3, on the line beside it, which the L2's adjacent-line
+ * prefetcher tends to bring with the first), else waits.
+ */
+#define IPOIB_FRONT_WAYS 4
+
+/*
+ * The copy of slot (index ^ @p k) of @p c's set: the copy arrays are
+ * aligned to a set's two lines (front_init()), so that it is @p c's
+ * address xor k copies.
  */
 static __rte_always_inline struct ipoib_fcopy *
-ipoib_fcopy_pair(const struct ipoib_fcopy *c)
+ipoib_fcopy_way(const struct ipoib_fcopy *c, unsigned int k)
 {
-	return (struct ipoib_fcopy *)((uintptr_t)c ^ sizeof(*c));
+	return (struct ipoib_fcopy *)((uintptr_t)c ^ (k * sizeof(*c)));
 }
 
 /*
@@ -365,7 +373,7 @@ struct ipoib_front {
 	void *none;                          /**< What a free slot holds. */
 	enum ipoib_front_kind kind;
 	uint32_t nb_waiting;                 /**< Entries waiting (control side). */
-	struct ipoib_front_list *waiting;    /**< Per slot pair: who waits for it. */
+	struct ipoib_front_list *waiting;    /**< Per slot set: who waits for it. */
 };
 
 /*
@@ -423,6 +431,18 @@ ipoib_htab_sig(const struct ipoib_htab *t, const uint32_t *x, unsigned int n)
 
 	for (i = 0; i < n; i++)
 		h += t->mul[i] * x[i];
+	/*
+	 * Then MurmurHash3's 64-bit finaliser (a bijection): the sum alone
+	 * is only pairwise independent, and keys in arithmetic progression
+	 * (consecutive QPNs behind a few LIDs) stay one in the bucket
+	 * index, which with some multipliers piled a fifth of them into
+	 * full buckets and refused keys.
+	 */
+	h ^= h >> 33;
+	h *= UINT64_C(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	h *= UINT64_C(0xc4ceb9fe1a85ec53);
+	h ^= h >> 33;
 	return (uint32_t)(h >> 32);
 }
 

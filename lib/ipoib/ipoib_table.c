@@ -274,10 +274,13 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 	 * twice the entries left 7-10 % waiting.
 	 */
 	uint32_t nb = rte_align32pow2(RTE_MAX(4 * max, 64u)), i;
+	/* A set's copies on two whole lines (ipoib_fcopy_way()). */
+	size_t set_sz = IPOIB_FRONT_WAYS * sizeof(*f->copy), copy_sz = (size_t)nb * sizeof(*f->copy);
 
 	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
-	f->copy = table_mem_alloc((size_t)nb * sizeof(*f->copy));
-	f->waiting = malloc((size_t)nb / 2 * sizeof(*f->waiting));
+	f->copy = copy_sz < IPOIB_HUGE_SZ ? aligned_alloc(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE),
+							   copy_sz) : table_mem_alloc(copy_sz);
+	f->waiting = malloc((size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
 	if (f->slot == NULL || f->copy == NULL || f->waiting == NULL)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++) {
@@ -286,7 +289,7 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 		memset(&f->copy[i], 0, sizeof(f->copy[i]));
 		f->copy[i].key = UINT64_MAX;
 	}
-	for (i = 0; i < nb / 2; i++)
+	for (i = 0; i < nb / IPOIB_FRONT_WAYS; i++)
 		TAILQ_INIT(&f->waiting[i]);
 	f->none = none;
 	f->kind = kind;
@@ -378,13 +381,13 @@ front_slot_set(struct ipoib_front *f, uint32_t s, void *obj)
 				 __ATOMIC_RELAXED);
 }
 
-/* Put @p l in a free slot of its pair, else on the pair's waiting list. */
+/* Put @p l in a free slot of its set, else on the set's waiting list. */
 static void
 front_place(struct ipoib_front *f, struct ipoib_front_link *l)
 {
 	unsigned int k;
 
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < IPOIB_FRONT_WAYS; k++) {
 		uint32_t s = l->home ^ k;
 
 		if (f->slot[s] == f->none) {
@@ -394,7 +397,7 @@ front_place(struct ipoib_front *f, struct ipoib_front_link *l)
 		}
 	}
 	l->slot = -1;
-	TAILQ_INSERT_TAIL(&f->waiting[l->home >> 1], l, next);
+	TAILQ_INSERT_TAIL(&f->waiting[l->home / IPOIB_FRONT_WAYS], l, next);
 	f->nb_waiting++;
 }
 
@@ -406,11 +409,11 @@ front_add(struct ipoib_front *f, struct ipoib_front_link *l, void *obj, uint32_t
 	front_place(f, l);
 }
 
-/* Take @p l out; the first entry waiting for its slot pair takes the slot. */
+/* Take @p l out; the first entry waiting for its slot set takes the slot. */
 static void
 front_del(struct ipoib_front *f, struct ipoib_front_link *l)
 {
-	struct ipoib_front_list *wl = &f->waiting[l->home >> 1];
+	struct ipoib_front_list *wl = &f->waiting[l->home / IPOIB_FRONT_WAYS];
 	struct ipoib_front_link *w;
 	uint32_t s;
 
@@ -1077,10 +1080,14 @@ rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_h
 struct rte_ipoib_neigh *
 ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t idx)
 {
-	struct rte_ipoib_neigh *n = ipoib_front_get(&tbl->mac_front, idx ^ 1);
+	unsigned int k;
 
-	if (ipoib_neigh_mac_match_w(n, &key))
-		return n;
+	for (k = 1; k < IPOIB_FRONT_WAYS; k++) {
+		struct rte_ipoib_neigh *n = ipoib_front_get(&tbl->mac_front, idx ^ k);
+
+		if (ipoib_neigh_mac_match_w(n, &key))
+			return n;
+	}
 	return ipoib_htab_lookup(&tbl->by_mac, &key, ipoib_hash_w8(&tbl->by_mac, key),
 				 ipoib_neigh_mac_match_w);
 }
@@ -1088,10 +1095,14 @@ ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t id
 const struct ipoib_bind *
 ipoib_src_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key, uint32_t idx)
 {
-	const struct ipoib_bind *b = ipoib_front_get(&tbl->src_front, idx ^ 1);
+	unsigned int k;
 
-	if (ipoib_bind_match_w(b, &key))
-		return b;
+	for (k = 1; k < IPOIB_FRONT_WAYS; k++) {
+		const struct ipoib_bind *b = ipoib_front_get(&tbl->src_front, idx ^ k);
+
+		if (ipoib_bind_match_w(b, &key))
+			return b;
+	}
 	return ipoib_htab_lookup(&tbl->by_src, &key, ipoib_hash_w16(&tbl->by_src, key),
 				 ipoib_bind_match_w);
 }

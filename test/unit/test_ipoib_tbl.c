@@ -205,11 +205,11 @@ test_capacity(void)
  * Entries that share a front slot (ipoib_private.h: a direct-mapped
  * index by the MAC's low GUID bits and by the source LID, in front of
  * the hash index): with 16 neighbours the fronts have 64 slots, so GUIDs
- * (and LIDs) 64 apart share a home slot. Four of them: two take the
- * slot pair, two wait; each is found by every lookup whatever its place,
+ * (and LIDs) 64 apart share a home slot. Six of them: four take the
+ * slot set, two wait; each is found by every lookup whatever its place,
  * deletes free and refill slots, and nothing deleted is found again.
  */
-#define CLASH 4
+#define CLASH 6
 
 static int
 check_clash(struct rte_ipoib_tbl *t, struct rte_ipoib_neigh *const *n, const bool *live)
@@ -255,7 +255,7 @@ test_front_clash(void)
 		rte_ib_gid_set(&g, RTE_IB_GID_DEFAULT_PREFIX, 0x100 + i);
 		p[i] = rte_ipoib_path_add(t, &g, 0xffff);
 		TEST_ASSERT(p[i] != NULL, "path %u", i);
-		/* DLIDs 5, 69, 133, 197: one home slot for their sources too. */
+		/* DLIDs 5, 69, 133, ...: one home slot for their sources too. */
 		TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p[i], AH(1), 5 + 64 * i), "ah");
 	}
 	/* Twice: slots are given back and taken again. */
@@ -269,9 +269,9 @@ test_front_clash(void)
 			live[i] = true;
 			TEST_ASSERT_SUCCESS(check_clash(t, n, live), "after add %u", i);
 		}
-		/* One in the slot pair, one waiting, then the rest. */
+		/* In the slot set or waiting, in an order that changes by round. */
 		for (i = 0; i < CLASH; i++) {
-			unsigned int k = (i * 3 + round) % CLASH;
+			unsigned int k = (i * 5 + round) % CLASH;  /* 5 and CLASH coprime: each once */
 
 			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(t, n[k]), "del %u", k);
 			live[k] = false;
