@@ -712,13 +712,9 @@ struct encap_ctx {
  * The common transmit of the Ethernet view in one go: a unicast IP frame
  * (not ND) @p p, of lengths @p lens (lens_get()), whose first segment
  * holds the Ethernet header and 20 bytes (encap_key() found it a key), to
- * the neighbour found for its destination MAC, whose path has a handle,
- * within the MTU. The neighbour's handle (the mirror of its path's) and
- * QPN are read from @p n, after the frame's checks, or with @p n NULL (a
- * constant once inlined) are @p ah and @p qpn, which the caller read from
- * the front slot's copy; @p stamp is its ageing stamp, in the entry or
- * in the copy. True when done;
- * false, with @p m untouched, sends the packet the general way
+ * the neighbour whose front slot copy gave handle @p ah (the mirror of its
+ * path's), QPN @p qpn and ageing stamp @p stamp, within the MTU. True
+ * when done; false, with @p m untouched, sends the packet the general way
  * (encap_eth()), which makes every check again and drops with the
  * reason. The 14-byte Ethernet header becomes the 4-byte IPoIB one by
  * moving the data offset (no rte_pktmbuf_adj() checks: the length checks
@@ -726,8 +722,8 @@ struct encap_ctx {
  * store, the dynfield two.
  */
 static __rte_always_inline bool
-encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, const struct rte_ipoib_neigh *n,
-	       struct rte_ib_ah *ah, uint32_t qpn, uint64_t *stamp, const struct encap_ctx *c)
+encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, struct rte_ib_ah *ah,
+	       uint32_t qpn, uint64_t *stamp, const struct encap_ctx *c)
 {
 	const unsigned int shrink = RTE_ETHER_HDR_LEN - RTE_IPOIB_ENCAP_LEN;
 	uint8_t *dyn = (uint8_t *)m + c->off;
@@ -738,11 +734,6 @@ encap_eth_fast(struct rte_mbuf *m, uint8_t *p, uint64_t lens, const struct rte_i
 	type = fast_ip_type(p, 12, RTE_ETHER_HDR_LEN, LENS_DATA(lens), pkt_len);
 	if (type == 0)
 		return false;
-	if (n != NULL) {
-		/* Acquire: the handle is complete when seen (rte_ipoib_path_set_ah()). */
-		ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
-		qpn = n->qpn;
-	}
 	if (pkt_len > c->max_pkt_len || ah == NULL)
 		return false;
 	/* Stamp the neighbour as used, at most once per age tick. */
@@ -866,48 +857,16 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
 }
 
 /*
- * One packet of the Ethernet view whose destination MAC key is @p key and
- * whose home front slot is @p idx of @p slot: sent by the fast path when
- * that slot or another of its set holds its neighbour, else the
- * general way (encap_one(), which looks it up again). Returns as
- * encap_one().
- */
-static __rte_always_inline unsigned int
-encap_eth_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
-	      void *const *slot, uint32_t idx, uint64_t key, const struct encap_ctx *c)
-{
-	struct rte_ipoib_neigh *n = ipoib_slot_get(slot, idx);
-	uint64_t k;
-
-	/* A key of 0 (no MAC) or of a group matches no entry, not even none. */
-	memcpy(&k, n->mackey, 8);
-	if (unlikely(k != key)) {
-		unsigned int w;
-
-		/* The other slots of the set, on the same line of the slot array. */
-		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
-			n = ipoib_slot_get(slot, idx ^ w);
-			memcpy(&k, n->mackey, 8);
-			if (k == key)
-				break;
-		}
-		if (k != key)
-			return encap_one(dp, m, NULL, c->off);
-	}
-	if (likely(encap_eth_fast(m, p, lens, n, NULL, 0, &n->last_used, c)))
-		return RTE_IPOIB_DROP_NONE;
-	return encap_one(dp, m, n, c->off);
-}
-
-/*
- * The same for a big table, from the front slot's copy @p cp instead of
- * the slot's entry: sent by the fast path when the copy, or that of
- * another slot of its set, is consistent and its key is @p key, else the
- * general way (encap_one() looks the MAC up).
+ * One packet of the Ethernet view whose destination MAC key is @p key,
+ * from its home front slot's copy @p cp (struct ipoib_fcopy: key,
+ * handle, QPN, stamp; the neighbour itself is not read): sent by the
+ * fast path when that copy, or that of another slot of its set, is
+ * consistent and its key is @p key, else the general way (encap_one()
+ * looks the MAC up). Returns as encap_one().
  */
 static __rte_always_inline unsigned int
 encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
-	       struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c)
+	       struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, bool pick)
 {
 	uint64_t k, ah;
 	uint32_t qpn;
@@ -915,13 +874,17 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 	/*
 	 * The handle is complete when seen: the count's acquire read pairs
 	 * with the release store that ended the copy's rewrite. A neighbour
-	 * whose home slot was taken sits in the other slot of the pair.
+	 * whose home slot was taken sits in another slot of the set: with
+	 * @p pick (a constant once inlined), the other of the line is picked
+	 * without a branch, then the next line is tried.
 	 */
+	if (pick)
+		cp = ipoib_fcopy_pick(cp, key);
 	if (unlikely(!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)) {
 		struct ipoib_fcopy *home = cp;
 		unsigned int w;
 
-		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
+		for (w = pick ? 2 : 1; w < IPOIB_FRONT_WAYS; w++) {
 			cp = ipoib_fcopy_way(home, w);
 			if (ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key)
 				break;
@@ -929,16 +892,16 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 		if (w == IPOIB_FRONT_WAYS)
 			return encap_one(dp, m, NULL, c->off);
 	}
-	if (likely(encap_eth_fast(m, p, lens, NULL, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
+	if (likely(encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
 				  &cp->stamp, c)))
 		return RTE_IPOIB_DROP_NONE;
 	return encap_one(dp, m, NULL, c->off);
 }
 
 /*
- * Front indexes of up to this many slots (64 KiB; up to 2,048
- * neighbours, whose first lines fit in L2) are read without prefetching
- * their entries ahead: the loads hit the caches.
+ * Front indexes of up to this many slots (up to 2,048 neighbours, whose
+ * copies, 256 KiB, the L2 holds) are read in one pass, without
+ * prefetching ahead: the loads hit the caches.
  */
 #define FRONT_SMALL_SLOTS 8192u
 
@@ -950,7 +913,6 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	struct ipoib_fcopy *cp[IPOIB_STAGE_MAX];
 	uint64_t key[IPOIB_STAGE_MAX];
 	const uint32_t mask = f->mask;
-	void *const *slot = f->slot;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
 	unsigned int i, nb_ok = 0, nb_drop = 0;
 	struct encap_ctx c;
@@ -971,15 +933,17 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 #endif
 	if (mask < FRONT_SMALL_SLOTS) {
 		/*
-		 * A table that the caches hold: one pass, the slot and the
-		 * neighbour read as each packet is taken.
+		 * A table that the caches hold: one pass, the copy read as
+		 * each packet is taken (its set's copies rather than the slot
+		 * and its entry: a line instead of two, and which slot of the
+		 * line holds the key is picked without a branch).
 		 */
 		for (i = 0; i < nb_pkts; i++) {
 			struct rte_mbuf *m = pkts[i];
 			uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 			uint64_t k = encap_key(m, p);
-			unsigned int r = encap_eth_pkt(dp, m, p, lens_get(m), slot,
-						       ipoib_mac_front_idx(k, mask), k, &c);
+			unsigned int r = encap_eth_copy(dp, m, p, lens_get(m),
+				&copy[ipoib_mac_front_idx(k, mask)], k, &c, true);
 
 			BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 		}
@@ -1000,7 +964,7 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 	for (i = 0; i < nb_pkts; i++) {
 		struct rte_mbuf *m = pkts[i];
 		unsigned int r = encap_eth_copy(dp, m, rte_pktmbuf_mtod(m, uint8_t *),
-						lens_get(m), cp[i], key[i], &c);
+						lens_get(m), cp[i], key[i], &c, false);
 
 		BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}

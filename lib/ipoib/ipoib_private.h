@@ -324,6 +324,22 @@ ipoib_fcopy_way(const struct ipoib_fcopy *c, unsigned int k)
 }
 
 /*
+ * Of the two copies on @p c's line (slots index and index ^ 1), the one
+ * whose key is @p key if the other's is not, else @p c: chosen by
+ * arithmetic, not by a branch, since with addresses that clash which of
+ * the two holds a key is a coin toss that a branch would mispredict. The
+ * key read here only chooses; ipoib_fcopy_read() checks it again.
+ */
+static __rte_always_inline struct ipoib_fcopy *
+ipoib_fcopy_pick(const struct ipoib_fcopy *c, uint64_t key)
+{
+	const struct ipoib_fcopy *o = ipoib_fcopy_way(c, 1);
+	uintptr_t other = __atomic_load_n(&o->key, __ATOMIC_RELAXED) == key;
+
+	return (struct ipoib_fcopy *)((uintptr_t)c ^ (other * sizeof(*c)));
+}
+
+/*
  * A consistent read of copy @p c: its key, value and (when @p qpn is not
  * NULL) QPN. False when the control side was rewriting it meanwhile (the
  * caller takes the general way; it never waits). An odd first count
