@@ -864,6 +864,31 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
  * consistent and its key is @p key, else the general way (encap_one()
  * looks the MAC up). Returns as encap_one().
  */
+/*
+ * The rest of encap_eth_copy() for a packet whose neighbour is not in
+ * the copy @p cp it read first: the set's slots (cp ^ @p first) to
+ * (cp ^ 3), else the general way. Out of line, so that the loop that
+ * sends to home slots keeps its registers.
+ */
+static __rte_noinline unsigned int
+encap_eth_set(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
+	      struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, unsigned int first)
+{
+	uint64_t k, ah;
+	uint32_t qpn;
+	unsigned int w;
+
+	for (w = first; w < IPOIB_FRONT_WAYS; w++) {
+		struct ipoib_fcopy *o = ipoib_fcopy_way(cp, w);
+
+		if (ipoib_fcopy_read(o, &k, &ah, &qpn) && k == key &&
+		    encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn, &o->stamp,
+				   c))
+			return RTE_IPOIB_DROP_NONE;
+	}
+	return encap_one(dp, m, NULL, c->off);
+}
+
 static __rte_always_inline unsigned int
 encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
 	       struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, bool pick)
@@ -880,18 +905,8 @@ encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t
 	 */
 	if (pick)
 		cp = ipoib_fcopy_pick(cp, key);
-	if (unlikely(!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key)) {
-		struct ipoib_fcopy *home = cp;
-		unsigned int w;
-
-		for (w = pick ? 2 : 1; w < IPOIB_FRONT_WAYS; w++) {
-			cp = ipoib_fcopy_way(home, w);
-			if (ipoib_fcopy_read(cp, &k, &ah, &qpn) && k == key)
-				break;
-		}
-		if (w == IPOIB_FRONT_WAYS)
-			return encap_one(dp, m, NULL, c->off);
-	}
+	if (unlikely(!ipoib_fcopy_read(cp, &k, &ah, &qpn) || k != key))
+		return encap_eth_set(dp, m, p, lens, cp, key, c, pick ? 2 : 1);
 	if (likely(encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
 				  &cp->stamp, c)))
 		return RTE_IPOIB_DROP_NONE;
@@ -1361,6 +1376,28 @@ decap_pkt(struct rte_ipoib_dp *dp, struct rte_mbuf *m, void *const *slot, uint32
 }
 
 /*
+ * The rest of decap_copy() for a packet whose source is not in the copy
+ * @p cp it read first: the other slots of the set, else the general way.
+ * Out of line, as on transmit (encap_eth_set()).
+ */
+static __rte_noinline unsigned int
+decap_set(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy *cp,
+	  uint64_t word, const struct decap_ctx *c, bool eth)
+{
+	uint64_t k, mac;
+	unsigned int w;
+
+	for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
+		const struct ipoib_fcopy *o = ipoib_fcopy_way(cp, w);
+
+		if (ipoib_fcopy_read(o, &k, &mac, NULL) && (k | c->pkey_hi) == word &&
+		    decap_fast(m, NULL, mac, word, c, eth))
+			return RTE_IPOIB_DROP_NONE;
+	}
+	return decap_one(dp, m, NULL);
+}
+
+/*
  * The same for a big table, from the front slot's copy @p cp (the
  * binding's key and its neighbour's MAC) instead of the slot's binding:
  * taken by the fast path when the copy, or that of another slot of
@@ -1373,19 +1410,8 @@ decap_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy
 {
 	uint64_t k, mac;
 
-	if (unlikely(!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word)) {
-		const struct ipoib_fcopy *home = cp;
-		unsigned int w;
-
-		/* The other slots of the set, as on transmit. */
-		for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
-			cp = ipoib_fcopy_way(home, w);
-			if (ipoib_fcopy_read(cp, &k, &mac, NULL) && (k | c->pkey_hi) == word)
-				break;
-		}
-		if (w == IPOIB_FRONT_WAYS)
-			return decap_one(dp, m, NULL);
-	}
+	if (unlikely(!ipoib_fcopy_read(cp, &k, &mac, NULL) || (k | c->pkey_hi) != word))
+		return decap_set(dp, m, cp, word, c, eth);
 	if (likely(decap_fast(m, NULL, mac, word, c, eth)))
 		return RTE_IPOIB_DROP_NONE;
 	return decap_one(dp, m, NULL);
