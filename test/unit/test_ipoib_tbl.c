@@ -362,9 +362,16 @@ fill_rand(uint64_t *st)
 	return x ^ (x >> 31);
 }
 
-/* Neighbour @p i's address, LID and IP, from its draw @p r. */
+/* What neighbour @p i is known by, from its draw @p r (fill_peer()). */
+struct fill_addr {
+	struct rte_ipoib_hwaddr hw;
+	struct rte_ib_gid gid;
+	uint16_t lid;
+	uint8_t ip[16];
+};
+
 static void
-fill_peer(uint32_t i, uint64_t r, struct rte_ipoib_hwaddr *hw, uint16_t *lid, uint8_t ip[16])
+fill_peer(uint32_t i, uint64_t r, struct fill_addr *a)
 {
 	/*
 	 * Random low 24 GUID bits (the MAC front's index: its slots clash as
@@ -372,31 +379,28 @@ fill_peer(uint32_t i, uint64_t r, struct rte_ipoib_hwaddr *hw, uint16_t *lid, ui
 	 * the QPN, below 256, changes bits 16-23 of the MAC only), distinct
 	 * (LID, QPN) by the group i / FILL_LIDS in the QPN.
 	 */
-	peer(hw, 0x0002c90000000000ull | (uint64_t)i << 24 | (r & 0xffffff),
+	peer(&a->hw, 0x0002c90000000000ull | (uint64_t)i << 24 | (r & 0xffffff),
 	     0x48 + i / FILL_LIDS);
-	*lid = (uint16_t)(1 + i % FILL_LIDS);
-	memset(ip, 0, 16);
-	memcpy(ip, &r, 8);
-	memcpy(ip + 8, &i, 4);
+	rte_ipoib_hwaddr_gid(&a->hw, &a->gid);
+	a->lid = (uint16_t)(1 + i % FILL_LIDS);
+	memset(a->ip, 0, 16);
+	memcpy(a->ip, &r, 8);
+	memcpy(a->ip + 8, &i, 4);
 }
 
 static int
 fill_one(struct rte_ipoib_tbl *t, uint32_t i, uint64_t r, struct rte_ipoib_neigh **np)
 {
-	struct rte_ipoib_hwaddr hw;
 	struct rte_ipoib_path *p;
-	struct rte_ib_gid g;
-	uint8_t ip[16];
-	uint16_t lid;
+	struct fill_addr a;
 
-	fill_peer(i, r, &hw, &lid, ip);
-	rte_ipoib_hwaddr_gid(&hw, &g);
-	p = rte_ipoib_path_add(t, &g, 0xffff);
+	fill_peer(i, r, &a);
+	p = rte_ipoib_path_add(t, &a.gid, 0xffff);
 	TEST_ASSERT(p != NULL, "path %u: %s", i, rte_strerror(rte_errno));
-	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p, AH(0), lid), "ah %u", i);
-	*np = rte_ipoib_neigh_add(t, &hw, p);
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(t, p, AH(0), a.lid), "ah %u", i);
+	*np = rte_ipoib_neigh_add(t, &a.hw, p);
 	TEST_ASSERT(*np != NULL, "neighbour %u: %s", i, rte_strerror(rte_errno));
-	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, *np, ip), "ip %u: %s", i,
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, *np, a.ip), "ip %u: %s", i,
 			    rte_strerror(rte_errno));
 	return TEST_SUCCESS;
 }
@@ -404,23 +408,32 @@ fill_one(struct rte_ipoib_tbl *t, uint32_t i, uint64_t r, struct rte_ipoib_neigh
 static int
 fill_check(struct rte_ipoib_tbl *t, uint32_t i, uint64_t r, struct rte_ipoib_neigh *want)
 {
-	struct rte_ipoib_hwaddr hw;
 	struct rte_ether_addr mac;
 	struct rte_ipoib_path *p;
-	struct rte_ib_gid g;
-	uint8_t ip[16];
-	uint16_t lid;
+	struct fill_addr a;
 
-	fill_peer(i, r, &hw, &lid, ip);
-	rte_ipoib_mac_from_hwaddr(&hw, &mac);
-	rte_ipoib_hwaddr_gid(&hw, &g);
-	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &hw) == want, "by hw %u", i);
+	fill_peer(i, r, &a);
+	rte_ipoib_mac_from_hwaddr(&a.hw, &mac);
+	TEST_ASSERT(rte_ipoib_neigh_lookup(t, &a.hw) == want, "by hw %u", i);
 	TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac) == want, "by mac %u", i);
-	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, lid, rte_ipoib_hwaddr_qpn(&hw)) == want,
+	TEST_ASSERT(rte_ipoib_neigh_lookup_src(t, a.lid, rte_ipoib_hwaddr_qpn(&a.hw)) == want,
 		    "by source %u", i);
-	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ip) == want, "by ip %u", i);
-	p = rte_ipoib_path_lookup(t, &g, 0xffff);
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, a.ip) == want, "by ip %u", i);
+	p = rte_ipoib_path_lookup(t, &a.gid, 0xffff);
 	TEST_ASSERT(want == NULL ? p == NULL : p != NULL, "path %u", i);
+	return TEST_SUCCESS;
+}
+
+/* Every neighbour found (fill_check()), @p n[i] drawn as @p r[i]. */
+static int
+fill_check_all(struct rte_ipoib_tbl *t, uint32_t max, const uint64_t *r,
+	       struct rte_ipoib_neigh *const *n)
+{
+	uint32_t i;
+
+	for (i = 0; i < max; i++)
+		if (fill_check(t, i, r[i], n[i]) != TEST_SUCCESS)
+			return TEST_FAILED;
 	return TEST_SUCCESS;
 }
 
@@ -441,9 +454,8 @@ fill_round(uint32_t max, uint64_t seed)
 		if (fill_one(t, i, r[i], &n[i]) != TEST_SUCCESS)
 			goto out;
 	}
-	for (i = 0; i < max; i++)
-		if (fill_check(t, i, r[i], n[i]) != TEST_SUCCESS)
-			goto out;
+	if (fill_check_all(t, max, r, n) != TEST_SUCCESS)
+		goto out;
 	/* Every other one out (its path too), then others in their place. */
 	for (i = 0; i < max; i += 2) {
 		struct rte_ipoib_path *p = rte_ipoib_neigh_path(n[i]);
@@ -456,10 +468,7 @@ fill_round(uint32_t max, uint64_t seed)
 		if (fill_one(t, i, r[i], &n[i]) != TEST_SUCCESS)
 			goto out;
 	}
-	for (i = 0; i < max; i++)
-		if (fill_check(t, i, r[i], n[i]) != TEST_SUCCESS)
-			goto out;
-	rc = TEST_SUCCESS;
+	rc = fill_check_all(t, max, r, n);
 out:
 	rte_ipoib_tbl_free(t);
 	free(n);
