@@ -264,29 +264,19 @@ reader(void *arg)
 	return NULL;
 }
 
+/*
+ * test_churn's control side for RUN_MS: adds, deletes, re-paths and
+ * rebinds neighbours and replaces handles at random, counting @p ops.
+ * Returns at the first failure, so that the caller stops the reader
+ * before it reports it: a failed add must not leave the data thread
+ * reading tables that the teardown frees.
+ */
 static int
-test_churn(void)
+churn_control(struct rte_ipoib_path **paths, struct rte_ipoib_neigh **neigh, uint64_t *ops)
 {
-	struct rte_ipoib_path *paths[NB_PATH];
-	struct rte_ipoib_neigh *neigh[NB_ID] = { NULL };
-	struct reader_counts rc = { 0 };
-	struct rte_ipoib_tbl_stats st;
-	uint64_t ops = 0, end;
 	uint32_t seed = 777, p;
-	pthread_t th;
+	uint64_t end;
 
-	for (p = 0; p < NB_PATH; p++) {
-		struct rte_ipoib_hwaddr hw;
-		struct rte_ib_gid g;
-
-		id_hw(p, &hw);
-		rte_ipoib_hwaddr_gid(&hw, &g);
-		paths[p] = rte_ipoib_path_add(tbl, &g, 0xffff);
-		TEST_ASSERT(paths[p] != NULL, "path %u", p);
-		TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, paths[p], ah_new(p), path_lid(p)),
-				    "ah");
-	}
-	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, reader, &rc), "reader");
 	end = rte_get_timer_cycles() + rte_get_timer_hz() * RUN_MS / 1000;
 	while (rte_get_timer_cycles() < end) {
 		uint32_t id, op;
@@ -322,10 +312,39 @@ test_churn(void)
 		} else {
 			rte_ipoib_tbl_reclaim(tbl);
 		}
-		ops++;
+		*ops += 1;
 	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_churn(void)
+{
+	struct rte_ipoib_path *paths[NB_PATH];
+	struct rte_ipoib_neigh *neigh[NB_ID] = { NULL };
+	struct reader_counts rc = { 0 };
+	struct rte_ipoib_tbl_stats st;
+	uint64_t ops = 0;
+	int rc_ctl;
+	uint32_t p;
+	pthread_t th;
+
+	for (p = 0; p < NB_PATH; p++) {
+		struct rte_ipoib_hwaddr hw;
+		struct rte_ib_gid g;
+
+		id_hw(p, &hw);
+		rte_ipoib_hwaddr_gid(&hw, &g);
+		paths[p] = rte_ipoib_path_add(tbl, &g, 0xffff);
+		TEST_ASSERT(paths[p] != NULL, "path %u", p);
+		TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, paths[p], ah_new(p), path_lid(p)),
+				    "ah");
+	}
+	TEST_ASSERT_SUCCESS(pthread_create(&th, NULL, reader, &rc), "reader");
+	rc_ctl = churn_control(paths, neigh, &ops);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
+	TEST_ASSERT_SUCCESS(rc_ctl, "control side");
 	TEST_ASSERT_EQUAL(rte_ipoib_tbl_reclaim(tbl), 0, "everything due once the reader left");
 	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(tbl, &st), "stats");
 	printf("  %lu control operations, %lu bursts, %lu sent, %lu delivered, %lu lookups,"
@@ -370,17 +389,50 @@ path0_add(void)
  * them only.
  */
 #define TORN_IDS 4
+static const uint32_t torn_ids[TORN_IDS] = { 0, NB_PATH, 2 * NB_PATH, 3 * NB_PATH };
+
+/*
+ * test_torn_slot's control side for RUN_MS: the identities torn_ids added
+ * and deleted in turn, the path's handle replaced now and then. Returns
+ * at the first failure, as churn_control().
+ */
+static int
+torn_control(struct rte_ipoib_path *path, struct rte_ipoib_neigh **neigh, uint64_t *ops)
+{
+	struct rte_ipoib_hwaddr hw;
+	uint32_t seed = 4242, k;
+	uint64_t end;
+
+	end = rte_get_timer_cycles() + rte_get_timer_hz() * RUN_MS / 1000;
+	while (rte_get_timer_cycles() < end) {
+		seed = seed * 1103515245 + 12345;
+		k = (seed >> 8) % TORN_IDS;
+		if ((seed >> 24) % 64 == 0) {
+			TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0),
+								  path_lid(0)), "set ah");
+			rte_ipoib_tbl_reclaim(tbl);
+		} else if (neigh[k] == NULL) {
+			id_hw(torn_ids[k], &hw);
+			neigh[k] = rte_ipoib_neigh_add(tbl, &hw, path);
+			TEST_ASSERT(neigh[k] != NULL, "add %u: %d", k, rte_errno);
+		} else {
+			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(tbl, neigh[k]), "del");
+			neigh[k] = NULL;
+		}
+		*ops += 1;
+	}
+	return TEST_SUCCESS;
+}
 
 static int
 test_torn_slot(void)
 {
-	static const uint32_t torn_ids[TORN_IDS] = { 0, NB_PATH, 2 * NB_PATH, 3 * NB_PATH };
 	struct rte_ipoib_neigh *neigh[TORN_IDS] = { NULL };
 	struct reader_counts rc = { 0 };
 	struct rte_ipoib_path *path;
-	struct rte_ipoib_hwaddr hw;
-	uint64_t ops = 0, end;
-	uint32_t seed = 4242, k;
+	uint64_t ops = 0;
+	int rc_ctl;
+	uint32_t k;
 	cpu_set_t one_cpu;
 	bool pinned;
 	pthread_t th;
@@ -403,24 +455,7 @@ test_torn_slot(void)
 	CPU_SET(sched_getcpu() >= 0 ? sched_getcpu() : 0, &one_cpu);
 	pinned = pthread_setaffinity_np(th, sizeof(one_cpu), &one_cpu) == 0 &&
 		pthread_setaffinity_np(pthread_self(), sizeof(one_cpu), &one_cpu) == 0;
-	end = rte_get_timer_cycles() + rte_get_timer_hz() * RUN_MS / 1000;
-	while (rte_get_timer_cycles() < end) {
-		seed = seed * 1103515245 + 12345;
-		k = (seed >> 8) % TORN_IDS;
-		if ((seed >> 24) % 64 == 0) {
-			TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(tbl, path, ah_new(0),
-								  path_lid(0)), "set ah");
-			rte_ipoib_tbl_reclaim(tbl);
-		} else if (neigh[k] == NULL) {
-			id_hw(torn_ids[k], &hw);
-			neigh[k] = rte_ipoib_neigh_add(tbl, &hw, path);
-			TEST_ASSERT(neigh[k] != NULL, "add %u: %d", k, rte_errno);
-		} else {
-			TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(tbl, neigh[k]), "del");
-			neigh[k] = NULL;
-		}
-		ops++;
-	}
+	rc_ctl = torn_control(path, neigh, &ops);
 	__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
 	pthread_join(th, NULL);
 	pick = NULL;
@@ -433,6 +468,7 @@ test_torn_slot(void)
 			CPU_SET(k, &one_cpu);
 		pthread_setaffinity_np(pthread_self(), sizeof(one_cpu), &one_cpu);
 	}
+	TEST_ASSERT_SUCCESS(rc_ctl, "control side");
 	TEST_ASSERT_EQUAL(rte_ipoib_tbl_reclaim(tbl), 0, "everything due once the reader left");
 	printf("  %lu control operations, %lu bursts, %lu sent, %lu delivered\n",
 	       (unsigned long)ops, (unsigned long)rc.bursts, (unsigned long)rc.sent,
