@@ -857,6 +857,49 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
 }
 
 /*
+ * The copy among slots (cp ^ @p first) to (cp ^ 3) of @p cp's front set
+ * whose key word, with @p or_bits set, is @p want, read consistently (its
+ * value and, when @p qpn is not NULL, QPN given back), or NULL. A key is
+ * in at most one slot of its set. For the out-of-line rest of the
+ * bursts: the loops that find keys in their home slot keep their
+ * registers.
+ */
+static __rte_always_inline struct ipoib_fcopy *
+fcopy_find(const struct ipoib_fcopy *cp, unsigned int first, uint64_t or_bits, uint64_t want,
+	   uint64_t *val, uint32_t *qpn)
+{
+	unsigned int w;
+
+	for (w = first; w < IPOIB_FRONT_WAYS; w++) {
+		struct ipoib_fcopy *o = ipoib_fcopy_way(cp, w);
+		uint64_t k;
+
+		if (ipoib_fcopy_read(o, &k, val, qpn) && (k | or_bits) == want)
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * The rest of encap_eth_copy() for a packet whose neighbour is not in
+ * the copy @p cp it read first: the set's slots (cp ^ @p first) to
+ * (cp ^ 3), else the general way.
+ */
+static __rte_noinline unsigned int
+encap_eth_set(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
+	      struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, unsigned int first)
+{
+	uint64_t ah;
+	uint32_t qpn;
+
+	cp = fcopy_find(cp, first, 0, key, &ah, &qpn);
+	if (cp != NULL && encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn,
+					 &cp->stamp, c))
+		return RTE_IPOIB_DROP_NONE;
+	return encap_one(dp, m, NULL, c->off);
+}
+
+/*
  * One packet of the Ethernet view whose destination MAC key is @p key,
  * from its home front slot's copy @p cp (struct ipoib_fcopy: key,
  * handle, QPN, stamp; the neighbour itself is not read): sent by the
@@ -864,31 +907,6 @@ encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb
  * consistent and its key is @p key, else the general way (encap_one()
  * looks the MAC up). Returns as encap_one().
  */
-/*
- * The rest of encap_eth_copy() for a packet whose neighbour is not in
- * the copy @p cp it read first: the set's slots (cp ^ @p first) to
- * (cp ^ 3), else the general way. Out of line, so that the loop that
- * sends to home slots keeps its registers.
- */
-static __rte_noinline unsigned int
-encap_eth_set(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
-	      struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, unsigned int first)
-{
-	uint64_t k, ah;
-	uint32_t qpn;
-	unsigned int w;
-
-	for (w = first; w < IPOIB_FRONT_WAYS; w++) {
-		struct ipoib_fcopy *o = ipoib_fcopy_way(cp, w);
-
-		if (ipoib_fcopy_read(o, &k, &ah, &qpn) && k == key &&
-		    encap_eth_fast(m, p, lens, (struct rte_ib_ah *)(uintptr_t)ah, qpn, &o->stamp,
-				   c))
-			return RTE_IPOIB_DROP_NONE;
-	}
-	return encap_one(dp, m, NULL, c->off);
-}
-
 static __rte_always_inline unsigned int
 encap_eth_copy(struct rte_ipoib_dp *dp, struct rte_mbuf *m, uint8_t *p, uint64_t lens,
 	       struct ipoib_fcopy *cp, uint64_t key, const struct encap_ctx *c, bool pick)
@@ -1384,16 +1402,11 @@ static __rte_noinline unsigned int
 decap_set(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_fcopy *cp,
 	  uint64_t word, const struct decap_ctx *c, bool eth)
 {
-	uint64_t k, mac;
-	unsigned int w;
+	uint64_t mac;
 
-	for (w = 1; w < IPOIB_FRONT_WAYS; w++) {
-		const struct ipoib_fcopy *o = ipoib_fcopy_way(cp, w);
-
-		if (ipoib_fcopy_read(o, &k, &mac, NULL) && (k | c->pkey_hi) == word &&
-		    decap_fast(m, NULL, mac, word, c, eth))
-			return RTE_IPOIB_DROP_NONE;
-	}
+	if (fcopy_find(cp, 1, c->pkey_hi, word, &mac, NULL) != NULL &&
+	    decap_fast(m, NULL, mac, word, c, eth))
+		return RTE_IPOIB_DROP_NONE;
 	return decap_one(dp, m, NULL);
 }
 

@@ -178,7 +178,7 @@ struct rte_ipoib_neigh {
 	struct ipoib_front_link front;       /**< In by_mac_front (unicast only). */
 	/*
 	 * While the neighbour is in a MAC front slot: that slot's copy's
-	 * stamp, which the big-table bursts write instead of last_used
+	 * stamp, which the transmit bursts write instead of last_used
 	 * (struct ipoib_fcopy). Atomic: rte_ipoib_neigh_last_used() reads it.
 	 */
 	uint64_t *slot_stamp;
@@ -271,7 +271,7 @@ struct ipoib_htab {
  * packet (this line) instead of two (the slot, then the entry): the MAC
  * front keeps a neighbour's key, handle (the mirror of its path's) and
  * QPN, the source front a binding's key and the neighbour's MAC. Two per
- * cache line, so that a slot pair's copies share one, as their slots do.
+ * cache line, a set's four (IPOIB_FRONT_WAYS) on two adjacent lines.
  *
  * The control side (under tbl->lock, the only writer) rewrites a copy
  * whenever its slot changes hands or the neighbour's handle changes,
@@ -283,11 +283,11 @@ struct ipoib_htab {
  * otherwise it could pair one neighbour's key with another's handle or
  * QPN, which would send a packet to the wrong QP. A reader that finds a
  * copy being rewritten does not wait: it takes the packet the general
- * way, through the slot's entry pointer and the entry. The handle read
+ * way, through the hash index and the entry. The handle read
  * from a copy is protected as the one read from an entry: the control
  * side rewrites every copy that holds a handle before the handle's grace
- * period starts. stamp is not covered by the count: the big-table
- * transmit writes it, coarsely, as it writes an entry's last_used, and
+ * period starts. stamp is not covered by the count: the transmit
+ * writes it, coarsely, as it writes an entry's last_used, and
  * the control side folds it into the neighbour's last_used when the
  * neighbour leaves the slot; a burst that read the copy just before the
  * slot changed hands may stamp the next neighbour, which ageing
@@ -376,11 +376,12 @@ enum ipoib_front_kind {
  * tbl->lock): an entry's key is written before the entry is stored in a
  * slot with a release store; a slot is given back @c none with a release
  * store before the entry's grace period starts;
- * an entry that finds both its slots taken waits on its pair's list in
- * @c waiting and takes a slot of the pair when one is freed
+ * an entry that finds all the slots of its set taken waits on the set's
+ * list in @c waiting and takes a slot of the set when one is freed
  * (ipoib_table.c). Each slot also has a copy of its entry's burst fields
  * in @c copy (struct ipoib_fcopy), rewritten before the slot pointer is
- * stored; the bursts over big tables read the copy instead of the entry.
+ * stored; the transmit, and the receive over big tables, read the copy
+ * instead of the entry.
  */
 struct ipoib_front {
 	uint32_t mask;                       /**< Slots - 1. */
@@ -481,14 +482,6 @@ ipoib_hash_hw(const struct ipoib_htab *t, const struct rte_ipoib_hwaddr *hw)
 	return ipoib_htab_sig(t, x, 5);
 }
 
-static inline uint32_t
-ipoib_hash_8(const struct ipoib_htab *t, const uint8_t k[8])
-{
-	uint32_t x[2];
-
-	memcpy(x, k, 8);
-	return ipoib_htab_sig(t, x, 2);
-}
 
 static inline uint32_t
 ipoib_hash_16(const struct ipoib_htab *t, const uint8_t k[16])
@@ -565,7 +558,7 @@ ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
 /** Most packets one burst pass handles (longer bursts go in chunks). */
 #define IPOIB_STAGE_MAX 64
 
-/* ipoib_hash_8() of a key held in a word. */
+/* An 8-byte key (a MAC key, a source key word) held in a word. */
 static __rte_always_inline uint32_t
 ipoib_hash_w8(const struct ipoib_htab *t, uint64_t k)
 {
@@ -573,6 +566,16 @@ ipoib_hash_w8(const struct ipoib_htab *t, uint64_t k)
 
 	memcpy(x, &k, 8);
 	return ipoib_htab_sig(t, x, 2);
+}
+
+/* The same, of a key held in 8 bytes. */
+static inline uint32_t
+ipoib_hash_8(const struct ipoib_htab *t, const uint8_t k[8])
+{
+	uint64_t w;
+
+	memcpy(&w, k, 8);
+	return ipoib_hash_w8(t, w);
 }
 
 /*

@@ -268,9 +268,9 @@ static int
 front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kind kind)
 {
 	/*
-	 * Four times the entries: a pair holds 0.5 to 1 entry on average, so
-	 * that with random keys about 3 % find both slots of their pair
-	 * taken (and wait, reached only through the hash index), where
+	 * Four times the entries, in sets of four: a set holds about one
+	 * entry, so that with random keys about 0.4 % find their set full
+	 * (and wait, reached only through the hash index), where pairs at
 	 * twice the entries left 7-10 % waiting.
 	 */
 	uint32_t nb = rte_align32pow2(RTE_MAX(4 * max, 64u)), i;
@@ -1185,7 +1185,7 @@ rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 	const uint64_t *s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
 
 	/*
-	 * The stamp the big-table bursts keep in the neighbour's MAC slot
+	 * The stamp the transmit bursts keep in the neighbour's MAC slot
 	 * (struct ipoib_fcopy). Copies live as long as the table: a slot
 	 * that changed hands meanwhile gives its next neighbour's stamp,
 	 * which only makes this one look used a little later than it was.
