@@ -68,6 +68,27 @@ static struct rte_ib_device *ibdev;
 static uint8_t ib_port;
 static uint16_t bench_rx_ring = NB_RX_DESC;	/* ethdev 2's receive ring now */
 
+/*
+ * A UD QP has no address filter to open: the PMD refuses promiscuous and
+ * all-multicast mode instead of claiming them (doc/guides/nics/mthca.rst,
+ * Limitations), and turning them off succeeds.
+ */
+static int
+filters_check(uint16_t port_id)
+{
+	if (rte_eth_promiscuous_enable(port_id) != -ENOTSUP ||
+	    rte_eth_allmulticast_enable(port_id) != -ENOTSUP ||
+	    rte_eth_promiscuous_get(port_id) != 0 ||
+	    rte_eth_allmulticast_get(port_id) != 0 ||
+	    rte_eth_promiscuous_disable(port_id) != 0 ||
+	    rte_eth_allmulticast_disable(port_id) != 0) {
+		fprintf(stderr, "port %u: promiscuous/allmulticast not refused\n",
+			port_id);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int
 port_setup(uint16_t port_id)
 {
@@ -89,6 +110,8 @@ port_setup(uint16_t port_id)
 		ret = rte_eth_tx_queue_setup(port_id, 0, NB_DESC, 0, NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port_id);
+	if (ret == 0)
+		ret = filters_check(port_id);
 	return ret;
 }
 

@@ -364,11 +364,26 @@ mthca_dev_fw_version_get(struct rte_eth_dev *eth, char *fw, size_t len)
 	return (size_t)n > len ? n : 0;
 }
 
+/*
+ * A UD QP receives only datagrams whose destination QPN is its own, or
+ * those of the multicast groups it is attached to (IBA 10.8.1, 10.5.2.3):
+ * there is no address filter to open, so promiscuous and all-multicast
+ * reception cannot be turned on. Turning them off is what the port
+ * always is. Multicast groups are joined through the SA and attached
+ * with rte_ib_mcast_attach() (doc/guides/nics/mthca.rst).
+ */
 static int
-mthca_dev_promiscuous(struct rte_eth_dev *eth)
+mthca_dev_filter_open(struct rte_eth_dev *eth)
 {
 	RTE_SET_USED(eth);
-	return 0;	/* UD QPs take every datagram addressed to them */
+	return -ENOTSUP;
+}
+
+static int
+mthca_dev_filter_close(struct rte_eth_dev *eth)
+{
+	RTE_SET_USED(eth);
+	return 0;
 }
 
 static const struct eth_dev_ops ops = {
@@ -379,10 +394,10 @@ static const struct eth_dev_ops ops = {
 	.dev_reset = mthca_dev_reset,
 	.dev_infos_get = mthca_dev_infos_get,
 	.link_update = mthca_dev_link_update,
-	.promiscuous_enable = mthca_dev_promiscuous,
-	.promiscuous_disable = mthca_dev_promiscuous,
-	.allmulticast_enable = mthca_dev_promiscuous,
-	.allmulticast_disable = mthca_dev_promiscuous,
+	.promiscuous_enable = mthca_dev_filter_open,
+	.promiscuous_disable = mthca_dev_filter_close,
+	.allmulticast_enable = mthca_dev_filter_open,
+	.allmulticast_disable = mthca_dev_filter_close,
 	.mtu_set = mthca_dev_mtu_set,
 	.fw_version_get = mthca_dev_fw_version_get,
 	.stats_get = mthca_dev_stats_get,
