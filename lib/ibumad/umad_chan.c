@@ -40,9 +40,9 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_ibmad_ctrl.h>
 
-#include "ibmad_private.h"
-#include "rte_ibmad_ctrl.h"
+#include "ibumad_private.h"
 #include "umad_chan.h"
 
 #define CHAN_TOKENS 64          /* tokens outstanding at once */
@@ -280,7 +280,7 @@ conn_hello(struct umad_chan *ch, struct chan_conn *c, const uint8_t *msg,
 	if (t->expires <= now ||
 	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 ||
 	    cred.pid != t->pid) {
-		IBMAD_LOG(WARNING, "umad channel: a token of process %d presented by %d: refused",
+		IBUMAD_LOG(WARNING, "umad channel: a token of process %d presented by %d: refused",
 			  (int)t->pid, (int)cred.pid);
 		goto refuse;
 	}
@@ -366,7 +366,7 @@ conn_input(struct umad_chan *ch, struct chan_conn *c)
 			continue;
 		if ((size_t)n > UMAD_CHAN_MAX_MSG) {
 			/* Longer than any write: not our client. */
-			IBMAD_LOG(WARNING, "umad channel: a %zd-byte message: connection closed", n);
+			IBUMAD_LOG(WARNING, "umad channel: a %zd-byte message: connection closed", n);
 			ch->bad_writes++;
 			c->dead = true;
 			return;
@@ -585,7 +585,7 @@ umad_chan_stop(struct umad_chan *ch)
 		rte_ibmad_ctrl_fd_del(ch->ctrl);
 	} else {
 		if (write(ch->stop_fd, &one, sizeof(one)) != sizeof(one))
-			IBMAD_LOG(ERR, "umad channel: cannot stop its thread: %s",
+			IBUMAD_LOG(ERR, "umad channel: cannot stop its thread: %s",
 				  strerror(errno));
 		pthread_join(ch->thread, NULL);
 	}
