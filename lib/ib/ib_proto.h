@@ -80,4 +80,34 @@ ib_mgmt_class_is_smp(uint8_t mgmt_class)
 	return mgmt_class == IB_MGMT_CLASS_SMI || mgmt_class == IB_MGMT_CLASS_SMI_DR;
 }
 
+/* RMPP (IBA 13.6): the header's place in a MAD (IBA 13.6.2.1, figure 179). */
+#define IB_MAD_OFF_MGMT_CLASS	1	/**< MgmtClass, byte 1 of the MAD */
+#define IB_RMPP_OFF_FLAGS	26	/**< [7:3] RRespTime, [2:0] RMPPFlags */
+#define IB_RMPP_FLAG_ACTIVE	0x01	/**< RMPPFlags.Active */
+
+/**
+ * Whether @p mgmt_class may use RMPP: SubnAdm, DevMgt, DevAdm, BIS and the
+ * vendor classes of range 2 (Linux ib_is_mad_class_rmpp()).
+ */
+static inline bool
+ib_mgmt_class_is_rmpp(uint8_t mgmt_class)
+{
+	return mgmt_class == IB_MGMT_CLASS_SA ||
+		mgmt_class == 0x06 ||   /* DevMgt */
+		mgmt_class == 0x10 ||   /* DevAdm */
+		mgmt_class == 0x12 ||   /* BIS */
+		(mgmt_class >= 0x30 && mgmt_class <= 0x4f); /* vendor range 2 */
+}
+
+/**
+ * Whether the MAD @p mad (at least its first IB_RMPP_OFF_FLAGS + 1 bytes)
+ * is an RMPP MAD: a class that may use RMPP, with the Active flag set.
+ */
+static inline bool
+ib_mad_is_rmpp_active(const uint8_t *mad)
+{
+	return ib_mgmt_class_is_rmpp(mad[IB_MAD_OFF_MGMT_CLASS]) &&
+		(mad[IB_RMPP_OFF_FLAGS] & IB_RMPP_FLAG_ACTIVE) != 0;
+}
+
 #endif /* _IB_PROTO_H_ */

@@ -129,20 +129,27 @@ struct rte_ibmad_agent {
 
 /* mad_core.c */
 extern pthread_mutex_t ibmad_lock;
+/* Held by a pass from its first piece of work to its last callback. */
+extern pthread_mutex_t ibmad_run_lock;
 uint64_t ibmad_now_ms(void);
 void ibmad_wake(void);
+/* The passes' epoll set, opened on first use; or -errno. */
+int ibmad_epoll_fd(void);
+/* Does the calling thread run a pass? The control thread's own pass? */
+bool ibmad_in_pass(void);
+bool ibmad_in_thread_pass(void);
 
+/* mad_ctrl.c: epoll data of a control-API fd, IBMAD_CTRL_TAG | its id. */
+#define IBMAD_CTRL_TAG (UINT64_C(1) << 63)
+struct epoll_event;
 /*
- * Serve one more fd in the MAD core's passes (the control thread's, or
- * rte_ibmad_poll()'s): when @fd is readable, @fn(@arg) runs at the end of
- * the pass, without the MAD core's locks held (it may send, register and
- * unregister agents), never in two passes at once. One such fd; the
- * user-MAD service's channel (umad_chan.c). 0 or -errno (EBUSY: taken).
+ * The control-API work of a pass: the callbacks of the @p nb_evs fds of
+ * @p evs, of the timers due, of the calls queued; lowers *@p next_deadline
+ * to the earliest armed timer (0 with calls queued meanwhile). Caller
+ * holds ibmad_run_lock, not ibmad_lock. Returns the callbacks run.
  */
-int ibmad_aux_fd_set(int fd, void (*fn)(void *arg), void *arg);
-
-/* Stop serving @fd; a pass running its callback ends first. */
-void ibmad_aux_fd_clear(int fd);
+int ibmad_ctrl_run(const struct epoll_event *evs, unsigned int nb_evs,
+		   uint64_t *next_deadline);
 /**
  * A send now waits until @p deadline_ms: wake the control thread only if
  * it sleeps past that (a wake-up per SMP was a thread switch per SMP),

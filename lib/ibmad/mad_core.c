@@ -9,12 +9,13 @@
  *
  * One pass: epoll (interrupt fds of the devices and a wake-up eventfd;
  * the control thread blocks there until the earliest send deadline),
- * then under run_lock: ops->intr_process of the devices that fired (or
+ * then under ibmad_run_lock: ops->intr_process of the devices that fired (or
  * have no fd), the received MADs, the send timers and completions under
- * ibmad_lock, and last the port events raised meanwhile, with no MAD
- * core lock held. run_lock serialises passes, so the thread, a service
- * lcore and rte_ibmad_poll() may all run without doing work twice, and a
- * device is removed only between passes.
+ * ibmad_lock, then the port events raised meanwhile, with no MAD core
+ * lock held, and last the clients of the control-thread API (mad_ctrl.c).
+ * ibmad_run_lock serialises passes, so the thread, a service lcore and
+ * rte_ibmad_poll() may all run without doing work twice, and a device is
+ * removed only between passes.
  */
 
 #include <errno.h>
@@ -36,21 +37,25 @@
 RTE_LOG_REGISTER_DEFAULT(ibmad_logtype, NOTICE);
 
 pthread_mutex_t ibmad_lock;
-static pthread_mutex_t run_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t ibmad_run_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Serialises the one-time opening of the epoll set and the eventfd. */
+static pthread_mutex_t epoll_open_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Served devices; the epoll data of a device fd is its index here.
- * Written under run_lock and ibmad_lock, read under either.
+ * Written under ibmad_run_lock and ibmad_lock, read under either.
  */
 static struct ibmad_dev *ibmad_devs[RTE_IB_MAX_DEVICES];
 
+/* Written once under epoll_open_lock, then only read. */
 static int epfd = -1;
 static int wake_fd = -1;
 #define WAKE_TAG UINT32_MAX
-/* The fd of ibmad_aux_fd_set(), served by the same passes. */
-#define AUX_TAG (UINT32_MAX - 1)
-static int aux_fd = -1;
-static void (*aux_fn)(void *arg);
-static void *aux_arg;
+/* Most events one pass takes from epoll (more wait for the next). */
+#define PASS_MAX_EVENTS (RTE_IB_MAX_DEVICES + 64)
+
+/* Does this thread run a pass (hold ibmad_run_lock)? The control thread's? */
+static RTE_DEFINE_PER_LCORE(bool, in_pass);
+static RTE_DEFINE_PER_LCORE(bool, in_thread_pass);
 
 /* Control thread. thread_want: the application's choice (default on). */
 static bool thread_want = true;
@@ -252,33 +257,64 @@ ibmad_rx_drain_locked(struct ibmad_dev *mdev)
 	return n;
 }
 
-/* Open the epoll set and the wake-up eventfd once. Caller holds run_lock. */
+bool
+ibmad_in_pass(void)
+{
+	return RTE_PER_LCORE(in_pass);
+}
+
+bool
+ibmad_in_thread_pass(void)
+{
+	return RTE_PER_LCORE(in_thread_pass);
+}
+
+/* Open the epoll set and the wake-up eventfd once. */
 static int
 ibmad_epoll_open(void)
 {
 	struct epoll_event ev;
+	int efd, wfd, ret = 0;
 
+	pthread_mutex_lock(&epoll_open_lock);
 	if (epfd >= 0)
-		return 0;
-	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0)
-		return -errno;
-	wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (wake_fd < 0) {
-		close(epfd);
-		epfd = -1;
-		return -errno;
+		goto out;
+	efd = epoll_create1(EPOLL_CLOEXEC);
+	if (efd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	wfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (wfd < 0) {
+		ret = -errno;
+		goto err_close_epoll;
 	}
 	memset(&ev, 0, sizeof(ev));
 	ev.events = EPOLLIN;
 	ev.data.u32 = WAKE_TAG;
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, wake_fd, &ev) < 0) {
-		close(wake_fd);
-		close(epfd);
-		wake_fd = epfd = -1;
-		return -errno;
+	if (epoll_ctl(efd, EPOLL_CTL_ADD, wfd, &ev) < 0) {
+		ret = -errno;
+		goto err_close_wake;
 	}
-	return 0;
+	wake_fd = wfd;
+	epfd = efd;
+	goto out;
+
+err_close_wake:
+	close(wfd);
+err_close_epoll:
+	close(efd);
+out:
+	pthread_mutex_unlock(&epoll_open_lock);
+	return ret;
+}
+
+int
+ibmad_epoll_fd(void)
+{
+	int ret = ibmad_epoll_open();
+
+	return ret < 0 ? ret : epfd;
 }
 
 /*
@@ -291,26 +327,28 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 {
 	struct rte_ib_event ev[IBMAD_MAX_PENDING_EVENTS];
 	bool fired[RTE_IB_MAX_DEVICES] = { false };
-	struct epoll_event evs[RTE_IB_MAX_DEVICES + 2];
-	unsigned int i, nb_ev;
+	struct epoll_event evs[PASS_MAX_EVENTS];
+	unsigned int i, nb_ev, nb_ctrl = 0;
 	uint64_t drain;
-	bool aux = false;
 	int n, done = 0;
 
 	*next_deadline = UINT64_MAX;
 	n = epfd >= 0 ? epoll_wait(epfd, evs, RTE_DIM(evs), wait_ms) : 0;
 	for (i = 0; n > 0 && i < (unsigned int)n; i++) {
-		if (evs[i].data.u32 == WAKE_TAG) {
+		/* Control-thread API fds first: their data is a 64-bit tag. */
+		if (evs[i].data.u64 & IBMAD_CTRL_TAG) {
+			evs[nb_ctrl++] = evs[i];
+		} else if (evs[i].data.u32 == WAKE_TAG) {
 			if (read(wake_fd, &drain, sizeof(drain)) < 0)
 				drain = 0;
-		} else if (evs[i].data.u32 == AUX_TAG) {
-			aux = true;
 		} else if (evs[i].data.u32 < RTE_DIM(fired)) {
 			fired[evs[i].data.u32] = true;
 		}
 	}
 
-	pthread_mutex_lock(&run_lock);
+	pthread_mutex_lock(&ibmad_run_lock);
+	RTE_PER_LCORE(in_pass) = true;
+	RTE_PER_LCORE(in_thread_pass) = thread;
 	/* The PMD's interrupt work runs without ibmad_lock: it delivers
 	 * MADs to the queues and may raise events through lib/ib.
 	 */
@@ -340,8 +378,7 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 	for (i = 0; i < nb_ev; i++)
 		rte_ib_dispatch_event(&ev[i]);
 	/* Without ibmad_lock, as an application thread: it may send. */
-	if (aux && aux_fn != NULL)
-		aux_fn(aux_arg);
+	done += ibmad_ctrl_run(evs, nb_ctrl, next_deadline);
 	if (thread) {
 		/* What the pass itself sent, after its look at the timers. */
 		pthread_mutex_lock(&ibmad_lock);
@@ -350,43 +387,10 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 		thread_own_ms = UINT64_MAX;
 		pthread_mutex_unlock(&ibmad_lock);
 	}
-	pthread_mutex_unlock(&run_lock);
+	RTE_PER_LCORE(in_thread_pass) = false;
+	RTE_PER_LCORE(in_pass) = false;
+	pthread_mutex_unlock(&ibmad_run_lock);
 	return done;
-}
-
-int
-ibmad_aux_fd_set(int fd, void (*fn)(void *arg), void *arg)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = AUX_TAG };
-	int rc;
-
-	pthread_mutex_lock(&run_lock);
-	rc = ibmad_epoll_open();
-	if (rc == 0 && aux_fd >= 0)
-		rc = -EBUSY;
-	if (rc == 0 && epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		rc = -errno;
-	if (rc == 0) {
-		aux_fd = fd;
-		aux_fn = fn;
-		aux_arg = arg;
-	}
-	pthread_mutex_unlock(&run_lock);
-	return rc;
-}
-
-void
-ibmad_aux_fd_clear(int fd)
-{
-	/* run_lock: a pass running the callback finishes first. */
-	pthread_mutex_lock(&run_lock);
-	if (aux_fd == fd) {
-		epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
-		aux_fd = -1;
-		aux_fn = NULL;
-		aux_arg = NULL;
-	}
-	pthread_mutex_unlock(&run_lock);
 }
 
 static uint32_t
@@ -522,7 +526,7 @@ ibmad_dev_add(struct rte_ib_device *dev)
 	rte_spinlock_init(&mdev->rx_lock);
 	ibmad_node_desc_init(mdev);
 
-	pthread_mutex_lock(&run_lock);
+	pthread_mutex_lock(&ibmad_run_lock);
 	ret = ibmad_epoll_open();
 	for (i = 0; ret == 0 && i < RTE_DIM(ibmad_devs) && slot < 0; i++)
 		if (ibmad_devs[i] == NULL)
@@ -552,7 +556,7 @@ ibmad_dev_add(struct rte_ib_device *dev)
 	ibmad_service_register_locked();
 	ret = ibmad_thread_start_locked();
 	pthread_mutex_unlock(&ibmad_lock);
-	pthread_mutex_unlock(&run_lock);
+	pthread_mutex_unlock(&ibmad_run_lock);
 	ibmad_wake();
 	IBMAD_LOG(INFO, "%s: served (%s, NodeDescription \"%.*s\")", dev->name,
 		  mdev->intr_fd >= 0 ? "interrupt fd" : "polled",
@@ -563,7 +567,7 @@ err_del_fd:
 	if (mdev->intr_fd >= 0)
 		epoll_ctl(epfd, EPOLL_CTL_DEL, mdev->intr_fd, NULL);
 err_unlock:
-	pthread_mutex_unlock(&run_lock);
+	pthread_mutex_unlock(&ibmad_run_lock);
 	free(mdev);
 	IBMAD_LOG(ERR, "%s: not served: %s", dev->name, strerror(-ret));
 	return ret;
@@ -576,12 +580,12 @@ ibmad_dev_remove(struct rte_ib_device *dev)
 	unsigned int i;
 
 	/* Between passes: no intr_process, no queue drain in progress. */
-	pthread_mutex_lock(&run_lock);
+	pthread_mutex_lock(&ibmad_run_lock);
 	for (i = 0; i < RTE_DIM(ibmad_devs) && mdev == NULL; i++)
 		if (ibmad_devs[i] != NULL && ibmad_devs[i]->dev == dev)
 			mdev = ibmad_devs[i];
 	if (mdev == NULL) {
-		pthread_mutex_unlock(&run_lock);
+		pthread_mutex_unlock(&ibmad_run_lock);
 		return;
 	}
 	/* Waits for a delivery from the PMD's own thread in progress. */
@@ -596,7 +600,7 @@ ibmad_dev_remove(struct rte_ib_device *dev)
 		if (pending_ev[i].dev == dev)
 			pending_ev[i] = pending_ev[--nb_pending_ev], i--;
 	pthread_mutex_unlock(&ibmad_lock);
-	pthread_mutex_unlock(&run_lock);
+	pthread_mutex_unlock(&ibmad_run_lock);
 	IBMAD_LOG(INFO, "%s: no longer served", dev->name);
 	free(mdev);
 }

@@ -18,6 +18,8 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include <ib_proto.h>
+
 #include "mad_rmpp.h"
 
 #define MAD_OFF_CLASS   1
@@ -43,18 +45,13 @@ put_be32(uint8_t *p, uint32_t v)
 bool
 ibmad_rmpp_class(uint8_t mgmt_class)
 {
-	return mgmt_class == 0x03 ||    /* SubnAdm */
-		mgmt_class == 0x06 ||   /* DevMgt */
-		mgmt_class == 0x10 ||   /* DevAdm */
-		mgmt_class == 0x12 ||   /* BIS */
-		(mgmt_class >= 0x30 && mgmt_class <= 0x4f); /* vendor range 2 */
+	return ib_mgmt_class_is_rmpp(mgmt_class);
 }
 
 bool
 ibmad_rmpp_active(const uint8_t *mad)
 {
-	return ibmad_rmpp_class(mad[MAD_OFF_CLASS]) &&
-		(mad[RMPP_OFF_FLAGS] & RMPP_FLAG_ACTIVE) != 0;
+	return ib_mad_is_rmpp_active(mad);
 }
 
 size_t

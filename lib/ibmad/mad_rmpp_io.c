@@ -22,6 +22,7 @@
  * Everything here runs with ibmad_lock held.
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -33,6 +34,9 @@
 
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
+
+/* The public limit (rte_ibmad.h) is the state machines' own. */
+static_assert(RMPP_MAX_MSG == RTE_IBMAD_RMPP_MAX_MSG, "RMPP_MAX_MSG");
 
 /* Time-out of one window when the send itself asked for none, ms. */
 #define RMPP_ACK_TIMEOUT_MS 1000

@@ -66,6 +66,8 @@ extern "C" {
 #define RTE_IBMAD_MAX_TIMEOUT_MS 60000
 /** Most retries of one send. */
 #define RTE_IBMAD_MAX_RETRIES 16
+/** Longest RMPP message sent or reassembled (headers and payload), bytes. */
+#define RTE_IBMAD_RMPP_MAX_MSG (4u << 20)
 
 struct rte_ibmad_agent;
 

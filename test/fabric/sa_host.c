@@ -40,6 +40,10 @@
  *
  * With the argument "idle" after the EAL's, it only serves its port (and
  * the user-MAD service, for an OpenSM on this host) until QUIT.
+ *
+ * The user-MAD service is librte_ibumad's: linked here, it starts when
+ * DPDK_IB_UMAD_DIR names a run directory (rte_ibmad_umad.h), and the host
+ * stops with "ERR" if it asked for the service and did not get it.
  */
 
 #include <arpa/inet.h>
@@ -58,6 +62,7 @@
 #include <rte_ib_mbuf.h>
 #include <rte_ib_records.h>
 #include <rte_ibmad_sa.h>
+#include <rte_ibmad_umad.h>
 #include <rte_mbuf.h>
 #include <rte_pmd_mthca.h>
 
@@ -419,6 +424,16 @@ main(int argc, char **argv)
 		return 1;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv(RTE_IBMAD_UMAD_ENV) != NULL && getenv(RTE_IBMAD_UMAD_ENV)[0] != '\0') {
+		struct rte_ibmad_umad_stats st;
+
+		if (rte_ibmad_umad_stats_get(&st) < 0) {
+			printf("ERR %s=%s: user-MAD service not running: %s\n",
+			       RTE_IBMAD_UMAD_ENV, getenv(RTE_IBMAD_UMAD_ENV),
+			       rte_strerror(rte_errno));
+			return 1;
+		}
+	}
 	/* "idle": only serve the port (an SM host), answer no commands. */
 	idle = i + 1 < argc && strcmp(argv[i + 1], "idle") == 0;
 	if (rte_ib_mbuf_dynfield_register() < 0) {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
 """The user-MAD service's channel against peers that do not play by its
-rules (doc/guides/prog_guide/ibmad_umad.rst, "The channel"), each a real
+rules (doc/guides/prog_guide/ibumad_lib.rst, "The channel"), each a real
 process speaking to the real socket, next to OpenSM on the same DPDK
 host (its own file on a channel through dpdk-ib-ns):
 

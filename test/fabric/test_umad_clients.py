@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
 """Clients of the user-MAD service that die (issue 14,
-doc/guides/prog_guide/ibmad_umad.rst "Clients that die"): OpenSM on a
+doc/guides/prog_guide/ibumad_lib.rst "Clients that die"): OpenSM on a
 DPDK host (sa_host idle on hosta, through usertools/dpdk-ib-ns) and,
 next to it:
 
@@ -38,7 +38,7 @@ def main():
         h.info('OpenSM alone: %r' % base)
         h.check(base['files'] >= 1 and base['agents'] >= 2,
                 'OpenSM holds a umad file and its agents: %r' % base)
-        # The channel (ibmad_umad.rst) unless DPDK_IB_UMAD_CHANNEL=0.
+        # The channel (ibumad_lib.rst) unless DPDK_IB_UMAD_CHANNEL=0.
         chan = os.environ.get('DPDK_IB_UMAD_CHANNEL', '1') != '0'
         h.check_eq(base.get('channels'), base['files'] if chan else 0,
                    "OpenSM's files on a channel")

@@ -3,7 +3,7 @@
 # Copyright(c) 2026 The dpdk-ipoib authors
 """The infiniband-diags not shown by test_umad_service.py, through
 usertools/dpdk-ib-ns on DPDK hosts (issue 14,
-doc/guides/prog_guide/ibmad_umad.rst), and saquery's tables on a fat
+doc/guides/prog_guide/ibumad_lib.rst), and saquery's tables on a fat
 tree of 128 CAs, each checked against what ibfabric says the fabric is.
 
 Fabric: "ibfabric gen fattree --hosts 128" (8 leaves, 6 spines, 14
@@ -30,7 +30,7 @@ has its own user-MAD service. Then, through the wrapper:
    every LID, DGID = the GID of the LID's port; the whole PathRecord
    table (142 x 142 records, 1.29 MB: longer than one FUSE request,
    written by OpenSM and read by saquery in several pieces, see
-   doc/guides/prog_guide/ibmad_umad.rst), with saquery's default
+   doc/guides/prog_guide/ibumad_lib.rst), with saquery's default
    time-out: exactly one record per pair of LID-bearing ports (CA
    ports, switch port 0), SLID/DLID/SGID/DGID as ibfabric has them; the
    same again over a link that drops 1 packet in 1,000 leaving A (windows
@@ -39,7 +39,7 @@ has its own user-MAD service. Then, through the wrapper:
    every joined group, with the MLID the join got, and the broadcast
    group.
 
-usage: test_umad_diags.py <ibfabric> <sa_host> <libibmad_umad_preload.so> <dpdk-ib-ns>
+usage: test_umad_diags.py <ibfabric> <sa_host> <libibumad_preload.so> <dpdk-ib-ns>
 """
 
 import collections

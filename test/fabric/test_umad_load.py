@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
 """Several clients of the user-MAD service at once, one of them stuck, and
-the counters/ attributes (issue 14, doc/guides/prog_guide/ibmad_umad.rst):
+the counters/ attributes (issue 14, doc/guides/prog_guide/ibumad_lib.rst):
 OpenSM on a DPDK host (sa_host idle on hosta, through
 usertools/dpdk-ib-ns) and, next to it:
 

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""The user-MAD service (issue 14, doc/guides/prog_guide/ibmad_umad.rst):
+"""The user-MAD service (issue 14, doc/guides/prog_guide/ibumad_lib.rst):
 unmodified OpenSM and infiniband-diags on a DPDK host, through
 usertools/dpdk-ib-ns, with no umad2sim and no ibsim.
 
 The DPDK host is test/fabric/sa_host in its idle mode: net_mthca and
-librte_ibmad linked, the service started by DPDK_IB_UMAD_DIR as in any
-DPDK application (dpdk-testpmd with -d librte_net_mthca.so does the same;
+librte_ibumad linked, the service started by DPDK_IB_UMAD_DIR as in any
+DPDK application that loads librte_ibumad (dpdk-testpmd with
+-d librte_net_mthca.so -d librte_ibumad.so does the same;
 sa_host also runs in the sanitizer pass, which Debian's testpmd cannot);
 its HCA is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
 
@@ -28,7 +29,7 @@ its HCA is one of ibfabric's MT25208 models (test/data/hca2.net). The test:
    a short MAD gets EINVAL, an ioctl the ABI does not have gets ENOTTY.
 
 usage: test_umad_service.py <ibfabric> <netfile> <sa_host>
-                            <libibmad_umad_preload.so> <dpdk-ib-ns>
+                            <libibumad_preload.so> <dpdk-ib-ns>
 """
 
 import os

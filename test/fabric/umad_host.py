@@ -4,7 +4,7 @@
 share: ibfabric on test/data/hca2.net, a DPDK host (sa_host idle on
 hosta) serving the user-MAD service, commands through
 usertools/dpdk-ib-ns, OpenSM there, and the service's <run dir>/stats
-(doc/guides/prog_guide/ibmad_umad.rst "Clients that die")."""
+(doc/guides/prog_guide/ibumad_lib.rst "Clients that die")."""
 
 import os
 import subprocess

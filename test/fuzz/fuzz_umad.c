@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: a hostile client of the user-MAD service
- * (lib/ibmad/umad_file.c), the rules of one open /dev/infiniband/umadN.
+ * (lib/ibumad/umad_file.c), the rules of one open /dev/infiniband/umadN.
  *
  * Input: a sequence of operations, each an opcode byte, a length byte
  * and that many bytes (a length of 255 means 255 + the next byte):

@@ -4,7 +4,7 @@
 
 /*
  * libFuzzer target: a hostile client's read() and write() longer than
- * one FUSE request (lib/ibmad/umad_fs_long.c over umad_file.c): any
+ * one FUSE request (lib/ibumad/umad_fs_long.c over umad_file.c): any
  * order and count of announcements, pieces of any size up to the
  * kernel's 1 MiB, messages of any length queued for it.
  *

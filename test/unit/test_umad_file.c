@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of one open umad file (lib/ibmad/umad_file.c): the rules of
+ * Unit tests of one open umad file (lib/ibumad/umad_file.c): the rules of
  * Linux's user_mad.c for ioctl(), write() and read() in ABI version 5.
  * The MAD layer under the file is a recording backend: this tests the
  * file's rules, not the fabric (the conformance test umad_service runs

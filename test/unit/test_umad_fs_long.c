@@ -4,7 +4,7 @@
 
 /*
  * Unit tests of read() and write() longer than one FUSE request
- * (lib/ibmad/umad_fs_long.c): the pieces the kernel's fuse_direct_io()
+ * (lib/ibumad/umad_fs_long.c): the pieces the kernel's fuse_direct_io()
  * sends for one call, at most 1 MiB each, joined into one umad message
  * (write) or cut from one (read), over a real umad file (umad_file.c)
  * whose MAD layer is a recording backend. The service over FUSE with

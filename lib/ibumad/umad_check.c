@@ -13,7 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "mad_rmpp.h"
+#include <ib_proto.h>
 #include "umad_file.h"
 
 /* Subnet management classes: LID-routed and directed-route (IBA 14.2.1). */
@@ -43,7 +43,7 @@ umad_write_check(size_t hs, const void *buf, size_t count,
 		return -EIO;   /* __get_agent() found none */
 	mad = (const uint8_t *)buf + hs;
 	len = count - hs;
-	rmpp_active = ibmad_rmpp_active(mad);
+	rmpp_active = ib_mad_is_rmpp_active(mad);
 	rmpp_agent = (agents->rmpp & (1u << hdr.id)) != 0;
 	/*
 	 * ib_create_send_mad(): an RMPP-active send of an agent that does

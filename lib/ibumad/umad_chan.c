@@ -14,7 +14,7 @@
  * counted; so is one that sends nothing for UNAUTH_MS.
  *
  * The MAD core's passes serve every connection (its epoll set holds ours,
- * ibmad_aux_fd_set()), or a thread of our own where they cannot; the MAD
+ * rte_ibmad_ctrl_fd_add()), or a thread of our own where they cannot; the MAD
  * core's thread writes deliveries to them directly and never blocks
  * (umad_file.c).
  */
@@ -40,8 +40,9 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_ibmad_ctrl.h>
 
-#include "ibmad_private.h"
+#include "ibumad_private.h"
 #include "umad_chan.h"
 
 #define CHAN_TOKENS 64          /* tokens outstanding at once */
@@ -81,6 +82,7 @@ struct umad_chan {
 	int timer_fd;           /* reaps connections that owe their token */
 	bool timer_armed;
 	bool own_thread;        /* not served by the MAD core's passes */
+	struct rte_ibmad_ctrl_fd *ctrl; /* ep_fd in the MAD core's passes */
 	uint8_t *buf;           /* one message, UMAD_CHAN_MAX_MSG + 1 */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	uint64_t attached, refused, bad_writes, rx_drops;
@@ -278,7 +280,7 @@ conn_hello(struct umad_chan *ch, struct chan_conn *c, const uint8_t *msg,
 	if (t->expires <= now ||
 	    getsockopt(c->fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 ||
 	    cred.pid != t->pid) {
-		IBMAD_LOG(WARNING, "umad channel: a token of process %d presented by %d: refused",
+		IBUMAD_LOG(WARNING, "umad channel: a token of process %d presented by %d: refused",
 			  (int)t->pid, (int)cred.pid);
 		goto refuse;
 	}
@@ -364,7 +366,7 @@ conn_input(struct umad_chan *ch, struct chan_conn *c)
 			continue;
 		if ((size_t)n > UMAD_CHAN_MAX_MSG) {
 			/* Longer than any write: not our client. */
-			IBMAD_LOG(WARNING, "umad channel: a %zd-byte message: connection closed", n);
+			IBUMAD_LOG(WARNING, "umad channel: a %zd-byte message: connection closed", n);
 			ch->bad_writes++;
 			c->dead = true;
 			return;
@@ -440,7 +442,7 @@ timer_plan(struct umad_chan *ch)
 
 /*
  * One turn over what is ready, without waiting: run by the MAD core's
- * passes when ep_fd is readable (ibmad_aux_fd_set()), or by the thread.
+ * passes when ep_fd is readable (rte_ibmad_ctrl_fd_add()), or by the thread.
  * Returns false once umad_chan_stop() asked the thread to end.
  */
 static bool
@@ -477,8 +479,10 @@ chan_turn(struct umad_chan *ch, int wait_ms)
 }
 
 static void
-chan_pass(void *arg)
+chan_pass(int fd, uint32_t events, void *arg)
 {
+	RTE_SET_USED(fd);
+	RTE_SET_USED(events);
 	chan_turn(arg, 0);
 }
 
@@ -541,7 +545,8 @@ umad_chan_start(const char *path)
 	 * last one) is sent in the same wake-up, and no thread of ours wakes
 	 * per MAD.
 	 */
-	if (ibmad_aux_fd_set(ch->ep_fd, chan_pass, ch) == 0)
+	ch->ctrl = rte_ibmad_ctrl_fd_add(ch->ep_fd, EPOLLIN, chan_pass, ch);
+	if (ch->ctrl != NULL)
 		return ch;
 	ch->own_thread = true;
 	err = pthread_create(&ch->thread, NULL, chan_thread, ch);
@@ -577,10 +582,10 @@ umad_chan_stop(struct umad_chan *ch)
 	if (ch == NULL)
 		return;
 	if (!ch->own_thread) {
-		ibmad_aux_fd_clear(ch->ep_fd);
+		rte_ibmad_ctrl_fd_del(ch->ctrl);
 	} else {
 		if (write(ch->stop_fd, &one, sizeof(one)) != sizeof(one))
-			IBMAD_LOG(ERR, "umad channel: cannot stop its thread: %s",
+			IBUMAD_LOG(ERR, "umad channel: cannot stop its thread: %s",
 				  strerror(errno));
 		pthread_join(ch->thread, NULL);
 	}

@@ -12,11 +12,11 @@
 
 #include <rte_common.h>
 
-#include "mad_rmpp.h"
+#include <rte_ibmad.h>
 #include "umad_fs_long.h"
 
 /* No umad message is longer: the header and the longest RMPP message. */
-#define LONG_MAX_MSG (UMAD_HDR_SIZE + RMPP_MAX_MSG)
+#define LONG_MAX_MSG (UMAD_HDR_SIZE + RTE_IBMAD_RMPP_MAX_MSG)
 
 static void
 write_reset(struct umad_fs_long *l)

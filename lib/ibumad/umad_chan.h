@@ -8,7 +8,7 @@
 /*
  * The channel of the user-MAD service: the MAD exchange of an open umad
  * file (write, read, poll) on a SOCK_SEQPACKET connection instead of
- * FUSE requests (doc/guides/prog_guide/ibmad_umad.rst, "The channel").
+ * FUSE requests (doc/guides/prog_guide/ibumad_lib.rst, "The channel").
  * The file system hands out one-time tokens (umad_chan_offer(), from
  * UMAD_IOCTL_CHANNEL); the MAD core's passes (or a thread of the channel)
  * accept connections, bind one presenting a token to the token's file

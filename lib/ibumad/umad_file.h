@@ -56,7 +56,7 @@ struct umad_peek {
 #define UMAD_IOCTL_PEEK _IOR(IB_IOCTL_MAGIC, 0x70, struct umad_peek)
 
 /*
- * The MAD exchange off FUSE (doc/guides/prog_guide/ibmad_umad.rst, "The
+ * The MAD exchange off FUSE (doc/guides/prog_guide/ibumad_lib.rst, "The
  * channel"): UMAD_IOCTL_CHANNEL gives the caller a one-time token and the
  * path of the service's SOCK_SEQPACKET socket; the caller connects and
  * sends a struct umad_chan_hello with the token; the service answers a

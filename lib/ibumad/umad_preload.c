@@ -3,10 +3,10 @@
  */
 
 /*
- * libibmad_umad_preload.so, preloaded by usertools/dpdk-ib-ns into every
+ * libibumad_preload.so, preloaded by usertools/dpdk-ib-ns into every
  * command it runs: gives the user-MAD service's umad files the kernel's
  * read() behaviour and takes their MAD exchange off FUSE
- * (doc/guides/prog_guide/ibmad_umad.rst, "The channel" and "ENOSPC").
+ * (doc/guides/prog_guide/ibumad_lib.rst, "The channel" and "ENOSPC").
  *
  * The channel. When a umad<N> file of the service is opened read-write,
  * the shim asks the service (UMAD_IOCTL_CHANNEL, a FUSE ioctl on the new

@@ -33,7 +33,7 @@
 #include <rte_common.h>
 #include <rte_log.h>
 
-#include "ibmad_private.h"
+#include "ibumad_private.h"
 #include "umad_chan.h"
 #include "umad_fs.h"
 #include "umad_fs_long.h"
@@ -667,14 +667,14 @@ mountpoint_check(const char *mountpoint)
 	if (stat(mountpoint, &st) < 0) {
 		if (errno != ENOTCONN)
 			return -errno;
-		IBMAD_LOG(WARNING, "%s: a dead service's mount, detached", mountpoint);
+		IBUMAD_LOG(WARNING, "%s: a dead service's mount, detached", mountpoint);
 		if (umount2(mountpoint, MNT_DETACH) < 0)
 			return -errno;
 		return stat(mountpoint, &st) < 0 ? -errno : 0;
 	}
 	snprintf(parent, sizeof(parent), "%s/..", mountpoint);
 	if (stat(parent, &pst) == 0 && pst.st_dev != st.st_dev) {
-		IBMAD_LOG(ERR, "%s: already mounted (another user-MAD service?)",
+		IBUMAD_LOG(ERR, "%s: already mounted (another user-MAD service?)",
 			  mountpoint);
 		return -EBUSY;
 	}
@@ -721,7 +721,7 @@ umad_fs_start(const char *mountpoint)
 	}
 	if (fuse_session_mount(fs->se, mountpoint) != 0) {
 		err = EIO;
-		IBMAD_LOG(ERR, "cannot mount the umad file system on %s", mountpoint);
+		IBUMAD_LOG(ERR, "cannot mount the umad file system on %s", mountpoint);
 		goto fail_session;
 	}
 	err = pthread_create(&fs->thread, NULL, fs_thread, fs);
@@ -769,7 +769,7 @@ umad_fs_stop(struct umad_fs *fs)
 		fuse_session_exit(fs->se);
 		fuse_session_unmount(fs->se);
 		if (write(fs->stop_fd, &one, sizeof(one)) != sizeof(one))
-			IBMAD_LOG(ERR, "umad file system: cannot stop its thread: %s",
+			IBUMAD_LOG(ERR, "umad file system: cannot stop its thread: %s",
 				  strerror(errno));
 		pthread_join(fs->thread, NULL);
 	}

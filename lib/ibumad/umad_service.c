@@ -27,12 +27,14 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_ibmad.h>
 
-#include "ibmad_private.h"
-#include "rte_ibmad.h"
+#include "ibumad_private.h"
 #include "rte_ibmad_umad.h"
 #include "umad_fs.h"
 #include "umad_sysfs.h"
+
+RTE_LOG_REGISTER_DEFAULT(ibumad_logtype, NOTICE);
 
 /* Seconds between two refreshes of every port's attributes. */
 #define UMAD_REFRESH_S 1
@@ -196,7 +198,7 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	/* The kernel does RMPP unless the user asked to (IB_USER_MAD_USER_RMPP). */
 	conf.rmpp_version = !(reg->flags & IB_USER_MAD_USER_RMPP) ?
 		reg->rmpp_version : 0;
-	IBMAD_LOG(DEBUG, "umad%u agent %u: class 0x%02x version %u, RMPP %u",
+	IBUMAD_LOG(DEBUG, "umad%u agent %u: class 0x%02x version %u, RMPP %u",
 		  p->id, id, reg->mgmt_class, reg->class_version, conf.rmpp_version);
 	conf.recv_cb = agent_recv;
 	conf.send_cb = agent_sent;
@@ -276,7 +278,7 @@ be_send(void *port, void *handle, const struct ib_user_mad_hdr *hdr,
 	sp.retries = (uint8_t)RTE_MIN(hdr->retries, (uint32_t)RTE_IBMAD_MAX_RETRIES);
 	sp.context = ctx;
 
-	IBMAD_LOG(DEBUG, "umad%u agent %u: send class 0x%02x method 0x%02x, %zu bytes, "
+	IBUMAD_LOG(DEBUG, "umad%u agent %u: send class 0x%02x method 0x%02x, %zu bytes, "
 		  "RMPP flags 0x%x, timeout %u ms", p->id, ag->id,
 		  ((const uint8_t *)mad)[1], ((const uint8_t *)mad)[3], len,
 		  ((const uint8_t *)mad)[26], hdr->timeout_ms);
@@ -315,7 +317,7 @@ port_set_issm(void *port, bool on)
 			-rte_errno : 0;
 	pthread_mutex_unlock(&p->mu);
 	if (rc < 0)
-		IBMAD_LOG(WARNING, "%s port %u: cannot %s IsSM: %s",
+		IBUMAD_LOG(WARNING, "%s port %u: cannot %s IsSM: %s",
 			  p->dev->name, p->port_num, on ? "set" : "clear",
 			  strerror(-rc));
 	return rc;
@@ -370,7 +372,7 @@ client_add(struct rte_ib_device *dev)
 	rc = umad_sysfs_add_device(svc.sys_dir, dev, base);
 	pthread_mutex_unlock(&svc.lock);
 	if (rc < 0)
-		IBMAD_LOG(ERR, "%s: attributes under %s: %s", dev->name,
+		IBUMAD_LOG(ERR, "%s: attributes under %s: %s", dev->name,
 			  svc.sys_dir, strerror(-rc));
 	rte_ib_register_event_handler(dev, port_event, NULL);
 	for (i = 0; i < dev->phys_port_cnt; i++) {
@@ -383,7 +385,7 @@ client_add(struct rte_ib_device *dev)
 		fp.set_issm = port_set_issm;
 		fp.rx_max = svc.rx_queue;
 		umad_fs_add_port(svc.fs, p->id, &fp);
-		IBMAD_LOG(INFO, "%s port %u: umad%u, issm%u", dev->name,
+		IBUMAD_LOG(INFO, "%s port %u: umad%u, issm%u", dev->name,
 			  p->port_num, p->id, p->id);
 	}
 	return rc;
@@ -467,7 +469,7 @@ stats_write(void)
 		 st.chan_refused, st.chan_bad_writes);
 	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
 	if (rc < 0)
-		IBMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
+		IBUMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
 }
 
 /* After a port event, and now and then for changes that raise none
@@ -546,7 +548,7 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 	rc = make_dirs(conf->run_dir);
 	if (rc < 0) {
 		pthread_mutex_unlock(&svc.lock);
-		IBMAD_LOG(ERR, "run directory %s: %s", conf->run_dir, strerror(-rc));
+		IBUMAD_LOG(ERR, "run directory %s: %s", conf->run_dir, strerror(-rc));
 		rte_errno = -rc;
 		return -1;
 	}
@@ -554,14 +556,14 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 	if (svc.fs == NULL) {
 		rc = errno;
 		pthread_mutex_unlock(&svc.lock);
-		IBMAD_LOG(ERR, "cannot serve %s: %s", svc.dev_dir, strerror(rc));
+		IBUMAD_LOG(ERR, "cannot serve %s: %s", svc.dev_dir, strerror(rc));
 		rte_errno = rc;
 		return -1;
 	}
 	snprintf(chan_path, sizeof(chan_path), "%s/umad.sock", conf->run_dir);
 	rc = umad_fs_chan_start(svc.fs, chan_path);
 	if (rc < 0)
-		IBMAD_LOG(WARNING, "%s: no channel (%s): MADs go through FUSE",
+		IBUMAD_LOG(WARNING, "%s: no channel (%s): MADs go through FUSE",
 			  chan_path, strerror(-rc));
 	svc.running = true;
 	svc.stopping = false;
@@ -574,7 +576,7 @@ rte_ibmad_umad_start(const struct rte_ibmad_umad_conf *conf)
 		rte_errno = rc;
 		return -1;
 	}
-	IBMAD_LOG(INFO, "user-MAD service: devices in %s, attributes in %s",
+	IBUMAD_LOG(INFO, "user-MAD service: devices in %s, attributes in %s",
 		  svc.dev_dir, svc.sys_dir);
 	return 0;
 }
@@ -644,6 +646,6 @@ RTE_INIT(umad_env_start)
 	struct rte_ibmad_umad_conf conf = { .run_dir = dir };
 
 	if (dir != NULL && dir[0] != '\0' && rte_ibmad_umad_start(&conf) < 0)
-		fprintf(stderr, "ibmad: %s=%s: user-MAD service not started: %s\n",
+		fprintf(stderr, "ibumad: %s=%s: user-MAD service not started: %s\n",
 			RTE_IBMAD_UMAD_ENV, dir, rte_strerror(rte_errno));
 }
