@@ -79,6 +79,7 @@
 struct chan {
 	int fuse_fd;
 	size_t hs;                      /* header size in use */
+	bool used;                      /* an agent was registered */
 	struct umad_agent_set agents;   /* as the write checks need them */
 	struct umad_chan_shared *shared;
 	pthread_mutex_t rd;             /* a peek and its dequeue together */
@@ -511,10 +512,14 @@ chan_track(struct chan *c, unsigned long req, const void *arg)
 		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT:
+		c->used = true;
 		agent_put(c, r1->id, r1->qpn, r1->rmpp_version != 0);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT2:
-		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
+		/* The 64-byte header only on a file's first use, as the file. */
+		if (!c->used)
+			__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
+		c->used = true;
 		agent_put(c, r2->id, r2->qpn, r2->rmpp_version != 0 &&
 			  !(r2->flags & IB_USER_MAD_USER_RMPP));
 		return;
