@@ -74,6 +74,10 @@ def main():
         out = r.stdout + r.stderr
         h.check('node_desc=%s: a NodeDescription is 1 to 64 characters' % long_desc in out,
                 'a 65-byte node_desc was not refused:\n' + out[-2000:])
+        r = testpmd(h, env, plugin, BDF + ',node_desc=host\x1b[2Jb', 'quit\n', 'e')
+        out = r.stdout + r.stderr
+        h.check('node_desc=host\\x1b[2Jb: control character 0x1b at byte 4' in out,
+                'a node_desc with an escape character was not refused:\n' + out[-2000:])
 
         # with an SM (testpmd's stdout line-buffered: the test reads it as it goes)
         # the port comes up through the PMD's special QPs and the MAD core
