@@ -107,6 +107,13 @@ def main():
             h.check(re.search(r'^LinkState:\.+Active$', r.stdout, re.M) and
                     re.search(r'^Lid:\.+%s$' % port['lid'], r.stdout, re.M),
                     'smpquery %s: %r' % (' '.join(argv), r.stdout))
+        # a second process on the function in use is told so
+        r = testpmd(h, env, plugin, BDF, 'quit\n', 'f')
+        out = r.stdout + r.stderr
+        h.check('PCI function in use: another process is its host' in out and
+                'Broken pipe' not in out,
+                'a second host of the function was not told it is in use:\n' + out[-2000:])
+        h.check(tp.alive(), 'the first testpmd survived the second')
         tp.write('show port xstats 0\nquit\n')
         h.wait_for(lambda: not tp.alive(), timeout=30, what='testpmd to quit')
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
