@@ -84,7 +84,9 @@ def files(h, fab, ibfabric, netfile):
                       ('source /dev/zero', 'a character device'),
                       ('capture start %s' % fifo, 'a FIFO'),
                       ('capture start %s' % d, 'a directory'),
-                      ('capture start /dev/null', 'a character device')):
+                      ('capture start /dev/null', 'a character device'),
+                      ('capture start %s/x.pcap' % h.path('no-such-dir'),
+                       'directory %s: No such file or directory' % h.path('no-such-dir'))):
         t0 = time.monotonic()
         try:
             out = c.cmd(cmd, ok=False)
