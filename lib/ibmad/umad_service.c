@@ -462,9 +462,10 @@ stats_write(void)
 		 "files %" PRIu64 "\nagents %" PRIu64 "\nissm %" PRIu64 "\n"
 		 "rx_drops %" PRIu64 "\nsends %" PRIu64 "\nsend_errors %" PRIu64 "\n"
 		 "timeouts %" PRIu64 "\nchannels %" PRIu64 "\nchan_refused %" PRIu64
-		 "\nchan_bad_writes %" PRIu64 "\n", st.files, st.agents, st.issm,
-		 st.rx_drops, st.sends, st.send_errors, st.timeouts, st.channels,
-		 st.chan_refused, st.chan_bad_writes);
+		 "\nchan_bad_writes %" PRIu64 "\nchan_accept_pauses %" PRIu64 "\n",
+		 st.files, st.agents, st.issm, st.rx_drops, st.sends,
+		 st.send_errors, st.timeouts, st.channels, st.chan_refused,
+		 st.chan_bad_writes, st.chan_accept_pauses);
 	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
 	if (rc < 0)
 		IBMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));
@@ -474,6 +475,7 @@ stats_write(void)
  * (INIT -> ARMED).
  */
 static void *
+	st->chan_accept_pauses = cc.accept_pauses;
 refresher(void *arg)
 {
 	struct timespec until;
