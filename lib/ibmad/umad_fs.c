@@ -321,6 +321,8 @@ issm_open(fuse_req_t req, struct umad_fs *fs, unsigned int id,
 	fuse_reply_open(req, fi);
 }
 
+static pid_t tgid_of(pid_t tid);
+
 static void
 fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
@@ -357,6 +359,7 @@ fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	ff->nonblock = (fi->flags & O_NONBLOCK) != 0;
 	ff->f.wake = file_wake;
 	ff->f.wake_arg = ff;
+	ff->f.owner = RTE_MAX(tgid_of(fuse_req_ctx(req)->pid), 0);
 	fi->fh = (uintptr_t)ff;
 	fi->direct_io = 1;
 	fi->nonseekable = 1;
@@ -379,10 +382,10 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct issm_waiter *w;
 	unsigned int id;
 	bool issm;
+	int rc;
 
 	if (ino_to_port(ino, &id, &issm) && issm) {
 		struct fs_port *p = &fs->ports[id];
-	int rc;
 
 		for (;;) {
 			pthread_mutex_lock(&fs->lock);
@@ -404,11 +407,11 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			/* An opener already gone cannot hold it: the next one. */
 			rc = fuse_reply_open(w->req, &w->fi);
 			free(w);
+			if (rc == 0)
+				break;
 		}
 		fuse_reply_err(req, 0);
 		return;
-			if (rc == 0)
-				break;
 	}
 	if (ff != NULL) {
 		/* A killed client's files come here too: the kernel releases
