@@ -57,7 +57,7 @@ extern "C" {
 #endif
 
 /** Most agents registered at once (all devices). */
-#define RTE_IBMAD_MAX_AGENTS 64
+#define RTE_IBMAD_MAX_AGENTS 256
 /** Most sends outstanding per agent (awaiting a response or a callback). */
 #define RTE_IBMAD_MAX_OUTSTANDING 64
 /** Received MADs queued per device between the PMD and the MAD core. */

@@ -64,6 +64,7 @@ struct rte_ibmad_umad_stats {
 	uint64_t channels;     /**< Files whose MADs go through a channel now. */
 	uint64_t chan_refused; /**< Channel connections refused (bad token...). */
 	uint64_t chan_bad_writes; /**< Channel messages refused as writes. */
+	uint64_t chan_accept_pauses; /**< Channel accepts paused: no fd left. */
 };
 
 /**

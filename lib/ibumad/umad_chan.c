@@ -11,7 +11,14 @@
  * good for one connection, from the same process (SO_PEERCRED against
  * the FUSE request's process). A connection that presents no token, a
  * used or unknown token, or another process's token is closed and
- * counted; so is one that sends nothing for UNAUTH_MS.
+ * counted; so is one that sends nothing for UNAUTH_MS. At most
+ * UNAUTH_MAX connections owe their token at once, UNAUTH_PER_PID of them
+ * from one process: past either, a new one is closed at once and counted,
+ * so that a flood of connections takes no one else's place. A live
+ * token is never given away to make room for another (a full table
+ * refuses the offer: that file stays on FUSE). Out of file descriptors
+ * (EMFILE, ENFILE), the listening socket leaves the poll set until the
+ * next tick of the timer, instead of waking it again at once.
  *
  * The MAD core's passes serve every connection (its epoll set holds ours,
  * rte_ibmad_ctrl_fd_add()), or a thread of our own where they cannot; the MAD
@@ -24,6 +31,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +56,8 @@
 #define CHAN_TOKENS 64          /* tokens outstanding at once */
 #define TOKEN_MS 10000          /* a token not used by then expires */
 #define UNAUTH_MS 2000          /* a connection must present its token by then */
+#define UNAUTH_MAX 64           /* connections owing their token at once */
+#define UNAUTH_PER_PID 8        /* of which from one process */
 #define BURST 64                /* messages taken from one connection a turn */
 /* Room on a connection: the largest message and then some small ones. */
 #define CHAN_SNDBUF (UMAD_CHAN_MAX_MSG + (256u << 10))
@@ -65,6 +75,7 @@ struct chan_conn {
 	int fd;
 	bool authed;
 	bool dead;              /* hung up or forgotten: free on next turn */
+	pid_t pid;              /* the peer, at accept (SO_PEERCRED) */
 	uint64_t deadline;      /* unauthenticated until then */
 	struct umad_file *f;    /* NULL until bound, and after forget */
 	struct umad_chan_shared *shared;
@@ -81,11 +92,13 @@ struct umad_chan {
 	unsigned int unauthed;
 	int timer_fd;           /* reaps connections that owe their token */
 	bool timer_armed;
+	bool accept_paused;     /* out of fds: listen_fd out of the poll set */
 	bool own_thread;        /* not served by the MAD core's passes */
 	struct rte_ibmad_ctrl_fd *ctrl; /* ep_fd in the MAD core's passes */
 	uint8_t *buf;           /* one message, UMAD_CHAN_MAX_MSG + 1 */
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	uint64_t attached, refused, bad_writes, rx_drops;
+	uint64_t accept_pauses; /* times accept() found no descriptor */
 };
 
 static uint64_t
@@ -126,12 +139,16 @@ umad_chan_offer(struct umad_chan *ch, struct umad_file *f, pid_t pid,
 	for (i = 0; i < CHAN_TOKENS; i++) {
 		struct chan_token *c = &ch->tokens[i];
 
-		if (!c->used || c->expires <= now) {
+		/* A file's new token replaces its own unused one. */
+		if (!c->used || c->expires <= now || c->f == f) {
 			t = c;
 			break;
 		}
-		if (t == NULL || c->expires < t->expires)
-			t = c;   /* all taken: the oldest goes */
+	}
+	if (t == NULL) {
+		/* Every token is live: evicting one would fail its client. */
+		pthread_mutex_unlock(&ch->lock);
+		return -EBUSY;
 	}
 	t->used = true;
 	memcpy(t->token, info->token, sizeof(t->token));
@@ -194,6 +211,7 @@ umad_chan_counts(struct umad_chan *ch, struct umad_chan_counts *cnt)
 	cnt->refused = ch->refused;
 	cnt->bad_writes = ch->bad_writes;
 	cnt->rx_drops = ch->rx_drops;
+	cnt->accept_pauses = ch->accept_pauses;
 	pthread_mutex_unlock(&ch->lock);
 }
 
@@ -339,6 +357,18 @@ conn_write(struct umad_chan *ch, struct chan_conn *c, const uint8_t *msg,
 		ch->rx_drops++;
 }
 
+/*
+ * After recv() gave 0 bytes: did the peer hang up, or send a message of
+ * no bytes (SOCK_SEQPACKET has them)? Only a hang-up raises RDHUP.
+ */
+static bool
+peer_gone(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	return poll(&p, 1, 0) != 0;
+}
+
 /* Take what a connection has (BURST messages at most). The lock is held. */
 static void
 conn_input(struct umad_chan *ch, struct chan_conn *c)
@@ -354,9 +384,20 @@ conn_input(struct umad_chan *ch, struct chan_conn *c)
 				c->dead = true;
 			return;
 		}
-		if (n == 0) {
+		if (n == 0 && peer_gone(c->fd)) {
 			c->dead = true;    /* hung up */
 			return;
+		}
+		if (n == 0) {
+			/* A message of no bytes: no write, no hello. */
+			IBMAD_LOG(DEBUG, "umad channel: an empty message refused");
+			if (!c->authed) {
+				ch->refused++;
+				c->dead = true;
+				return;
+			}
+			ch->bad_writes++;
+			continue;
 		}
 		if (!c->authed) {
 			conn_hello(ch, c, ch->buf, n);
@@ -375,22 +416,75 @@ conn_input(struct umad_chan *ch, struct chan_conn *c)
 	}
 }
 
+/* Take listen_fd in or out of the poll set. */
+static void
+accept_pause(struct umad_chan *ch, bool pause)
+{
+	struct epoll_event ev = { .events = pause ? 0 : EPOLLIN };
+
+	ev.data.ptr = NULL;
+	if (epoll_ctl(ch->ep_fd, EPOLL_CTL_MOD, ch->listen_fd, &ev) == 0)
+		ch->accept_paused = pause;
+}
+
+/* Is there room for one more connection owing its token from @pid? */
+static bool
+unauth_room(struct umad_chan *ch, pid_t pid)
+{
+	const struct chan_conn *c;
+	unsigned int mine = 0;
+
+	if (ch->unauthed >= UNAUTH_MAX)
+		return false;
+	LIST_FOREACH(c, &ch->conns, next)
+		if (!c->authed && !c->dead && c->pid == pid)
+			mine++;
+	return mine < UNAUTH_PER_PID;
+}
+
 static void
 conn_accept(struct umad_chan *ch)
 {
 	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP };
+	struct ucred cred = { .pid = 0 };
+	socklen_t cl = sizeof(cred);
 	struct chan_conn *c;
+	bool room;
 	int fd;
 
 	fd = accept4(ch->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			/* Level-triggered, it would wake us at once again. */
+			if (!ch->accept_paused)
+				IBMAD_LOG(WARNING, "umad channel: accept: %s: paused",
+					  strerror(errno));
+			ch->accept_pauses++;
+			accept_pause(ch, true);
+		}
 		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
+		cred.pid = 0;
+	pthread_mutex_lock(&ch->lock);
+	room = unauth_room(ch, cred.pid);
+	if (!room)
+		ch->refused++;
+	pthread_mutex_unlock(&ch->lock);
+	if (!room) {
+		IBMAD_LOG(DEBUG, "umad channel: process %d: too many connections without a token",
+			  (int)cred.pid);
+		close(fd);
+		return;
+	}
 	c = calloc(1, sizeof(*c));
 	if (c == NULL) {
 		close(fd);
 		return;
 	}
 	c->fd = fd;
+	c->pid = cred.pid;
 	c->deadline = now_ms() + UNAUTH_MS;
 	ev.data.ptr = c;
 	if (epoll_ctl(ch->ep_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -424,19 +518,24 @@ reap(struct umad_chan *ch)
 	pthread_mutex_unlock(&ch->lock);
 }
 
-/* Arm the reaping timer while a connection owes its token, else disarm. */
+/*
+ * Arm the timer while a connection owes its token or accepting is
+ * paused, else disarm.
+ */
 static void
 timer_plan(struct umad_chan *ch)
 {
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 
-	if (ch->unauthed > 0) {
+	bool want = ch->unauthed > 0 || ch->accept_paused;
+
+	if (want) {
 		its.it_value.tv_nsec = (UNAUTH_MS / 4) * 1000000L;
 		its.it_interval = its.it_value;
 	}
-	if (ch->timer_armed != (ch->unauthed > 0)) {
+	if (ch->timer_armed != want) {
 		timerfd_settime(ch->timer_fd, 0, &its, NULL);
-		ch->timer_armed = ch->unauthed > 0;
+		ch->timer_armed = want;
 	}
 }
 
@@ -465,6 +564,9 @@ chan_turn(struct umad_chan *ch, int wait_ms)
 		if (c == (void *)&ch->timer_fd) {
 			if (read(ch->timer_fd, &ticks, sizeof(ticks)) < 0)
 				ticks = 0;
+			/* Try again: accept() says if fds are still short. */
+			if (ch->accept_paused)
+				accept_pause(ch, false);
 			continue;
 		}
 		pthread_mutex_lock(&ch->lock);

@@ -27,9 +27,10 @@ struct umad_chan;
 /* The channel's counters. */
 struct umad_chan_counts {
 	uint64_t attached;      /* connections bound to a file now */
-	uint64_t refused;       /* connections refused (token, pid, silence) */
+	uint64_t refused;       /* refused (token, pid, silence, flood, empty) */
 	uint64_t bad_writes;    /* messages the file refused as writes */
 	uint64_t rx_drops;      /* their statuses dropped (queue full) */
+	uint64_t accept_pauses; /* accept() out of descriptors: paused */
 };
 
 /*

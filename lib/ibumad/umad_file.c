@@ -165,6 +165,7 @@ ioctl_register2(struct umad_file *f, const void *in, size_t in_len, void *out,
 {
 	struct ib_user_mad_reg_req2 req;
 	struct umad_reg reg;
+	bool fresh;
 	uint32_t id;
 	int rc;
 
@@ -188,11 +189,17 @@ ioctl_register2(struct umad_file *f, const void *in, size_t in_len, void *out,
 	reg.oui = req.oui;
 	reg.flags = req.flags;
 	reg.rmpp_version = req.rmpp_version;
+	fresh = !f->used;
 	rc = reg_agent(f, &reg, &id);
 	if (rc < 0)
 		return rc;
-	/* REGISTER_AGENT2 implies the 64-byte header on a fresh file. */
-	f->pkey_enabled = true;
+	/*
+	 * REGISTER_AGENT2 implies the 64-byte header on a fresh file only
+	 * (Linux ib_umad_reg_agent2(): if !already_used); a file in use
+	 * keeps the header its reader expects.
+	 */
+	if (fresh)
+		f->pkey_enabled = true;
 	req.id = id;
 	memcpy(out, &req, sizeof(req));
 	*out_used = sizeof(req);

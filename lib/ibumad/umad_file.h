@@ -165,6 +165,8 @@ struct umad_file {
 	/* Called, without the lock, when the queue becomes non-empty. */
 	void (*wake)(struct umad_file *f, void *arg);
 	void *wake_arg;
+	/* The opener's process (0: unknown), for the service's limits. */
+	pid_t owner;
 };
 
 /* Initialise @f for a backend port; @rx_max 0 means UMAD_RXQ_DEFAULT. */

@@ -250,6 +250,34 @@ file_wake(struct umad_file *uf, void *arg)
 	free(buf);
 }
 
+/*
+ * A signal reached a process parked in open(issm): FUSE's INTERRUPT. Its
+ * open ends with EINTR and its place in the queue goes, as Linux
+ * ib_umad_sm_open()'s down_interruptible() ends; without this answer
+ * the kernel waits for ours uninterruptibly, SIGKILL or not. The waiter
+ * is looked up by request under the lock, never dereferenced from
+ * @data: a port removal may have answered and freed it.
+ */
+static void
+issm_interrupted(fuse_req_t req, void *data)
+{
+	struct umad_fs *fs = fuse_req_userdata(req);
+	struct fs_port *p = data;
+	struct issm_waiter *w;
+
+	pthread_mutex_lock(&fs->lock);
+	TAILQ_FOREACH(w, &p->issm_waiters, next)
+		if (w->req == req)
+			break;
+	if (w != NULL)
+		TAILQ_REMOVE(&p->issm_waiters, w, next);
+	pthread_mutex_unlock(&fs->lock);
+	if (w != NULL) {
+		fuse_reply_err(req, EINTR);
+		free(w);
+	}
+}
+
 static void
 issm_open(fuse_req_t req, struct umad_fs *fs, unsigned int id,
 	  struct fuse_file_info *fi)
@@ -275,6 +303,8 @@ issm_open(fuse_req_t req, struct umad_fs *fs, unsigned int id,
 		w->fi = *fi;
 		TAILQ_INSERT_TAIL(&p->issm_waiters, w, next);
 		pthread_mutex_unlock(&fs->lock);
+		/* Runs it at once if the signal came first. */
+		fuse_req_interrupt_func(req, issm_interrupted, p);
 		return;
 	}
 	rc = p->conf.set_issm(p->conf.port, true);
@@ -290,6 +320,8 @@ issm_open(fuse_req_t req, struct umad_fs *fs, unsigned int id,
 	fi->fh = 0;
 	fuse_reply_open(req, fi);
 }
+
+static pid_t tgid_of(pid_t tid);
 
 static void
 fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -327,6 +359,7 @@ fs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	ff->nonblock = (fi->flags & O_NONBLOCK) != 0;
 	ff->f.wake = file_wake;
 	ff->f.wake_arg = ff;
+	ff->f.owner = RTE_MAX(tgid_of(fuse_req_ctx(req)->pid), 0);
 	fi->fh = (uintptr_t)ff;
 	fi->direct_io = 1;
 	fi->nonseekable = 1;
@@ -349,27 +382,33 @@ fs_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct issm_waiter *w;
 	unsigned int id;
 	bool issm;
+	int rc;
 
 	if (ino_to_port(ino, &id, &issm) && issm) {
 		struct fs_port *p = &fs->ports[id];
 
-		pthread_mutex_lock(&fs->lock);
-		w = TAILQ_FIRST(&p->issm_waiters);
-		if (w != NULL) {
-			/* Hand the port to the next waiter; IsSM stays set. */
-			TAILQ_REMOVE(&p->issm_waiters, w, next);
-		} else {
-			p->issm_held = false;
-			if (p->present)
-				p->conf.set_issm(p->conf.port, false);
-		}
-		pthread_mutex_unlock(&fs->lock);
-		if (w != NULL) {
+		for (;;) {
+			pthread_mutex_lock(&fs->lock);
+			w = TAILQ_FIRST(&p->issm_waiters);
+			if (w != NULL) {
+				/* Hand the port to the next waiter; IsSM stays set. */
+				TAILQ_REMOVE(&p->issm_waiters, w, next);
+			} else {
+				p->issm_held = false;
+				if (p->present)
+					p->conf.set_issm(p->conf.port, false);
+			}
+			pthread_mutex_unlock(&fs->lock);
+			if (w == NULL)
+				break;
 			w->fi.direct_io = 1;
 			w->fi.nonseekable = 1;
 			w->fi.fh = 0;
-			fuse_reply_open(w->req, &w->fi);
+			/* An opener already gone cannot hold it: the next one. */
+			rc = fuse_reply_open(w->req, &w->fi);
 			free(w);
+			if (rc == 0)
+				break;
 		}
 		fuse_reply_err(req, 0);
 		return;

@@ -54,6 +54,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -79,6 +80,7 @@
 struct chan {
 	int fuse_fd;
 	size_t hs;                      /* header size in use */
+	bool used;                      /* an agent was registered */
 	struct umad_agent_set agents;   /* as the write checks need them */
 	struct umad_chan_shared *shared;
 	pthread_mutex_t rd;             /* a peek and its dequeue together */
@@ -107,6 +109,7 @@ REAL(int, ioctl, int, unsigned long, ...)
 REAL(int, close, int)
 REAL(int, dup2, int, int)
 REAL(int, dup3, int, int, int)
+REAL(int, poll, struct pollfd *, nfds_t, int)
 
 static struct chan *
 chan_of(int fd)
@@ -331,6 +334,143 @@ chan_wait(int fd, short events)
 	return poll(&p, 1, -1) >= 0 || errno == EINTR;
 }
 
+/* Is @fd a umad file (after its service died: fstatfs fails then)? */
+static bool
+is_umad_path(int fd)
+{
+	char link[64], path[256];
+	const char *base;
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0)
+		return false;
+	path[n] = '\0';
+	base = strrchr(path, '/');
+	return base != NULL && strncmp(base + 1, "umad", 4) == 0;
+}
+
+/*
+ * The service went away (its DPDK host exited or was killed): the channel
+ * reads end of file, FUSE answers ENOTCONN, and poll() returns at once
+ * with a hang-up or an error. Linux fails every read of a file whose
+ * device is gone with EIO at once, and a client that polls and retries
+ * in a loop (OpenSM's receiver thread, "ERR 5404") then spins at full
+ * CPU writing its log. So the shim gives the descriptor number a socket
+ * that never becomes readable (one end of a pair whose other end it keeps
+ * and never writes): the file is a port that gets no more MADs. poll()
+ * waits on it, read() waits or says EAGAIN (O_NONBLOCK), write() fails
+ * with EIO, on the channel and on FUSE alike
+ * (doc/guides/prog_guide/ibmad_umad.rst, "When the host dies").
+ */
+static uint64_t gone_fds[CHAN_FDS / 64];     /* replaced descriptors */
+static uint64_t gone_nonblock[CHAN_FDS / 64]; /* their O_NONBLOCK */
+static int quiet_fd = -1;
+static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
+
+static void
+quiet_make(void)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return;
+	/* sv[1] stays open, never written: sv[0] never reads anything. */
+	quiet_fd = fcntl(sv[0], F_DUPFD_CLOEXEC, HIDDEN_FD_MIN);
+	if (quiet_fd < 0)
+		quiet_fd = sv[0];
+	else
+		get_close()(sv[0]);
+}
+
+static bool
+bit_get(const uint64_t *bits, int fd)
+{
+	return fd >= 0 && fd < CHAN_FDS &&
+		(__atomic_load_n(&bits[fd / 64], __ATOMIC_ACQUIRE) >> (fd % 64)) & 1;
+}
+
+static void
+bit_set(uint64_t *bits, int fd, bool on)
+{
+	uint64_t b = UINT64_C(1) << (fd % 64);
+
+	if (fd < 0 || fd >= CHAN_FDS)
+		return;
+	if (on)
+		__atomic_fetch_or(&bits[fd / 64], b, __ATOMIC_RELEASE);
+	else
+		__atomic_fetch_and(&bits[fd / 64], ~b, __ATOMIC_RELEASE);
+}
+
+/* @fd's service is gone: its number names the quiet socket from now on. */
+static void
+gone_mark(int fd)
+{
+	int fl = fcntl(fd, F_GETFL), fdfl = fcntl(fd, F_GETFD);
+
+	pthread_once(&quiet_once, quiet_make);
+	if (quiet_fd < 0 || fd < 0 || fd >= CHAN_FDS || bit_get(gone_fds, fd))
+		return;
+	if (get_dup3()(quiet_fd, fd, (fdfl > 0 && (fdfl & FD_CLOEXEC)) ? O_CLOEXEC : 0) < 0)
+		return;
+	chan_drop(fd);          /* the hidden FUSE file goes too */
+	bit_set(gone_nonblock, fd, fl >= 0 && (fl & O_NONBLOCK));
+	bit_set(gone_fds, fd, true);
+}
+
+/* read() of a file whose service is gone: no MAD, ever. */
+static ssize_t
+gone_read(int fd, void *buf, size_t count)
+{
+	return recv(fd, buf, count, bit_get(gone_nonblock, fd) ? MSG_DONTWAIT : 0);
+}
+
+/* Did poll() see @fd's service die (not only a hang-up of something else)? */
+static bool
+service_died(int fd)
+{
+	struct statfs sf;
+	char b;
+
+	if (chan_of(fd) != NULL)
+		return recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+	return fstatfs(fd, &sf) < 0 && errno == ENOTCONN && is_umad_path(fd);
+}
+
+/*
+ * poll() as libibumad's umad_recv() calls it: a umad descriptor that
+ * reports a hang-up or an error because its service died is replaced,
+ * and the call starts again (its time-out anew).
+ */
+int
+poll(struct pollfd *fds, nfds_t n, int timeout)
+{
+	bool again;
+	nfds_t i;
+	int r, saved;
+
+	for (;;) {
+		r = get_poll()(fds, n, timeout);
+		if (r <= 0)
+			return r;
+		saved = errno;
+		again = false;
+		for (i = 0; i < n; i++) {
+			if (!(fds[i].revents & (POLLERR | POLLHUP)) || fds[i].fd < 0 ||
+			    fds[i].fd >= CHAN_FDS || bit_get(gone_fds, fds[i].fd) ||
+			    !service_died(fds[i].fd))
+				continue;
+			gone_mark(fds[i].fd);
+			again = true;
+		}
+		errno = saved;
+		if (!again)
+			return r;
+	}
+}
+
 /* ib_umad_read() on a channel: one message, peeked first. */
 static ssize_t
 chan_read(struct chan *c, int fd, void *buf, size_t count)
@@ -357,7 +497,7 @@ chan_read(struct chan *c, int fd, void *buf, size_t count)
 				(size_t)n - hs : UMAD_MAD_SIZE;
 			err = count < hs + first ? EINVAL : ENOSPC;
 		} else if (n == 0) {
-			err = EIO;         /* the service went away */
+			err = EPIPE;       /* the service went away */
 		} else {
 			err = errno;
 		}
@@ -367,6 +507,10 @@ chan_read(struct chan *c, int fd, void *buf, size_t count)
 			continue;
 		}
 		break;
+	}
+	if (err == EPIPE || err == ECONNRESET) {
+		gone_mark(fd);
+		return gone_read(fd, buf, count);
 	}
 	if (err != 0) {
 		errno = err;
@@ -410,8 +554,10 @@ chan_write(struct chan *c, int fd, const void *buf, size_t count)
 			poll(&p, 1, -1);
 			continue;
 		}
-		if (errno == EPIPE || errno == ECONNRESET)
+		if (errno == EPIPE || errno == ECONNRESET) {
+			gone_mark(fd);  /* the service went away */
 			errno = EIO;
+		}
 		return -1;
 	}
 }
@@ -434,9 +580,15 @@ read(int fd, void *buf, size_t count)
 	ssize_t n;
 	int saved, valid;
 
+	if (bit_get(gone_fds, fd))
+		return gone_read(fd, buf, count);
 	if (c != NULL)
 		return chan_read(c, fd, buf, count);
 	n = get_read()(fd, buf, count);
+	if (n < 0 && errno == ENOTCONN && is_umad_path(fd)) {
+		gone_mark(fd);
+		return gone_read(fd, buf, count);
+	}
 	if (n >= 0 || errno != ENOSPC)
 		return n;
 	saved = errno;
@@ -462,9 +614,18 @@ write(int fd, const void *buf, size_t count)
 	struct chan *c = chan_of(fd);
 	ssize_t n;
 
+	if (bit_get(gone_fds, fd)) {
+		errno = EIO;
+		return -1;
+	}
 	if (c != NULL)
 		return chan_write(c, fd, buf, count);
 	n = get_write()(fd, buf, count);
+	if (n < 0 && errno == ENOTCONN && is_umad_path(fd)) {
+		gone_mark(fd);
+		errno = EIO;        /* the service went away, as on the channel */
+		return -1;
+	}
 	if (n >= 0 || errno != EMSGSIZE || count <= UMAD_FS_CUT_MIN)
 		return n;
 	if (!announce(fd, UMAD_IOCTL_WRITE_LEN, count)) {
@@ -511,10 +672,14 @@ chan_track(struct chan *c, unsigned long req, const void *arg)
 		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT:
+		c->used = true;
 		agent_put(c, r1->id, r1->qpn, r1->rmpp_version != 0);
 		return;
 	case IB_USER_MAD_REGISTER_AGENT2:
-		__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
+		/* The 64-byte header only on a file's first use, as the file. */
+		if (!c->used)
+			__atomic_store_n(&c->hs, UMAD_HDR_SIZE, __ATOMIC_RELAXED);
+		c->used = true;
 		agent_put(c, r2->id, r2->qpn, r2->rmpp_version != 0 &&
 			  !(r2->flags & IB_USER_MAD_USER_RMPP));
 		return;
@@ -550,6 +715,7 @@ ioctl(int fd, unsigned long req, ...)
 int
 close(int fd)
 {
+	bit_set(gone_fds, fd, false);
 	chan_drop(fd);
 	return get_close()(fd);
 }
@@ -559,8 +725,10 @@ dup2(int oldfd, int newfd)
 {
 	int rc = get_dup2()(oldfd, newfd);
 
-	if (rc >= 0 && oldfd != newfd)
+	if (rc >= 0 && oldfd != newfd) {
+		bit_set(gone_fds, newfd, false);
 		chan_drop(newfd);
+	}
 	return rc;
 }
 
@@ -569,7 +737,9 @@ dup3(int oldfd, int newfd, int flags)
 {
 	int rc = get_dup3()(oldfd, newfd, flags);
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		bit_set(gone_fds, newfd, false);
 		chan_drop(newfd);
+	}
 	return rc;
 }

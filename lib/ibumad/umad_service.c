@@ -38,6 +38,17 @@ RTE_LOG_REGISTER_DEFAULT(ibumad_logtype, NOTICE);
 
 /* Seconds between two refreshes of every port's attributes. */
 #define UMAD_REFRESH_S 1
+/*
+ * Agents: 32 per file (UMAD_MAX_AGENTS, Linux IB_UMAD_MAX_AGENTS), at
+ * most UMAD_AGENTS_PER_PROC per client process on a port, and at most
+ * UMAD_AGENTS_MAX for all clients, so that the application's own agents
+ * (its SA client) keep UMAD_AGENTS_RESERVED of the MAD core's table and
+ * one greedy client leaves room for OpenSM and the diags. Past either
+ * limit, ENOMEM, as past the per-file one.
+ */
+#define UMAD_AGENTS_RESERVED 32
+#define UMAD_AGENTS_MAX (RTE_IBMAD_MAX_AGENTS - UMAD_AGENTS_RESERVED)
+#define UMAD_AGENTS_PER_PROC (2 * UMAD_MAX_AGENTS)
 
 struct umad_port;
 
@@ -173,6 +184,31 @@ agent_sent(struct rte_ibmad_agent *a, const struct rte_ibmad_send_result *res,
 	free(ctx);
 }
 
+/* May @f's process have one agent more on @p? p->mu is held. */
+static int
+agent_room_locked(const struct umad_port *p, const struct umad_file *f)
+{
+	const struct umad_agent *ag;
+	unsigned int mine = 0;
+
+	if (__atomic_load_n(&svc.agents, __ATOMIC_RELAXED) >= UMAD_AGENTS_MAX) {
+		IBMAD_LOG(WARNING, "umad%u: %u agents of clients already: ENOMEM",
+			  p->id, UMAD_AGENTS_MAX);
+		return -ENOMEM;
+	}
+	if (f->owner == 0)
+		return 0;
+	TAILQ_FOREACH(ag, &p->agents, next)
+		if (ag->file->owner == f->owner)
+			mine++;
+	if (mine >= UMAD_AGENTS_PER_PROC) {
+		IBMAD_LOG(WARNING, "umad%u: process %d has %u agents already: ENOMEM",
+			  p->id, (int)f->owner, mine);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int
 be_agent_register(void *port, struct umad_file *f, unsigned int id,
 		  const struct umad_reg *reg, void **handle)
@@ -204,9 +240,11 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	conf.send_cb = agent_sent;
 	conf.arg = ag;
 	pthread_mutex_lock(&p->mu);
-	if (!p->live) {
+	if (!p->live)
 		rc = -EPIPE;      /* Linux: the device is gone */
-	} else {
+	else
+		rc = agent_room_locked(p, f);
+	if (rc == 0) {
 		conf.dev = p->dev;
 		ag->a = rte_ibmad_agent_register(&conf);
 		if (ag->a == NULL)
@@ -438,6 +476,7 @@ stats_read(struct rte_ibmad_umad_stats *st)
 	st->channels = cc.attached;
 	st->chan_refused = cc.refused;
 	st->chan_bad_writes = cc.bad_writes;
+	st->chan_accept_pauses = cc.accept_pauses;
 	st->files = files;
 	st->issm = issm;
 	st->agents = __atomic_load_n(&svc.agents, __ATOMIC_RELAXED);
@@ -464,9 +503,10 @@ stats_write(void)
 		 "files %" PRIu64 "\nagents %" PRIu64 "\nissm %" PRIu64 "\n"
 		 "rx_drops %" PRIu64 "\nsends %" PRIu64 "\nsend_errors %" PRIu64 "\n"
 		 "timeouts %" PRIu64 "\nchannels %" PRIu64 "\nchan_refused %" PRIu64
-		 "\nchan_bad_writes %" PRIu64 "\n", st.files, st.agents, st.issm,
-		 st.rx_drops, st.sends, st.send_errors, st.timeouts, st.channels,
-		 st.chan_refused, st.chan_bad_writes);
+		 "\nchan_bad_writes %" PRIu64 "\nchan_accept_pauses %" PRIu64 "\n",
+		 st.files, st.agents, st.issm, st.rx_drops, st.sends,
+		 st.send_errors, st.timeouts, st.channels, st.chan_refused,
+		 st.chan_bad_writes, st.chan_accept_pauses);
 	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
 	if (rc < 0)
 		IBUMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));

@@ -51,7 +51,10 @@ def noread(h, fab, ibfabric, netfile):
         h.check(len(out) > 0, 'show nodes answered')
         time.sleep(0.03)
     h.info('worst reply time next to a connection that never reads: %.1f ms' % (worst * 1000))
-    h.check(worst < 0.2, 'a control client that does not read delayed another by %.0f ms'
+    # A control thread blocked on the hog would hold "show nodes" until the
+    # Ctl time-out (10 s); a loaded 2-core run took 233 ms: the limit is
+    # well above the one, well below the other.
+    h.check(worst < 2.0, 'a control client that does not read delayed another by %.0f ms'
             % (worst * 1000))
     other.close()
     hog.close()
@@ -84,7 +87,9 @@ def files(h, fab, ibfabric, netfile):
                       ('source /dev/zero', 'a character device'),
                       ('capture start %s' % fifo, 'a FIFO'),
                       ('capture start %s' % d, 'a directory'),
-                      ('capture start /dev/null', 'a character device')):
+                      ('capture start /dev/null', 'a character device'),
+                      ('capture start %s/x.pcap' % h.path('no-such-dir'),
+                       'directory %s: No such file or directory' % h.path('no-such-dir'))):
         t0 = time.monotonic()
         try:
             out = c.cmd(cmd, ok=False)
@@ -93,7 +98,8 @@ def files(h, fab, ibfabric, netfile):
         dt = time.monotonic() - t0
         h.check(out and out[-1].startswith('error: ') and what in out[-1],
                 '"%s": %r, expected an error naming %s' % (cmd, out, what))
-        h.check(dt < 1, '"%s" took %.2f s' % (cmd, dt))
+        # A blocking open would wait for ever (socket.timeout above).
+        h.check(dt < 5, '"%s" took %.2f s' % (cmd, dt))
     h.check(fab.proc.alive(), 'ibfabric still running')
     rc = h.stop(fab.proc, timeout=5)
     h.check_eq(rc, 0, 'exit status after SIGTERM')

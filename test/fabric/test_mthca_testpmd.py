@@ -74,6 +74,10 @@ def main():
         out = r.stdout + r.stderr
         h.check('node_desc=%s: a NodeDescription is 1 to 64 characters' % long_desc in out,
                 'a 65-byte node_desc was not refused:\n' + out[-2000:])
+        r = testpmd(h, env, plugin, BDF + ',node_desc=host\x1b[2Jb', 'quit\n', 'e')
+        out = r.stdout + r.stderr
+        h.check('node_desc=host\\x1b[2Jb: control character 0x1b at byte 4' in out,
+                'a node_desc with an escape character was not refused:\n' + out[-2000:])
 
         # with an SM (testpmd's stdout line-buffered: the test reads it as it goes)
         # the port comes up through the PMD's special QPs and the MAD core
@@ -103,6 +107,13 @@ def main():
             h.check(re.search(r'^LinkState:\.+Active$', r.stdout, re.M) and
                     re.search(r'^Lid:\.+%s$' % port['lid'], r.stdout, re.M),
                     'smpquery %s: %r' % (' '.join(argv), r.stdout))
+        # a second process on the function in use is told so
+        r = testpmd(h, env, plugin, BDF, 'quit\n', 'f')
+        out = r.stdout + r.stderr
+        h.check('PCI function in use: another process is its host' in out and
+                'Broken pipe' not in out,
+                'a second host of the function was not told it is in use:\n' + out[-2000:])
+        h.check(tp.alive(), 'the first testpmd survived the second')
         tp.write('show port xstats 0\nquit\n')
         h.wait_for(lambda: not tp.alive(), timeout=30, what='testpmd to quit')
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')

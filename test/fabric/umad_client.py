@@ -19,6 +19,10 @@ usage: umad_client.py <umad file> hold <lid>
        umad_client.py <umad file> flood <lid> <count>
            send <count> PerfMgt Get(PortCounters) to <lid>, 64 at most
            outstanding, never read; print "FLOODED sent=<n>" and sleep
+       umad_client.py <umad file> hog <files>
+           open <files> files and register send-only agents in each until
+           refused; print "HOGGED agents=<n> files=<n> refused=<errno
+           names>" and sleep, holding them
 """
 
 import errno
@@ -101,6 +105,22 @@ def main():
                     raise
                 time.sleep(0.005)
         print('FLOODED sent=%d' % sent)
+        while True:
+            time.sleep(60)
+    elif mode == 'hog':
+        held, agents, refused = [], 0, set()
+        for _ in range(int(sys.argv[3])):
+            u = Umad(path)
+            held.append(u)
+            while True:
+                try:
+                    u.register(0)
+                    agents += 1
+                except OSError as e:
+                    refused.add(errno.errorcode.get(e.errno, str(e.errno)))
+                    break
+        print('HOGGED agents=%d files=%d refused=%s' %
+              (agents, len(held), ','.join(sorted(refused))))
         while True:
             time.sleep(60)
     else:

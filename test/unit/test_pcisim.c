@@ -219,6 +219,12 @@ test_iommu_socket(void)
 	c2 = client_connect();
 	TEST_ASSERT(c2 >= 0, "second connect reaches the backlog");
 	TEST_ASSERT_EQUAL(pcisim_accept(fn), -1, "second host refused");
+	/* It is told why (in use), not left to a "Broken pipe". */
+	memset(&r, 0, sizeof(r));
+	TEST_ASSERT_EQUAL(recv(c2, &r, sizeof(r), MSG_DONTWAIT), (ssize_t)sizeof(r),
+			  "second host: a busy notice before the close");
+	TEST_ASSERT_EQUAL(r.hdr.type, PCISIM_MSG_BUSY | PCISIM_MSG_REPLY, "busy notice type");
+	TEST_ASSERT_EQUAL(r.status, -EBUSY, "busy notice status");
 	close(c2);
 
 	mfd = memfd_create("test-dma", MFD_CLOEXEC);

@@ -768,6 +768,15 @@ static const struct err_case err_cases[] = {
 	  "t.net:5: GUID 0x0000000000001000 of \"b\" is already used by \"a\"" },
 	{ "relative GUID without a base", "switchguid+4\n",
 	  "t.net:1: switchguid+: no absolute switchguid= before it" },
+	/* A LID or LMC in a comment is ibsim's; out of range, not silently dropped. */
+	{ "header comment: lid above 0xbfff", "Switch 8 \"S\" # \"s\" base port 0 lid 49152 lmc 0\n",
+	  "t.net:1: comment: lid 49152 out of range (unicast LIDs are 0 to 0xbfff)" },
+	{ "header comment: lmc above 7", "Switch 8 \"S\" # \"s\" base port 0 lid 2 lmc 8\n",
+	  "t.net:1: comment: lmc 8 out of range (LMC is 0 to 7)" },
+	{ "CA port comment: lid above 0xbfff", "Ca 1 \"c\"\n[1] \"S\"[1] # lid 0xc000 lmc 0\n",
+	  "t.net:2: comment: lid 0xc000 out of range (unicast LIDs are 0 to 0xbfff)" },
+	{ "CA port comment: lmc above 7", "Ca 1 \"c\"\n[1] \"S\"[1] # lid 3 lmc 9\n",
+	  "t.net:2: comment: lmc 9 out of range (LMC is 0 to 7)" },
 };
 
 static int

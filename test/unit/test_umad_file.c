@@ -228,6 +228,57 @@ test_register2(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The registration forms side by side (Linux ib_umad_reg_agent(),
+ * ib_umad_reg_agent2(), ib_umad_unreg_agent(), ib_umad_enable_pkey()):
+ * ids are the lowest free slot, whichever form took them; REGISTER_AGENT2
+ * writes the id back and carries USER_RMPP; its 32 slots end in ENOMEM
+ * as the old form's do; the 64-byte header comes only with the file's
+ * first use, so REGISTER_AGENT2 after REGISTER_AGENT keeps 56.
+ */
+static int
+test_register_forms(void)
+{
+	struct ib_user_mad_reg_req2 req2, out2;
+	uint32_t id, gone = 1;
+	size_t used;
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(register_agent(0, 0x81, 0, &id), "REGISTER_AGENT on QP0");
+	TEST_ASSERT_EQUAL(id, 0u, "slot 0");
+	TEST_ASSERT_EQUAL(rec.last_reg.qpn, 0u, "QP0 passed on");
+	memset(&req2, 0, sizeof(req2));
+	req2.qpn = 1;
+	req2.mgmt_class = 0x03;
+	req2.mgmt_class_version = 2;
+	req2.rmpp_version = 1;
+	req2.flags = IB_USER_MAD_USER_RMPP;
+	memset(&out2, 0xff, sizeof(out2));
+	TEST_ASSERT_SUCCESS(umad_file_ioctl(&file, IB_USER_MAD_REGISTER_AGENT2, &req2,
+					    sizeof(req2), &out2, sizeof(out2), &used),
+			    "REGISTER_AGENT2 after REGISTER_AGENT");
+	TEST_ASSERT_EQUAL(out2.id, 1u, "REGISTER_AGENT2: id written back, next slot");
+	TEST_ASSERT_EQUAL(rec.last_reg.flags, (uint32_t)IB_USER_MAD_USER_RMPP,
+			  "USER_RMPP passed on");
+	TEST_ASSERT_EQUAL(umad_file_hdr_size(&file), UMAD_HDR_SIZE_OLD,
+			  "a used file keeps the 56-byte header");
+	TEST_ASSERT_SUCCESS(umad_file_ioctl(&file, IB_USER_MAD_UNREGISTER_AGENT, &gone,
+					    sizeof(gone), NULL, 0, &used), "UNREGISTER 1");
+	TEST_ASSERT_SUCCESS(register_agent(1, 0x04, 0, &id), "REGISTER_AGENT again");
+	TEST_ASSERT_EQUAL(id, 1u, "the freed slot is the lowest free one");
+	for (i = 2; i < UMAD_MAX_AGENTS; i++) {
+		TEST_ASSERT_SUCCESS(umad_file_ioctl(&file, IB_USER_MAD_REGISTER_AGENT2,
+						    &req2, sizeof(req2), &out2,
+						    sizeof(out2), &used), "slot %u", i);
+		TEST_ASSERT_EQUAL(out2.id, i, "slot %u in order", i);
+	}
+	TEST_ASSERT_EQUAL(umad_file_ioctl(&file, IB_USER_MAD_REGISTER_AGENT2, &req2,
+					  sizeof(req2), &out2, sizeof(out2), &used),
+			  -ENOMEM, "33rd by REGISTER_AGENT2");
+	TEST_ASSERT_EQUAL(rec.registered, UMAD_MAX_AGENTS + 1, "no 33rd reached the backend");
+	return TEST_SUCCESS;
+}
+
 static int
 test_write(void)
 {
@@ -349,6 +400,42 @@ test_read(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * ENOSPC leaves the message first in the queue (Linux ib_umad_read()
+ * puts it back): a reader that retries small keeps getting ENOSPC, never
+ * the MAD behind it, and the big read returns it whole, header and all.
+ */
+static int
+test_enospc_reread(void)
+{
+	uint8_t buf[UMAD_HDR_SIZE + 2048];
+	const struct ib_user_mad_hdr *hdr = (const void *)buf;
+	size_t hs = UMAD_HDR_SIZE_OLD;
+	unsigned int k;
+	uint32_t id;
+
+	TEST_ASSERT_SUCCESS(register_agent(1, 0x03, 1, &id), "register");
+	TEST_ASSERT_SUCCESS(deliver(id, 1500, 0x77), "deliver RMPP");
+	TEST_ASSERT_SUCCESS(deliver(id, 256, 0x11), "deliver a MAD behind it");
+	for (k = 0; k < 3; k++)
+		TEST_ASSERT_EQUAL(umad_file_read(&file, buf, hs + 256), -ENOSPC,
+				  "ENOSPC, try %u", k);
+	TEST_ASSERT_EQUAL(umad_file_read(&file, buf, hs + 1499), -ENOSPC,
+			  "one byte short");
+	memset(buf, 0, sizeof(buf));
+	TEST_ASSERT_EQUAL(umad_file_read(&file, buf, sizeof(buf)), (ssize_t)(hs + 1500),
+			  "the RMPP message, re-read");
+	TEST_ASSERT_EQUAL(hdr->id, id, "re-read: agent id");
+	TEST_ASSERT_EQUAL(hdr->length, (uint32_t)(hs + 1500), "re-read: length");
+	TEST_ASSERT_EQUAL(hdr->lid, 0x0200, "re-read: source LID");
+	TEST_ASSERT(buf[hs] == 0x77 && buf[hs + 1499] == 0x77, "re-read: whole payload");
+	TEST_ASSERT_EQUAL(umad_file_read(&file, buf, hs + 256), (ssize_t)(hs + 256),
+			  "then the MAD behind it");
+	TEST_ASSERT_EQUAL(buf[hs], 0x11, "the second MAD");
+	TEST_ASSERT_EQUAL(umad_file_read(&file, buf, sizeof(buf)), -EAGAIN, "empty");
+	return TEST_SUCCESS;
+}
+
 static int
 test_queue_bound(void)
 {
@@ -387,8 +474,10 @@ static struct unit_test_suite umad_file_suite = {
 		TEST_CASE_ST(setup, teardown, test_register),
 		TEST_CASE_ST(setup, teardown, test_unregister),
 		TEST_CASE_ST(setup, teardown, test_register2),
+		TEST_CASE_ST(setup, teardown, test_register_forms),
 		TEST_CASE_ST(setup, teardown, test_write),
 		TEST_CASE_ST(setup, teardown, test_read),
+		TEST_CASE_ST(setup, teardown, test_enospc_reread),
 		TEST_CASE_ST(setup, teardown, test_queue_bound),
 		TEST_CASE_ST(setup, teardown, test_close_unregisters),
 		TEST_CASES_END(),

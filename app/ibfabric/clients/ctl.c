@@ -16,9 +16,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctl.h"
@@ -420,6 +422,34 @@ ctl_fault(struct fabric *f, int argc, char **argv, FILE *out)
 	return 0;
 }
 
+/*
+ * The directory a capture file goes into must exist: say which one is
+ * missing, rather than the "Input/output error" of the failed open.
+ */
+static int
+ctl_capture_dir_check(const char *path, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (slash == NULL)
+		return 0;
+	if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) < 0) {
+		snprintf(why, len, "directory %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s is not a directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
 static const char ctl_capture_usage[] =
 	"usage: capture start [<node> <port>] <file> | capture stop [<node> <port>]";
 
@@ -428,7 +458,7 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 {
 	struct fab_port *p = NULL;
 	struct fab_node *n;
-	char why[96];
+	char why[PATH_MAX + 64];
 	bool start;
 	int ret;
 
@@ -454,7 +484,8 @@ ctl_capture(struct fabric *f, int argc, char **argv, FILE *out)
 		fab_capture_stop(f, p);
 		return 0;
 	}
-	if (fab_file_refused(argv[argc - 1], why, sizeof(why)) < 0)
+	if (fab_file_refused(argv[argc - 1], why, sizeof(why)) < 0 ||
+	    ctl_capture_dir_check(argv[argc - 1], why, sizeof(why)) < 0)
 		return ctl_err(out, "capture \"%s\": %s", argv[argc - 1], why);
 	ret = fab_capture_start(f, p, argv[argc - 1]);
 	if (ret < 0)

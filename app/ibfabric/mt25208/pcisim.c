@@ -437,8 +437,18 @@ pcisim_accept(struct pcisim_fn *fn)
 	if (fd < 0)
 		return -1;
 	if (fn->cfd >= 0) {
+		/* Said before the close, so that it is not "Broken pipe". */
+		struct pcisim_reply r = {
+			.hdr = { .version = PCISIM_PROTO_VERSION,
+				 .type = PCISIM_MSG_BUSY | PCISIM_MSG_REPLY },
+			.status = -EBUSY,
+		};
+
 		FAB_ERR("%s: a host is already attached; refusing a second one",
 			fn->dev->node->name);
+		if (send(fd, &r, sizeof(r), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(r))
+			FAB_DBG("%s: busy notice not sent: %s", fn->dev->node->name,
+				  strerror(errno));
 		close(fd);
 		return -1;
 	}

@@ -40,6 +40,11 @@ enum pcisim_msg_type {
 	PCISIM_MSG_MAP = 1,	/**< DMA window; the memory's fd rides along (SCM_RIGHTS) */
 	PCISIM_MSG_UNMAP = 2,	/**< remove a window given by iova and len */
 	PCISIM_MSG_GET_IRQ = 3,	/**< get the eventfd of an interrupt vector (SCM_RIGHTS) */
+	/**
+	 * From the model, unasked, as a reply with status -EBUSY: the
+	 * function has a host already; the connection closes after it.
+	 */
+	PCISIM_MSG_BUSY = 4,
 };
 #define PCISIM_MSG_REPLY	0x8000
 

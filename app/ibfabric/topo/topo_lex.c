@@ -146,7 +146,8 @@ tp_get_uint(const char **s, int base, uint64_t max, uint64_t *v)
 		d = hexval(*p);
 		if (d < 0 || d >= base)
 			break;
-		if (x > (max - (uint64_t)d) / (uint64_t)base)
+		/* d > max first: max - d must not wrap (a digit 8 for max 7). */
+		if ((uint64_t)d > max || x > (max - (uint64_t)d) / (uint64_t)base)
 			return -1;
 		x = x * (uint64_t)base + (uint64_t)d;
 	}

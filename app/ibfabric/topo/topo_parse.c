@@ -53,6 +53,30 @@ set_active(struct tp *tp, enum fab_node_type type, const char *val, bool *active
 }
 
 /*
+ * The number after "lid" or "lmc" in a comment, which ibsim takes as the
+ * port's LID or LMC: a word that is no number stays free text (*@set
+ * false); a number out of range is an error, not silently dropped (a
+ * unicast LID is at most 0xbfff, IBA 4.1.3; LMC is 3 bits, IBA 14.2.5.6).
+ */
+static int
+comment_uint(struct tp *tp, const char **c, bool is_lid, uint64_t *v, bool *set)
+{
+	uint64_t max = is_lid ? 0xbfff : 7;
+	char tok[24];
+
+	*set = false;
+	if (!isdigit((unsigned char)**c))
+		return 0;
+	if (tp_get_uint(c, 0, max, v) == 0) {
+		*set = true;
+		return 0;
+	}
+	tp_token_copy(*c, tok, sizeof(tok));
+	return tp_error(tp, "comment: %s %s out of range (%s)", is_lid ? "lid" : "lmc",
+			tok, is_lid ? "unicast LIDs are 0 to 0xbfff" : "LMC is 0 to 7");
+}
+
+/*
  * The comment of a node header: ibnetdiscover's # "desc" [enhanced|base
  * port 0 lid N lmc N]. An unquoted comment is the description up to one
  * of those keywords, as in ibsim.
@@ -101,16 +125,17 @@ header_comment(struct tp *tp, const char *c, struct tp_header *h)
 			h->esp0 = 0;
 		} else if (word_is(c, "lid") || word_is(c, "lmc")) {
 			bool is_lid = c[1] == 'i';
+			bool set = false;
 
 			c = skip_ws(c + 3);
-			if (tp_get_uint(&c, 0, is_lid ? 0xbfff : 7, &v) == 0) {
-				if (is_lid) {
-					h->lid = (uint16_t)v;
-					h->lid_set = true;
-				} else {
-					h->lmc = (uint8_t)v;
-					h->lmc_set = true;
-				}
+			if (comment_uint(tp, &c, is_lid, &v, &set) < 0)
+				return -1;
+			if (set && is_lid) {
+				h->lid = (uint16_t)v;
+				h->lid_set = true;
+			} else if (set) {
+				h->lmc = (uint8_t)v;
+				h->lmc_set = true;
 			}
 			continue;
 		} else if (strncmp(c, "active=", 7) == 0) {
@@ -491,14 +516,21 @@ parse_port_line(struct tp *tp, const char *s)
 			/* "# lid 3 lmc 0 ..." of a CA port: ibsim takes its LID from it. */
 			const char *c = skip_ws(s + 1);
 
+			bool set = false;
+
 			if (strncmp(c, "lid ", 4) == 0) {
 				c = skip_ws(c + 4);
-				if (tp_get_uint(&c, 0, 0xbfff, &v) == 0)
+				if (comment_uint(tp, &c, true, &v, &set) < 0)
+					return -1;
+				if (set)
 					p->lid = (uint16_t)v;
 				c = skip_ws(c);
+				set = false;
 				if (strncmp(c, "lmc ", 4) == 0) {
 					c = skip_ws(c + 4);
-					if (tp_get_uint(&c, 0, 7, &v) == 0)
+					if (comment_uint(tp, &c, false, &v, &set) < 0)
+						return -1;
+					if (set)
 						p->lmc = (uint8_t)v;
 				}
 			}

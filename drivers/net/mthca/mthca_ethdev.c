@@ -52,11 +52,35 @@ static const struct rte_pci_id mthca_pci_id_map[] = {
 static int
 parse_node_desc(const char *key, const char *value, void *arg)
 {
+	char shown[4 * MTHCA_NODE_DESC_LEN + 1];
 	char *out = arg;
+	size_t i, j, o;
 
 	if (value == NULL || value[0] == '\0' || strlen(value) > MTHCA_NODE_DESC_LEN) {
 		MTHCA_LOG(ERR, "%s=%s: a NodeDescription is 1 to %d characters", key,
 			  value != NULL ? value : "", MTHCA_NODE_DESC_LEN);
+		return -EINVAL;
+	}
+	/*
+	 * NodeDescription is UTF-8 text (IBA 14.2.5.2) that SMs and diags
+	 * print as is: no control characters (C0 and DEL; UTF-8 bytes from
+	 * 0x80 up are text). Logged escaped, not echoed raw.
+	 */
+	for (i = 0; value[i] != '\0'; i++)
+		if ((unsigned char)value[i] < 0x20 || value[i] == 0x7f)
+			break;
+	if (value[i] != '\0') {
+		for (j = 0, o = 0; value[j] != '\0' && o + 5 < sizeof(shown); j++) {
+			unsigned char c = (unsigned char)value[j];
+
+			if (c < 0x20 || c == 0x7f)
+				o += snprintf(shown + o, sizeof(shown) - o, "\\x%02x", c);
+			else
+				shown[o++] = (char)c;
+		}
+		shown[o] = '\0';
+		MTHCA_LOG(ERR, "%s=%s: control character 0x%02x at byte %zu: a NodeDescription is printable text",
+			  key, shown, (unsigned char)value[i], i);
 		return -EINVAL;
 	}
 	snprintf(out, MTHCA_NODE_DESC_LEN + 1, "%s", value);

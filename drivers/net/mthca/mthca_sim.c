@@ -39,6 +39,7 @@
 #define SIM_MAP			1
 #define SIM_UNMAP		2
 #define SIM_GET_IRQ		3
+#define SIM_BUSY		4	/* the function has a host already */
 #define SIM_REPLY		0x8000
 #define SIM_MAX_WINDOWS		256	/* the model's window table */
 
@@ -113,6 +114,25 @@ mthca_sim_detect(const struct rte_pci_device *pci)
 	return stat(path, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
+/*
+ * ibfabric answers a second host of a function with a BUSY notice and
+ * closes: say so, rather than the "Broken pipe" of the request after it.
+ */
+static bool
+sim_is_busy(const struct sim_reply *rep, ssize_t n)
+{
+	return n == (ssize_t)sizeof(*rep) && rep->hdr.type == (SIM_BUSY | SIM_REPLY) &&
+		rep->status == -EBUSY;
+}
+
+static int
+sim_busy(const struct mthca_sim *s)
+{
+	MTHCA_LOG(ERR, "%s: PCI function in use: another process is its host (one host per function)",
+		  s->dir);
+	return -EBUSY;
+}
+
 static int
 sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 {
@@ -142,8 +162,14 @@ sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 		cm->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(cm), &fd, sizeof(int));
 	}
-	if (sendmsg(s->sock, &mh, MSG_NOSIGNAL) != (ssize_t)len)
-		return -errno;
+	if (sendmsg(s->sock, &mh, MSG_NOSIGNAL) != (ssize_t)len) {
+		int err = errno;
+
+		if ((err == EPIPE || err == ECONNRESET) &&
+		    sim_is_busy(&rep, recv(s->sock, &rep, sizeof(rep), MSG_DONTWAIT)))
+			return sim_busy(s);
+		return -err;
+	}
 	memset(&mh, 0, sizeof(mh));
 	memset(&cu, 0, sizeof(cu));
 	iov.iov_base = &rep;
@@ -157,6 +183,8 @@ sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 		return -errno;
 	if (n == 0)
 		return -ECONNRESET;
+	if (sim_is_busy(&rep, n))
+		return sim_busy(s);
 	if (fd_out != NULL) {
 		*fd_out = -1;
 		for (cm = CMSG_FIRSTHDR(&mh); cm != NULL; cm = CMSG_NXTHDR(&mh, cm))
