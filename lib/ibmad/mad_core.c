@@ -342,6 +342,8 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 	/* Without ibmad_lock, as an application thread: it may send. */
 	if (aux && aux_fn != NULL)
 		aux_fn(aux_arg);
+	/* The join manager's SA queries, backoff timers and callbacks. */
+	ibmad_mcast_run(ibmad_now_ms(), next_deadline);
 	if (thread) {
 		/* What the pass itself sent, after its look at the timers. */
 		pthread_mutex_lock(&ibmad_lock);

@@ -148,6 +148,8 @@ sa_event(const struct rte_ib_event *ev, void *arg)
 		pthread_mutex_lock(&sa_lock);
 		sa_port_refresh(p);
 		pthread_mutex_unlock(&sa_lock);
+		/* After the refresh: re-joins go to the new SA address. */
+		ibmad_mcast_event(p->dev, p->port, ev->type);
 		break;
 	default:
 		break;
@@ -262,6 +264,17 @@ sa_port_get(struct rte_ib_device *dev, uint8_t port)
 			  "at each query", dev->name, port);
 	sa_nb_ports++;
 	return p;
+}
+
+int
+ibmad_sa_port_open(struct rte_ib_device *dev, uint8_t port)
+{
+	struct sa_port *p;
+
+	pthread_mutex_lock(&sa_lock);
+	p = sa_port_get(dev, port);
+	pthread_mutex_unlock(&sa_lock);
+	return p == NULL ? -1 : 0;
 }
 
 int

@@ -36,6 +36,7 @@
 #include <rte_ib_dev.h>
 #include <rte_ib_records.h>
 #include <rte_ibmad.h>
+#include <rte_ibmad_mcast.h>
 #include <rte_ibmad_sa.h>
 
 #include "test.h"
@@ -1362,6 +1363,471 @@ test_sa_client(void)
 	return TEST_SUCCESS;
 }
 
+/* --- the multicast join manager (rte_ibmad_mcast.h) over the SA client --- */
+
+/* What a member's callbacks saw. */
+struct mc_seen {
+	unsigned int n;
+	int status;                     /* of the last call */
+	uint16_t mlid;                  /* of the last successful call */
+	uint8_t join_state;
+};
+
+static void
+mc_cb(uint64_t id, int status, const struct rte_ib_sa_mcmember_rec *rec,
+      void *arg)
+{
+	struct mc_seen *s = arg;
+
+	RTE_SET_USED(id);
+	s->n++;
+	s->status = status;
+	if (status == 0 && rec != NULL) {
+		s->mlid = rec->mlid;
+		s->join_state = rec->join_state;
+	}
+}
+
+/* A template as IPoIB joins: MGID, PortGID, Q_Key, P_Key, JoinState. */
+static void
+mc_tmpl(struct rte_ib_sa_mcmember_rec *r, uint8_t last, uint8_t join_state)
+{
+	memset(r, 0, sizeof(*r));
+	rte_ib_gid_set(&r->mgid, UINT64_C(0xff12601bffff0000),
+		       UINT64_C(0x00000001ff000000) | last);
+	rte_ib_gid_set(&r->port_gid, UINT64_C(0xfe80000000000000),
+		       td.dev.node_guid + 1);
+	r->qkey = 0x0b1b;
+	r->pkey = 0xffff;
+	r->join_state = join_state;
+}
+
+#define MC_MASK (RTE_IB_SA_MCMEMBER_REC_PORT_GID | RTE_IB_SA_MCMEMBER_REC_QKEY | \
+		 RTE_IB_SA_MCMEMBER_REC_PKEY)
+
+static int
+mc_join(uint8_t last, uint8_t join_state, struct mc_seen *seen, uint64_t *id)
+{
+	struct rte_ib_sa_mcmember_rec r;
+
+	mc_tmpl(&r, last, join_state);
+	return rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, seen, id);
+}
+
+/* The MCMemberRecord of sent MAD @i. */
+static struct rte_ib_sa_mcmember_rec
+mc_sent_rec(unsigned int i)
+{
+	struct rte_ib_sa_mcmember_rec r;
+
+	memset(&r, 0, sizeof(r));
+	rte_ib_sa_mcmember_rec_unpack(td.sent[i].mad + RTE_IB_SA_DATA_OFFSET,
+				      RTE_IB_SA_DATA_SIZE, &r);
+	return r;
+}
+
+/*
+ * The SA's answer to sent MAD @i: GetResp (DeleteResp) with the record
+ * the request carried, MLID @mlid, MTU 4 (2048), rate 3 (10 Gb/s), SL 0,
+ * unless @status (MAD Status, host order) is an error; @edit may change
+ * the record first.
+ */
+static int
+mc_answer(unsigned int i, uint16_t mlid, uint16_t status,
+	  void (*edit)(struct rte_ib_sa_mcmember_rec *r))
+{
+	struct rte_ib_sa_mcmember_rec r = mc_sent_rec(i);
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+
+	rte_ib_port_attr_cached(&td.dev, 1, &pa);
+	memcpy(mad, td.sent[i].mad, sizeof(mad));
+	mad[3] |= 0x80;         /* the R bit: GetResp (0x81), DeleteResp (0x95) */
+	if (mad[3] == (RTE_IB_METHOD_SET | 0x80))
+		mad[3] = RTE_IB_METHOD_GET_RESP;
+	mad[4] = (uint8_t)(status >> 8);
+	mad[5] = (uint8_t)status;
+	r.mlid = mlid;
+	r.mtu = 4;
+	r.rate = 3;
+	if (edit != NULL)
+		edit(&r);
+	memset(mad + RTE_IB_SA_DATA_OFFSET, 0, RTE_IB_SA_DATA_SIZE);
+	rte_ib_sa_mcmember_rec_pack(&r, mad + RTE_IB_SA_DATA_OFFSET,
+				    RTE_IB_SA_DATA_SIZE);
+	return deliver(1, pa.sm_lid, mad);
+}
+
+static struct rte_ibmad_mcast_stats
+mc_stats(void)
+{
+	struct rte_ibmad_mcast_stats s;
+
+	memset(&s, 0, sizeof(s));
+	rte_ibmad_mcast_stats_get(&td.dev, 1, &s);
+	return s;
+}
+
+static bool
+mc_is(unsigned int i, uint8_t method)
+{
+	return td.sent[i].mad[1] == RTE_IB_MGMT_CLASS_SUBN_ADM &&
+		td.sent[i].mad[3] == method &&
+		td.sent[i].mad[16] == 0 && td.sent[i].mad[17] == 0x38;
+}
+
+/*
+ * Counting (Linux adjust_membership()): two full members of one group
+ * make one SA join; a third member bringing SendOnlyNonMember makes a
+ * join with the union 0x5; the first full member's leave sends nothing;
+ * the send-only member's leave sends a leave of bit 0x4 only; the last
+ * full member's leave a leave of 0x1. Every member gets the answer's
+ * MLID; no one is called twice.
+ */
+static int
+test_mcast_counting(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 }, c = { 0 };
+	uint64_t ia, ib, ic;
+	unsigned int n0 = td.nsent;
+	struct rte_ib_sa_mcmember_rec r;
+
+	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia),
+			    "join A: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, n0, "nothing sent before a pass");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "one SA join");
+	TEST_ASSERT(mc_is(n0, RTE_IB_METHOD_SET), "Set(MCMemberRecord)");
+	r = mc_sent_rec(n0);
+	TEST_ASSERT_EQUAL(r.join_state, 0x1, "JoinState FullMember");
+	TEST_ASSERT_EQUAL(r.qkey, 0x0b1b, "the template's Q_Key");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[55] & 0x3, 0x3, "ComponentMask MGID, PortGID");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[53] & 0x1, 0x1, "ComponentMask JoinState");
+	/* B before the answer: it waits for the same join. */
+	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib), "join B");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "B: no second SA join");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc001, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A called once");
+	TEST_ASSERT_EQUAL(a.status, 0, "A joined");
+	TEST_ASSERT_EQUAL(a.mlid, 0xc001, "A has the MLID");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
+	TEST_ASSERT_EQUAL(b.mlid, 0xc001, "B has the MLID");
+
+	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c, &ic),
+			    "join C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "a join for the new bit");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 1).join_state, 0x5, "the union 0x1|0x4");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc001, 0, NULL), "answer 2");
+	TEST_ASSERT_EQUAL(c.n, 1u, "C called");
+	TEST_ASSERT_EQUAL(c.status, 0, "C joined");
+	TEST_ASSERT_EQUAL(a.n + b.n, 2u, "A and B not called again");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "B still holds FullMember: no leave");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "a leave");
+	TEST_ASSERT(mc_is(n0 + 2, RTE_IB_SA_METHOD_DELETE), "Delete(MCMemberRecord)");
+	r = mc_sent_rec(n0 + 2);
+	TEST_ASSERT_EQUAL(r.join_state, 0x4, "of SendOnlyNonMember only");
+	TEST_ASSERT_EQUAL(r.port_gid.raw[15], td.sent[n0].mad[56 + 31], "our PortGID");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0xc001, 0, NULL), "leave answer");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_leave(ib), -1, "leave twice");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "ENOENT");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 4, "the last leave");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 3).join_state, 0x1, "of FullMember");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 3, 0xc001, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	TEST_ASSERT_EQUAL(mc_stats().members, 0u, "members gone");
+	TEST_ASSERT_EQUAL(a.n + b.n + c.n, 3u, "no callback after a leave");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A member whose join fails gets the error, and only it: an SA error
+ * for A; B's later join of the same group succeeds; C, asking for a
+ * Q_Key other than the group's, is refused from the record (Linux
+ * cmp_rec()), with no SA query and B untouched. Bad arguments are
+ * refused at the call.
+ */
+static int
+test_mcast_member_error(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 }, c = { 0 };
+	struct rte_ib_sa_mcmember_rec r;
+	unsigned int n0 = td.nsent;
+	uint64_t ia, ib, ic;
+
+	mc_tmpl(&r, 2, 0);
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "JoinState 0 refused");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "EINVAL");
+	r.join_state = 0x11;
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "JoinState above 4 bits refused");
+	r.join_state = 1;
+	r.mgid.raw[0] = 0xfe;
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "unicast MGID refused");
+	TEST_ASSERT_EQUAL(td.nsent, n0, "nothing sent");
+
+	TEST_ASSERT_SUCCESS(mc_join(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia), "join A");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "SA join");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0, 0x0200, NULL), "ERR_REQ_INVALID");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A told");
+	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_REQ_INVALID, "the SA's error");
+	TEST_ASSERT_EQUAL(mc_stats().sa_errors, 1u, "counted");
+
+	TEST_ASSERT_SUCCESS(mc_join(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib), "join B");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "B's own SA join: A holds nothing");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc002, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(b.status, 0, "B joined");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A not called again");
+
+	mc_tmpl(&r, 2, RTE_IB_SA_MC_JOIN_FULL_MEMBER);
+	r.qkey = 0x4321;
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &c, &ic),
+			    "join C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "C answered from the record");
+	TEST_ASSERT_EQUAL(c.n, 1u, "C told");
+	TEST_ASSERT_EQUAL(c.status, -EINVAL, "C: the group's Q_Key is not its");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B untouched");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "failed members hold nothing to leave");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "B's leave");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+static void edit_mgid(struct rte_ib_sa_mcmember_rec *r) { r->mgid.raw[15] ^= 0x40; }
+static void edit_mtu0(struct rte_ib_sa_mcmember_rec *r) { r->mtu = 0; }
+static void edit_mtu6(struct rte_ib_sa_mcmember_rec *r) { r->mtu = 6; }
+static void edit_rate1(struct rte_ib_sa_mcmember_rec *r) { r->rate = 1; }
+static void edit_rate23(struct rte_ib_sa_mcmember_rec *r) { r->rate = 23; }
+static void edit_mlid(struct rte_ib_sa_mcmember_rec *r) { r->mlid = 0x0010; }
+
+/*
+ * An answer that is not the request's is refused, counted, and never
+ * handed over: another MGID; MTU codes 0 and 6 (IBA 15.2.5.16: 1-5);
+ * rate codes 1 and 23 (2-22); a unicast MLID (IBA 4.1.1: 0xC000 up).
+ * The member gets -EPROTO. The same answer with valid codes is taken.
+ */
+static int
+test_mcast_bad_answer(void)
+{
+	static void (*const edits[])(struct rte_ib_sa_mcmember_rec *) = {
+		edit_mgid, edit_mtu0, edit_mtu6, edit_rate1, edit_rate23, edit_mlid,
+	};
+	struct rte_ibmad_mcast_stats s0 = mc_stats();
+	struct mc_seen a;
+	unsigned int i, n0;
+	uint64_t ia;
+
+	for (i = 0; i <= RTE_DIM(edits); i++) {
+		memset(&a, 0, sizeof(a));
+		n0 = td.nsent;
+		TEST_ASSERT_SUCCESS(mc_join(3, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia),
+				    "join %u", i);
+		rte_ibmad_poll();
+		TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "SA join %u", i);
+		TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc003, 0,
+					      i < RTE_DIM(edits) ? edits[i] : NULL),
+				    "answer %u", i);
+		TEST_ASSERT_EQUAL(a.n, 1u, "told %u", i);
+		if (i < RTE_DIM(edits)) {
+			TEST_ASSERT_EQUAL(a.status, -EPROTO, "answer %u refused", i);
+			TEST_ASSERT_EQUAL(mc_stats().bad_answers, s0.bad_answers + i + 1,
+					  "answer %u counted", i);
+		} else {
+			TEST_ASSERT_EQUAL(a.status, 0, "a valid answer taken");
+			TEST_ASSERT_EQUAL(a.mlid, 0xc003, "its MLID");
+		}
+		TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave %u", i);
+		rte_ibmad_poll();
+		if (i == RTE_DIM(edits)) {
+			TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "a leave");
+			TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0, 0, NULL), "leave answer");
+		} else {
+			TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "no leave for a refused join");
+		}
+	}
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+static int
+mc_event(enum rte_ib_event_type type)
+{
+	struct rte_ib_event ev = { .dev = &td.dev, .type = type, .port = 1 };
+
+	return rte_ib_dispatch_event(&ev);
+}
+
+/* Two members of a group, joined (full and send-only, union 0x5). */
+static int
+mc_two_members(uint8_t last, struct mc_seen *a, struct mc_seen *b, uint64_t *ia,
+	       uint64_t *ib)
+{
+	unsigned int n0 = td.nsent;
+
+	if (mc_join(last, RTE_IB_SA_MC_JOIN_FULL_MEMBER, a, ia) < 0 ||
+	    mc_join(last, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, b, ib) < 0)
+		return -1;
+	rte_ibmad_poll();
+	if (td.nsent != n0 + 1 || mc_answer(n0, 0xc004, 0, NULL) < 0)
+		return -1;
+	return a->n == 1 && b->n == 1 && a->status == 0 && b->status == 0 ? 0 : -1;
+}
+
+/*
+ * Events (Linux mcast_event_handler()): client reregister, SM change and
+ * LID change raised together (one Set(PortInfo) may carry all three)
+ * make one re-join of the group with the union of its members' bits,
+ * and every member is called back once with the new answer; a P_Key
+ * change makes one more. Other events make none.
+ */
+static int
+test_mcast_rejoin(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 };
+	struct rte_ibmad_mcast_stats s0;
+	uint64_t ia, ib;
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(mc_two_members(4, &a, &b, &ia, &ib), "two members");
+	s0 = mc_stats();
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_CLIENT_REREGISTER), "event");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_SM_CHANGE), "event");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_LID_CHANGE), "event");
+	rte_ibmad_poll();
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "one re-join for three events");
+	TEST_ASSERT(mc_is(n0, RTE_IB_METHOD_SET), "a join");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0).join_state, 0x5, "with the union");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc00b, 0, NULL), "answer");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(a.n, 2u, "A called back once more");
+	TEST_ASSERT_EQUAL(b.n, 2u, "B called back once more");
+	TEST_ASSERT_EQUAL(a.mlid, 0xc00b, "A has the new answer");
+	TEST_ASSERT_EQUAL(b.mlid, 0xc00b, "B has the new answer");
+	TEST_ASSERT_EQUAL(mc_stats().rejoins, s0.rejoins + 1, "one re-join counted");
+
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_PORT_ACTIVE), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "PORT_ACTIVE: no re-join");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_PKEY_CHANGE), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "P_Key change: a re-join");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc00b, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(a.n, 3u, "A once more");
+	TEST_ASSERT_EQUAL(b.n, 3u, "B once more");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "one leave for both bits");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 2).join_state, 0x5, "0x1|0x4");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+/* Poll until @ms have passed since @t0; the sends seen meanwhile. */
+static unsigned int
+mc_poll_until(uint64_t t0, unsigned int ms)
+{
+	unsigned int n0 = td.nsent;
+	struct timespec ts;
+	uint64_t now;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+		if (now >= t0 + ms)
+			break;
+		rte_ibmad_poll();
+		sleep_ms(20);
+	}
+	rte_ibmad_poll();
+	return td.nsent - n0;
+}
+
+static uint64_t
+mc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * A re-join the SA refuses (ERR_NO_RESOURCES: the SA is not ready) is
+ * retried after 1 s, then 2 s (Linux IPoIB's backoff, doubling from 1 s
+ * to 16 s), each failure told to every member; the success after that
+ * reaches every member, and the next failure starts from 1 s again.
+ */
+static int
+test_mcast_backoff(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 };
+	uint64_t ia, ib, t0;
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(mc_two_members(5, &a, &b, &ia, &ib), "two members");
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_CLIENT_REREGISTER), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "re-join");
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0, 0x0100, NULL), "ERR_NO_RESOURCES");
+	TEST_ASSERT_EQUAL(a.n, 2u, "A told");
+	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_NO_RESOURCES, "A: the error");
+	TEST_ASSERT_EQUAL(b.n, 2u, "B told");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 850), 0u, "no retry before 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1150), 1u, "a retry at 1 s");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 1).join_state, 0x5, "the union again");
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0, 0x0100, NULL), "again");
+	TEST_ASSERT_EQUAL(a.n, 3u, "A told again");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1850), 0u, "no retry before 2 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 2150), 1u, "a retry at 2 s");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0xc005, 0, NULL), "success");
+	TEST_ASSERT_EQUAL(a.n, 4u, "A re-joined");
+	TEST_ASSERT_EQUAL(a.status, 0, "A: success");
+	TEST_ASSERT_EQUAL(b.status, 0, "B: success");
+	/* The backoff starts from 1 s again. */
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_SM_CHANGE), "event");
+	rte_ibmad_poll();
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 3, 0, 0x0100, NULL), "refused");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1150), 1u, "retried at 1 s");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 4, 0xc005, 0, NULL), "success");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	rte_ibmad_poll();
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 5, 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite suite = {
 	.suite_name = "ibmad",
 	.unit_test_cases = {
@@ -1381,6 +1847,11 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_rmpp_send_retries),
 		TEST_CASE_ST(reset, NULL, test_rmpp_recv),
 		TEST_CASE_ST(reset, NULL, test_sa_client),
+		TEST_CASE_ST(reset, NULL, test_mcast_counting),
+		TEST_CASE_ST(reset, NULL, test_mcast_member_error),
+		TEST_CASE_ST(reset, NULL, test_mcast_bad_answer),
+		TEST_CASE_ST(reset, NULL, test_mcast_rejoin),
+		TEST_CASE_ST(reset, NULL, test_mcast_backoff),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
