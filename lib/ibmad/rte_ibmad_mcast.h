@@ -89,7 +89,7 @@ struct rte_ibmad_mcast_stats {
 	uint64_t sa_leaves;       /**< Delete(MCMemberRecord) sent to the SA. */
 	uint64_t sa_errors;       /**< SA joins answered with an error. */
 	uint64_t bad_answers;     /**< SA answers refused: not the request's. */
-	uint64_t rejoins;         /**< Groups joined again after an event. */
+	uint64_t rejoins;         /**< Re-joins sent (after events, retries included). */
 	uint64_t events;          /**< Port events that asked for re-joins. */
 	uint64_t callbacks;       /**< Member callbacks run. */
 	uint32_t groups;          /**< Groups held now. */

@@ -2149,14 +2149,14 @@ test_mcast_backoff(void)
 	TEST_ASSERT_EQUAL(a.n, 2u, "A told");
 	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_NO_RESOURCES, "A: the error");
 	TEST_ASSERT_EQUAL(b.n, 2u, "B told");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 850), 0u, "no retry before 1 s");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1150), 1u, "a retry at 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 900), 0u, "no retry before 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1400), 1u, "a retry at 1 s");
 	TEST_ASSERT_EQUAL(mc_sent_rec(mc_last()).join_state, 0x5, "the union again");
 	t0 = mc_now_ms();
 	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0x0100, NULL), "again");
 	TEST_ASSERT_EQUAL(a.n, 3u, "A told again");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1850), 0u, "no retry before 2 s");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 2150), 1u, "a retry at 2 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1900), 0u, "no retry before 2 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 2400), 1u, "a retry at 2 s");
 	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0xc005, 0, NULL), "success");
 	TEST_ASSERT_EQUAL(a.n, 4u, "A re-joined");
 	TEST_ASSERT_EQUAL(a.status, 0, "A: success");
@@ -2166,8 +2166,8 @@ test_mcast_backoff(void)
 	rte_ibmad_poll();
 	t0 = mc_now_ms();
 	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0x0100, NULL), "refused");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 850), 0u, "not before 1 s");
-	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1150), 1u, "retried at 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 900), 0u, "not before 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1400), 1u, "retried at 1 s");
 	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0xc005, 0, NULL), "success");
 
 	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
