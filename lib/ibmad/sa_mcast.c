@@ -153,6 +153,22 @@ mc_port_find_locked(const struct rte_ib_device *dev, uint8_t port)
 	return NULL;
 }
 
+/* Member @id, or with @id 0 the first member with a callback due. */
+static struct mc_member *
+mc_member_find_locked(uint64_t id)
+{
+	struct mc_member *m;
+	struct mc_group *g;
+	struct mc_port *p;
+
+	TAILQ_FOREACH(p, &mc_ports, next)
+		TAILQ_FOREACH(g, &p->groups, next)
+			TAILQ_FOREACH(m, &g->members, next)
+				if (id != 0 ? m->id == id : m->notify)
+					return m;
+	return NULL;
+}
+
 static void
 mc_count(struct mc_group *g, uint8_t join_state, int delta)
 {
@@ -519,21 +535,13 @@ mc_notify_one(void)
 	int status;
 
 	pthread_mutex_lock(&mc_lock);
-	TAILQ_FOREACH(p, &mc_ports, next) {
-		TAILQ_FOREACH(g, &p->groups, next) {
-			TAILQ_FOREACH(m, &g->members, next)
-				if (m->notify)
-					break;
-			if (m != NULL)
-				break;
-		}
-		if (g != NULL)
-			break;
-	}
+	m = mc_member_find_locked(0);
 	if (m == NULL) {
 		pthread_mutex_unlock(&mc_lock);
 		return false;
 	}
+	g = m->group;
+	p = g->port;
 	m->notify = false;
 	status = m->notify_status;
 	rec = g->rec;
@@ -724,27 +732,19 @@ err_nomem:
 int
 rte_ibmad_mcast_leave(uint64_t member_id)
 {
-	struct mc_member *m = NULL;
+	struct mc_member *m;
 	struct mc_group *g;
 	struct mc_port *p;
 
 	pthread_mutex_lock(&mc_lock);
-	TAILQ_FOREACH(p, &mc_ports, next) {
-		TAILQ_FOREACH(g, &p->groups, next) {
-			TAILQ_FOREACH(m, &g->members, next)
-				if (m->id == member_id)
-					break;
-			if (m != NULL)
-				break;
-		}
-		if (m != NULL)
-			break;
-	}
+	m = member_id == 0 ? NULL : mc_member_find_locked(member_id);
 	if (m == NULL) {
 		pthread_mutex_unlock(&mc_lock);
 		rte_errno = ENOENT;
 		return -1;
 	}
+	g = m->group;
+	p = g->port;
 	TAILQ_REMOVE(&g->members, m, next);
 	if (m->state != MC_MEMBER_FAILED)
 		mc_count(g, m->join_state, -1);

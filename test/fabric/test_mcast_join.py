@@ -25,15 +25,12 @@ usage: test_mcast_join.py <ibfabric> <netfile> <sa_host> <preload> <dpdk-ib-ns>
 
 import os
 import re
-import subprocess
 import sys
 import time
 
-from simlib import Fabric, Harness
-from test_sa_client import answer, kv     # sa_host's command protocol
+from simlib import Harness
+from test_sa_client import SaSetup, answer, kv     # hosts, sa_host's protocol
 
-BDF = '0000:11:00.0'       # hostb: the join manager
-SM_BDF = '0000:10:00.0'    # hosta: OpenSM
 MGID = 'ff12:601b:ffff::1:ff00:b0b0'
 QKEY = 0x0b1b
 
@@ -56,50 +53,9 @@ def member_state(text, mgid, gid):
 def main():
     ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(a) for a in sys.argv[1:6])
     with Harness('mcast_join', timeout=280) as h:
-        for prog in ('opensm', 'saquery', 'unshare'):
-            h.need_program(prog)
-        root = h.path('pci')
-        Fabric(h, ibfabric, netfile, tag='mcj', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
-                   timeout=10, what='the simulated PCI function')
-        runs = {}
-        for tag in ('sm', 'client'):
-            runs[tag] = h.path('umad-' + tag)
-            os.makedirs(runs[tag])
-            h.on_teardown(lambda d=runs[tag]: subprocess.run(
-                ['umount', '-l', os.path.join(d, 'dev')], stderr=subprocess.DEVNULL))
-        env = {'DPDK_IB_UMAD_PRELOAD': preload}
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'mcjsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': runs['sm']})
-        h.wait_for(lambda: os.path.exists(os.path.join(runs['sm'], 'dev', 'umad0')),
-                   timeout=60, what='umad0 of the SM host')
-
-        def opensm(name):
-            p = h.spawn([ns, runs['sm'], 'opensm', '-F', '/dev/null', '-f', '-', '-d2',
-                         '-s', '1'], name=name, env=env)
-            h.wait_log(p, 'SUBNET UP', timeout=90)
-            return p
-        osm = opensm('opensm')
-        run = runs['client']
-        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                        'mcj%d' % os.getpid(), '-a', BDF, '--log-level=lib.ibmad:info'],
-                       name='sa_host', stdin=True,
-                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_log(host, 'READY', timeout=120)
-        ready = kv([ln for ln in host.log().splitlines() if ln.startswith('READY')][0])
-        gid = ready['gid'].lower()
-
-        def sysfs_sm_lid():
-            for d in os.listdir(os.path.join(run, 'sys/class/infiniband')):
-                with open(os.path.join(run, 'sys/class/infiniband', d, 'ports/1/sm_lid')) as f:
-                    return int(f.read(), 0)
-            return 0
-        h.wait_for(lambda: sysfs_sm_lid() != 0, timeout=10, what='sm_lid in sysfs')
-
-        def saquery(args):
-            return h.run([ns, run, 'saquery'] + args, env=env, timeout=30).stdout
+        sa = SaSetup(h, ibfabric, netfile, sa_host, preload, ns, 'mcj')
+        host, osm, saquery = sa.host, sa.osm, sa.saquery
+        gid = sa.ready['gid'].lower()
 
         def stats():
             return {k: int(v) for k, v in kv(answer(h, host, 'MSTATS')[-1]).items()}
@@ -127,7 +83,7 @@ def main():
         # 2. a new SM: ClientReregister, the manager re-joins by itself
         mark = len(host.log().splitlines())
         h.stop(osm)
-        osm = opensm('opensm2')
+        osm = sa.opensm('opensm2')
 
         def seen(pattern):
             return [ln for ln in host.log().splitlines()[mark:] if re.search(pattern, ln)]
@@ -164,8 +120,8 @@ def main():
         answer(h, host, 'QUIT')
         h.wait_for(lambda: not host.alive(), timeout=30, what='sa_host exits')
         h.stop(osm)
-        sm_host.write('QUIT\n')
-        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+        sa.sm_host.write('QUIT\n')
+        h.wait_for(lambda: not sa.sm_host.alive(), timeout=30, what='sm_host exits')
 
 
 if __name__ == '__main__':

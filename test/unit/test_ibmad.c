@@ -1523,6 +1523,23 @@ test_sa_attr_offset(void)
 	return TEST_SUCCESS;
 }
 
+/* A NodeRecord Get of LID 0x10 answered into @res: its TID, 0 if not sent. */
+static uint64_t
+sa_node_get(struct sa_result *res)
+{
+	struct rte_ib_sa_node_rec q;
+	unsigned int n0 = td.nsent;
+
+	memset(res, 0, sizeof(*res));
+	memset(&q, 0, sizeof(q));
+	q.lid = 0x10;
+	if (rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET, RTE_IB_SA_ATTR_NODE_REC,
+			       RTE_IB_SA_NODE_REC_LID, &q, NULL, sa_cb, res, NULL) < 0 ||
+	    td.nsent != n0 + 1)
+		return 0;
+	return tid_of(td.sent[n0].mad);
+}
+
 /*
  * Every status is an error (IBA 13.4.7 and 15.2.1.2): the common MAD
  * status (busy, redirect, and each invalid-field code) comes back as
@@ -1535,25 +1552,17 @@ test_sa_mad_status(void)
 {
 	static const uint16_t codes[] = { 0x0001, 0x0002, 0x0004, 0x0008, 0x000c, 0x001c };
 	struct rte_ibmad_sa_stats s0, s1;
-	struct rte_ib_sa_node_rec q;
 	struct sa_result res;
 	uint8_t mad[RTE_IB_MAD_SIZE];
 	struct rte_ib_port_attr pa;
-	unsigned int i, n0;
+	unsigned int i;
 	uint64_t tid;
 
 	rte_ib_port_attr_cached(&td.dev, 1, &pa);
-	memset(&q, 0, sizeof(q));
-	q.lid = 0x10;
 	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s0), "stats");
 	for (i = 0; i <= RTE_DIM(codes); i++) {
-		memset(&res, 0, sizeof(res));
-		n0 = td.nsent;
-		TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET,
-						       RTE_IB_SA_ATTR_NODE_REC,
-						       RTE_IB_SA_NODE_REC_LID, &q, NULL,
-						       sa_cb, &res, NULL), "query");
-		tid = tid_of(td.sent[n0].mad);
+		tid = sa_node_get(&res);
+		TEST_ASSERT(tid != 0, "query");
 		mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
 		       RTE_IB_SA_ATTR_NODE_REC, tid);
 		if (i < RTE_DIM(codes)) {
@@ -1578,14 +1587,10 @@ test_sa_mad_status(void)
 		}
 	}
 	/* An answer of another attribute is no answer to this query. */
-	memset(&res, 0, sizeof(res));
-	n0 = td.nsent;
-	TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET,
-					       RTE_IB_SA_ATTR_NODE_REC,
-					       RTE_IB_SA_NODE_REC_LID, &q, NULL,
-					       sa_cb, &res, NULL), "query");
+	tid = sa_node_get(&res);
+	TEST_ASSERT(tid != 0, "query");
 	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
-	       RTE_IB_SA_ATTR_PORT_INFO_REC, tid_of(td.sent[n0].mad));
+	       RTE_IB_SA_ATTR_PORT_INFO_REC, tid);
 	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "answer");
 	TEST_ASSERT_EQUAL(res.status, -EPROTO, "PortInfoRecord for a NodeRecord query");
 	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s1), "stats");
@@ -1768,6 +1773,53 @@ mc_answer(unsigned int i, uint16_t mlid, uint16_t status,
 	return deliver(1, pa.sm_lid, mad);
 }
 
+static bool
+mc_is(unsigned int i, uint8_t method)
+{
+	return td.sent[i].mad[1] == RTE_IB_MGMT_CLASS_SUBN_ADM &&
+		td.sent[i].mad[3] == method &&
+		td.sent[i].mad[16] == 0 && td.sent[i].mad[17] == 0x38;
+}
+
+/*
+ * A member joins and the next pass sends exactly one SA join, as sent
+ * MAD @i, with JoinState @want.
+ */
+static int
+mc_join_sent(uint8_t last, uint8_t join_state, struct mc_seen *seen, uint64_t *id,
+	     unsigned int i, uint8_t want)
+{
+	TEST_ASSERT_SUCCESS(mc_join(last, join_state, seen, id), "join: %s",
+			    rte_strerror(rte_errno));
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, i + 1, "one SA join");
+	TEST_ASSERT(mc_is(i, RTE_IB_METHOD_SET), "Set(MCMemberRecord)");
+	TEST_ASSERT_EQUAL(mc_sent_rec(i).join_state, want, "JoinState 0x%x", want);
+	return TEST_SUCCESS;
+}
+
+static struct rte_ibmad_mcast_stats mc_stats(void);
+
+/*
+ * The group's last members leave: the next pass sends one SA leave, as
+ * sent MAD @i, of JoinState @bits; once answered the group is gone.
+ */
+static int
+mc_leave_last(const uint64_t *ids, unsigned int n, unsigned int i, uint8_t bits)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ids[k]), "leave %u", k);
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, i + 1, "one SA leave");
+	TEST_ASSERT(mc_is(i, RTE_IB_SA_METHOD_DELETE), "Delete(MCMemberRecord)");
+	TEST_ASSERT_EQUAL(mc_sent_rec(i).join_state, bits, "of JoinState 0x%x", bits);
+	TEST_ASSERT_SUCCESS(mc_answer(i, 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
 static struct rte_ibmad_mcast_stats
 mc_stats(void)
 {
@@ -1776,14 +1828,6 @@ mc_stats(void)
 	memset(&s, 0, sizeof(s));
 	rte_ibmad_mcast_stats_get(&td.dev, 1, &s);
 	return s;
-}
-
-static bool
-mc_is(unsigned int i, uint8_t method)
-{
-	return td.sent[i].mad[1] == RTE_IB_MGMT_CLASS_SUBN_ADM &&
-		td.sent[i].mad[3] == method &&
-		td.sent[i].mad[16] == 0 && td.sent[i].mad[17] == 0x38;
 }
 
 /*
@@ -1824,11 +1868,9 @@ test_mcast_counting(void)
 	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
 	TEST_ASSERT_EQUAL(b.mlid, 0xc001, "B has the MLID");
 
-	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c, &ic),
-			    "join C");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "a join for the new bit");
-	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 1).join_state, 0x5, "the union 0x1|0x4");
+	/* A join for the new bit, with the union 0x1|0x4. */
+	TEST_ASSERT_SUCCESS(mc_join_sent(1, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c,
+					 &ic, n0 + 1, 0x5), "join C");
 	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc001, 0, NULL), "answer 2");
 	TEST_ASSERT_EQUAL(c.n, 1u, "C called");
 	TEST_ASSERT_EQUAL(c.status, 0, "C joined");
@@ -1887,17 +1929,15 @@ test_mcast_member_error(void)
 			  -1, "unicast MGID refused");
 	TEST_ASSERT_EQUAL(td.nsent, n0, "nothing sent");
 
-	TEST_ASSERT_SUCCESS(mc_join(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia), "join A");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "SA join");
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia,
+					 n0, 0x1), "join A");
 	TEST_ASSERT_SUCCESS(mc_answer(n0, 0, 0x0200, NULL), "ERR_REQ_INVALID");
 	TEST_ASSERT_EQUAL(a.n, 1u, "A told");
 	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_REQ_INVALID, "the SA's error");
 	TEST_ASSERT_EQUAL(mc_stats().sa_errors, 1u, "counted");
 
-	TEST_ASSERT_SUCCESS(mc_join(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib), "join B");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "B's own SA join: A holds nothing");
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib,
+					 n0 + 1, 0x1), "B's own SA join: A holds nothing");
 	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc002, 0, NULL), "answer");
 	TEST_ASSERT_EQUAL(b.status, 0, "B joined");
 	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
@@ -1916,11 +1956,8 @@ test_mcast_member_error(void)
 
 	/* D brings a new bit; the SA refuses the union: D fails, B stays. */
 	memset(&c, 0, sizeof(c));
-	TEST_ASSERT_SUCCESS(mc_join(2, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c, &ic),
-			    "join D");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "D's join");
-	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 2).join_state, 0x5, "the union");
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c,
+					 &ic, n0 + 2, 0x5), "D's join, the union");
 	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0, 0x0700, NULL), "ERR_REQ_DENIED");
 	TEST_ASSERT_EQUAL(c.n, 1u, "D told");
 	TEST_ASSERT_EQUAL(c.status, RTE_IBMAD_SA_ERR_REQ_DENIED, "D: the SA's error");
@@ -1932,12 +1969,7 @@ test_mcast_member_error(void)
 	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave D");
 	rte_ibmad_poll();
 	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "failed members hold nothing to leave");
-	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 4, "B's leave");
-	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 3).join_state, 0x1, "of FullMember");
-	TEST_ASSERT_SUCCESS(mc_answer(n0 + 3, 0, 0, NULL), "leave answer");
-	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	TEST_ASSERT_SUCCESS(mc_leave_last(&ib, 1, n0 + 3, 0x1), "B's leave of FullMember");
 	return TEST_SUCCESS;
 }
 
@@ -1968,10 +2000,8 @@ test_mcast_bad_answer(void)
 	for (i = 0; i <= RTE_DIM(edits); i++) {
 		memset(&a, 0, sizeof(a));
 		n0 = td.nsent;
-		TEST_ASSERT_SUCCESS(mc_join(3, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia),
-				    "join %u", i);
-		rte_ibmad_poll();
-		TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "SA join %u", i);
+		TEST_ASSERT_SUCCESS(mc_join_sent(3, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia,
+						 n0, 0x1), "join %u", i);
 		TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc003, 0,
 					      i < RTE_DIM(edits) ? edits[i] : NULL),
 				    "answer %u", i);
@@ -2034,7 +2064,7 @@ test_mcast_rejoin(void)
 {
 	struct mc_seen a = { 0 }, b = { 0 };
 	struct rte_ibmad_mcast_stats s0;
-	uint64_t ia, ib;
+	uint64_t ia, ib, ids[2];
 	unsigned int n0;
 
 	TEST_ASSERT_SUCCESS(mc_two_members(4, &a, &b, &ia, &ib), "two members");
@@ -2066,13 +2096,9 @@ test_mcast_rejoin(void)
 	TEST_ASSERT_EQUAL(a.n, 3u, "A once more");
 	TEST_ASSERT_EQUAL(b.n, 3u, "B once more");
 
-	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
-	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
-	rte_ibmad_poll();
-	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "one leave for both bits");
-	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 2).join_state, 0x5, "0x1|0x4");
-	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0, 0, NULL), "leave answer");
-	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	ids[0] = ia;
+	ids[1] = ib;
+	TEST_ASSERT_SUCCESS(mc_leave_last(ids, 2, n0 + 2, 0x5), "one leave of 0x1|0x4");
 	return TEST_SUCCESS;
 }
 
