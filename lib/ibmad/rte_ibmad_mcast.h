@@ -126,8 +126,12 @@ struct rte_ibmad_mcast_stats {
  *   Where to store the member's id, for rte_ibmad_mcast_leave().
  * @return
  *   0, or -1 with rte_errno: EINVAL (NULL argument, MGID not multicast,
- *   JoinState 0 or above 4 bits; named in the log), ENODEV (no SA
- *   client on the port, port GID unknown), ENOMEM.
+ *   JoinState 0 or above 4 bits; named in the log), ENODEV (the port's
+ *   GID 0 unknown), ENOMEM, or the errors of making the SA client's port
+ *   context (ENOSPC: too many ports; rte_ibmad_agent_register()'s).
+ *   Call it from a control thread, or from a member callback for a port
+ *   that already has members: the first join on a port registers an
+ *   rte_ib event handler, which a MAD core callback must not do.
  */
 __rte_experimental
 int rte_ibmad_mcast_join(struct rte_ib_device *dev, uint8_t port,
