@@ -209,6 +209,19 @@ bool ibmad_send_match(struct rte_ibmad_agent *agent,
 void ibmad_send_cancel_all(struct rte_ibmad_agent *agent, int status);
 int ibmad_send_run_timers(uint64_t now, uint64_t *next_deadline);
 
+/* sa_client.c: the SA client's port context (and its event handler),
+ * made now rather than at the first query. 0 or -1 with rte_errno.
+ */
+int ibmad_sa_port_open(struct rte_ib_device *dev, uint8_t port);
+
+/* sa_mcast.c: the join manager's work, run by each MAD core pass with no
+ * MAD core lock held; lowers *@next_deadline to its next timer.
+ */
+void ibmad_mcast_run(uint64_t now, uint64_t *next_deadline);
+/* sa_mcast.c: a port event, from the SA client's event handler. */
+void ibmad_mcast_event(struct rte_ib_device *dev, uint8_t port,
+		       enum rte_ib_event_type type);
+
 /* mad_recv.c; ibmad_local_answer() results: */
 #define IBMAD_LOCAL_NOT_MINE  0    /* not for the device: on to agents */
 #define IBMAD_LOCAL_REPLY     1    /* out holds the device's reply */

@@ -379,6 +379,8 @@ ibmad_pass(int wait_ms, uint64_t *next_deadline, bool thread)
 		rte_ib_dispatch_event(&ev[i]);
 	/* Without ibmad_lock, as an application thread: it may send. */
 	done += ibmad_ctrl_run(evs, nb_ctrl, next_deadline);
+	/* The join manager's SA queries, backoff timers and callbacks. */
+	ibmad_mcast_run(ibmad_now_ms(), next_deadline);
 	if (thread) {
 		/* What the pass itself sent, after its look at the timers. */
 		pthread_mutex_lock(&ibmad_lock);

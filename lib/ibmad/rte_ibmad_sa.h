@@ -50,7 +50,13 @@ enum rte_ibmad_sa_status {
 	RTE_IBMAD_SA_ERR_REQ_INVALID_GID = 5,  /**< ERR_REQ_INVALID_GID. */
 	RTE_IBMAD_SA_ERR_REQ_INSUFFICIENT_COMPONENTS = 6, /**< ERR_REQ_INSUFFICIENT_COMPONENTS. */
 	RTE_IBMAD_SA_ERR_REQ_DENIED = 7,       /**< ERR_REQ_DENIED. */
-	/** A common MAD status (bits 4:2): bad version, method, attribute. */
+	/**
+	 * A common MAD status (IBA 13.4.7, table "MAD Common Status"), ORed
+	 * with its low byte: 0x01 busy, 0x02 redirect required, and the
+	 * invalid-field code of bits 4:2: 0x04 bad base or class version,
+	 * 0x08 method not supported, 0x0c method/attribute combination not
+	 * supported, 0x1c invalid attribute or modifier value.
+	 */
 	RTE_IBMAD_SA_ERR_MAD = 0x100,
 };
 
@@ -70,6 +76,32 @@ const char *rte_ibmad_sa_strerror(int status);
  */
 typedef void (*rte_ibmad_sa_cb)(int status, const void *recs,
 				unsigned int nb_recs, void *arg);
+
+/** Counters of one port's SA client, since its first query. */
+struct rte_ibmad_sa_stats {
+	uint64_t queries;         /**< Queries sent. */
+	uint64_t answers;         /**< Answered with records (maybe none). */
+	uint64_t sa_errors;       /**< Answered with an SA status. */
+	uint64_t mad_errors;      /**< Answered with a common MAD status. */
+	uint64_t bad_answers;     /**< Answers that did not decode (-EPROTO). */
+	uint64_t failures;        /**< Time-outs, cancels, transport errors. */
+	uint64_t reports;         /**< Reports taken from the SA's LID. */
+	uint64_t reports_dropped; /**< Reports from another LID, dropped. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The SA client's counters of a port. Control side.
+ *
+ * @return
+ *   0, or -1 with rte_errno: EINVAL (NULL), ENOENT (no SA client on the
+ *   port yet).
+ */
+__rte_experimental
+int rte_ibmad_sa_stats_get(struct rte_ib_device *dev, uint8_t port,
+			   struct rte_ibmad_sa_stats *stats);
 
 /** Options of a query; zero means the default. */
 struct rte_ibmad_sa_opts {
@@ -164,7 +196,10 @@ typedef void (*rte_ibmad_sa_notice_cb)(struct rte_ib_device *dev,
  * Subscribe to a generic trap (Set(InformInfo), IBA 13.4.8.3 and
  * 15.2.5.12): RTE_IB_TRAP_GID_IN_SERVICE (64),
  * RTE_IB_TRAP_GID_OUT_OF_SERVICE (65), ... The SA's Reports reach
- * @p cb; the subscription is sent again after a client reregister
+ * @p cb (only Reports whose source is the SA's LID, where the
+ * subscription was made: others are dropped unanswered and counted in
+ * rte_ibmad_sa_stats::reports_dropped); the subscription is sent again
+ * after a client reregister
  * event (IBA 14.4.11, the SM asks for it). The SA's answer to the Set
  * is logged; a failure does not cancel the subscription, which is
  * retried at the next reregister.

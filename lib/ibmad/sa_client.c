@@ -46,6 +46,7 @@ struct sa_port {
 	uint16_t sm_lid;
 	uint8_t sm_sl;
 	uint16_t pkey_index;
+	struct rte_ibmad_sa_stats stats;       /* under sa_lock */
 };
 
 struct sa_query {
@@ -95,8 +96,25 @@ rte_ibmad_sa_strerror(int status)
 		return strerror(-status);
 	if (status < (int)RTE_DIM(names) && names[status] != NULL)
 		return names[status];
+	/* The common MAD status (IBA 13.4.7, table "MAD Common Status"). */
+	switch (status) {
+	case RTE_IBMAD_SA_ERR_MAD | 0x01:
+		return "MAD status: busy";
+	case RTE_IBMAD_SA_ERR_MAD | 0x02:
+		return "MAD status: redirect required";
+	case RTE_IBMAD_SA_ERR_MAD | 0x04:
+		return "MAD status: bad base or class version";
+	case RTE_IBMAD_SA_ERR_MAD | 0x08:
+		return "MAD status: method not supported";
+	case RTE_IBMAD_SA_ERR_MAD | 0x0c:
+		return "MAD status: method/attribute combination not supported";
+	case RTE_IBMAD_SA_ERR_MAD | 0x1c:
+		return "MAD status: invalid attribute or modifier value";
+	default:
+		break;
+	}
 	if (status & RTE_IBMAD_SA_ERR_MAD)
-		return "MAD status error (bad version, method or attribute)";
+		return "MAD status error";
 	return "unknown SA status";
 }
 
@@ -148,10 +166,38 @@ sa_event(const struct rte_ib_event *ev, void *arg)
 		pthread_mutex_lock(&sa_lock);
 		sa_port_refresh(p);
 		pthread_mutex_unlock(&sa_lock);
+		/* After the refresh: re-joins go to the new SA address. */
+		ibmad_mcast_event(p->dev, p->port, ev->type);
 		break;
 	default:
 		break;
 	}
+}
+
+/* Count an outcome in @p's stats. */
+static void
+sa_count(struct sa_port *p, int status)
+{
+	pthread_mutex_lock(&sa_lock);
+	if (status == 0)
+		p->stats.answers++;
+	else if (status == -EPROTO)
+		p->stats.bad_answers++;
+	else if (status > 0 && (status & RTE_IBMAD_SA_ERR_MAD))
+		p->stats.mad_errors++;
+	else if (status > 0)
+		p->stats.sa_errors++;
+	else
+		p->stats.failures++;
+	pthread_mutex_unlock(&sa_lock);
+}
+
+/* Complete @q with @status and no records. */
+static void
+sa_fail(struct sa_query *q, int status)
+{
+	sa_count(q->port, status);
+	q->cb(status, NULL, 0, q->arg);
 }
 
 /* Decode a response into records and complete @q. */
@@ -160,27 +206,55 @@ sa_complete(struct sa_query *q, const uint8_t *msg, size_t len)
 {
 	const struct rte_ib_sa_mad *mad = (const struct rte_ib_sa_mad *)msg;
 	uint16_t mad_status = rte_be_to_cpu_16(mad->mad_hdr.status);
-	size_t stride, host = q->layout->host_size, off;
+	size_t stride, host = q->layout->host_size, off, data;
 	unsigned int n = 0, i;
 	uint8_t *recs = NULL;
 	int status = 0;
 
+	/*
+	 * Any status is an error: the SA's own (bits 15:8, IBA 15.2.1.2)
+	 * by its name, else the common MAD status (IBA 13.4.7: busy,
+	 * redirect, the invalid-field code of bits 4:2) with
+	 * RTE_IBMAD_SA_ERR_MAD; the records of such an answer are not read.
+	 */
 	if (mad_status & 0xff00)
 		status = (mad_status >> 8) & 0xff;
-	else if (mad_status & 0x001c)
-		status = RTE_IBMAD_SA_ERR_MAD | (mad_status & 0x1c);
+	else if (mad_status & 0x00ff)
+		status = RTE_IBMAD_SA_ERR_MAD | (mad_status & 0xff);
 	if (status != 0) {
-		q->cb(status, NULL, 0, q->arg);
+		sa_fail(q, status);
 		return;
 	}
+	if (rte_be_to_cpu_16(mad->mad_hdr.attr_id) != q->attr_id ||
+	    len < RTE_IB_SA_DATA_OFFSET) {
+		IBMAD_LOG(WARNING, "%s port %u: answer of attribute 0x%04x, length %zu, "
+			  "to a query of attribute 0x%04x", q->port->dev->name,
+			  q->port->port, rte_be_to_cpu_16(mad->mad_hdr.attr_id),
+			  len, q->attr_id);
+		sa_fail(q, -EPROTO);
+		return;
+	}
+	data = len - RTE_IB_SA_DATA_OFFSET;
 	if (mad->mad_hdr.method == RTE_IB_SA_METHOD_GET_TABLE_RESP) {
+		/*
+		 * Records start every AttributeOffset 8-byte words (IBA
+		 * 15.2.1.1), which may be more than the record's size: the
+		 * SA pads each to 8 bytes, and a later SA version may send a
+		 * longer record. The last one needs only its own size.
+		 */
 		stride = (size_t)rte_be_to_cpu_16(mad->sa_hdr.attr_offset) * 8;
 		if (stride < q->layout->wire_size) {
+			if (stride != 0)
+				IBMAD_LOG(WARNING, "%s port %u: %s table: AttributeOffset %zu "
+					  "bytes, less than the record's %u",
+					  q->port->dev->name, q->port->port,
+					  q->layout->name, stride, q->layout->wire_size);
 			/* AttributeOffset 0: an empty table (IBA 15.2.5.1). */
-			q->cb(stride == 0 ? RTE_IBMAD_SA_OK : -EPROTO, NULL, 0, q->arg);
+			sa_fail(q, stride == 0 ? RTE_IBMAD_SA_OK : -EPROTO);
 			return;
 		}
-		n = (unsigned int)((len - RTE_IB_SA_DATA_OFFSET) / stride);
+		n = data < q->layout->wire_size ? 0 :
+			(unsigned int)((data - q->layout->wire_size) / stride + 1);
 	} else {
 		stride = q->layout->wire_size;
 		n = len >= RTE_IB_SA_DATA_OFFSET + stride ? 1 : 0;
@@ -188,7 +262,7 @@ sa_complete(struct sa_query *q, const uint8_t *msg, size_t len)
 	if (n > 0) {
 		recs = calloc(n, host);
 		if (recs == NULL) {
-			q->cb(-ENOMEM, NULL, 0, q->arg);
+			sa_fail(q, -ENOMEM);
 			return;
 		}
 	}
@@ -197,10 +271,11 @@ sa_complete(struct sa_query *q, const uint8_t *msg, size_t len)
 		if (rte_ib_unpack(q->layout, msg + off, len - off,
 				  recs + i * host) < 0) {
 			free(recs);
-			q->cb(-EPROTO, NULL, 0, q->arg);
+			sa_fail(q, -EPROTO);
 			return;
 		}
 	}
+	sa_count(q->port, RTE_IBMAD_SA_OK);
 	q->cb(RTE_IBMAD_SA_OK, recs, n, q->arg);
 	free(recs);
 }
@@ -221,7 +296,7 @@ sa_sent(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *res,
 	if (res->status == 0 && res->response != NULL)
 		sa_complete(q, res->response->mad, res->response->len);
 	else
-		q->cb(res->status != 0 ? res->status : -EPROTO, NULL, 0, q->arg);
+		sa_fail(q, res->status != 0 ? res->status : -EPROTO);
 	free(q);
 }
 
@@ -262,6 +337,17 @@ sa_port_get(struct rte_ib_device *dev, uint8_t port)
 			  "at each query", dev->name, port);
 	sa_nb_ports++;
 	return p;
+}
+
+int
+ibmad_sa_port_open(struct rte_ib_device *dev, uint8_t port)
+{
+	struct sa_port *p;
+
+	pthread_mutex_lock(&sa_lock);
+	p = sa_port_get(dev, port);
+	pthread_mutex_unlock(&sa_lock);
+	return p == NULL ? -1 : 0;
 }
 
 int
@@ -338,6 +424,7 @@ rte_ibmad_sa_query(struct rte_ib_device *dev, uint8_t port, uint8_t method,
 	sp.retries = opts != NULL && opts->retries != 0 ?
 		opts->retries : SA_DEFAULT_RETRIES;
 	sp.context = q;
+	p->stats.queries++;
 	TAILQ_INSERT_TAIL(&sa_queries, q, next);
 	pthread_mutex_unlock(&sa_lock);
 
@@ -426,9 +513,27 @@ sa_report(struct rte_ibmad_agent *agent, const struct rte_ibmad_recv *recv,
 	} hits[16];
 	unsigned int n = 0, i;
 	struct sa_sub *sub;
+	uint16_t sm_lid;
 
 	if (recv->mad[3] != RTE_IB_METHOD_REPORT)
 		return;
+	/*
+	 * The subscription was made at the SA's LID: a Report from any other
+	 * source is not the SA's (a forged Notice would make subscribers act
+	 * on a port that never changed). Dropped unanswered, counted.
+	 */
+	pthread_mutex_lock(&sa_lock);
+	sm_lid = p->sm_lid;
+	if (recv->wc->slid != sm_lid)
+		p->stats.reports_dropped++;
+	else
+		p->stats.reports++;
+	pthread_mutex_unlock(&sa_lock);
+	if (recv->wc->slid != sm_lid) {
+		IBMAD_LOG(DEBUG, "%s port %u: Report from LID %u dropped: the SA is "
+			  "at LID %u", p->dev->name, p->port, recv->wc->slid, sm_lid);
+		return;
+	}
 	/* IBA 13.4.8.2: the response repeats the Notice. */
 	memcpy(resp, recv->mad, sizeof(resp));
 	resp[3] = RTE_IB_METHOD_REPORT_RESP;
@@ -580,4 +685,25 @@ rte_ibmad_sa_unsubscribe(uint64_t sub_id)
 	sa_inform(sub->port, sub->trap_number, 0);
 	free(sub);
 	return 0;
+}
+
+int
+rte_ibmad_sa_stats_get(struct rte_ib_device *dev, uint8_t port,
+		       struct rte_ibmad_sa_stats *stats)
+{
+	unsigned int i;
+	int ret = -ENOENT;
+
+	if (dev == NULL || stats == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&sa_lock);
+	for (i = 0; i < sa_nb_ports; i++)
+		if (sa_ports[i].dev == dev && sa_ports[i].port == port) {
+			*stats = sa_ports[i].stats;
+			ret = 0;
+		}
+	pthread_mutex_unlock(&sa_lock);
+	return ibmad_ret(ret);
 }

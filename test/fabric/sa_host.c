@@ -35,6 +35,15 @@
  *        <- "OK qps=.. slice_med=.. done=.. errors=.. timeouts=.. bad=.."
  *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
  *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>" per Report
+ *   test -> "MJOIN <mgid> <qkey> <join_state>"  one more member of the group
+ *                            through the join manager (rte_ibmad_mcast.h),
+ *                            created as JOINQ does
+ *        <- "OK member=<id> mlid=0x.... join_state=0x.": its first callback
+ *           (or "ERR <status>"); later callbacks (re-joins) any time as
+ *           "MCAST member=<id> status=<n> mlid=0x...."
+ *   test -> "MLEAVE <id>"    the member leaves
+ *   test -> "MSTATS"         <- "OK sa_joins=.. sa_leaves=.. rejoins=.. events=..
+ *                            callbacks=.. groups=.. members=.."
  *   any time "EVENT <name> port=<p> lid=<lid> sm_lid=<lid>": a port event
  *   test -> "QUIT"
  *
@@ -61,6 +70,7 @@
 #include <rte_ib_dev.h>
 #include <rte_ib_mbuf.h>
 #include <rte_ib_records.h>
+#include <rte_ibmad_mcast.h>
 #include <rte_ibmad_sa.h>
 #include <rte_ibmad_umad.h>
 #include <rte_mbuf.h>
@@ -289,6 +299,83 @@ do_join(const char *mgid, enum join_how how, uint32_t qkey)
 	printf("OK mlid=0x%04x qkey=0x%08x\n", got->mlid, got->qkey);
 }
 
+/* MJOIN waits for its member's first callback; later ones are printed. */
+static uint64_t mjoin_waiting;
+
+static void
+mcast_cb(uint64_t id, int status, const struct rte_ib_sa_mcmember_rec *rec,
+	 void *arg)
+{
+	RTE_SET_USED(arg);
+	pthread_mutex_lock(&mu);
+	if (id == mjoin_waiting && !done) {
+		result = status;
+		if (status == 0)
+			memcpy(recs, rec, sizeof(*rec));
+		done = true;
+		pthread_cond_signal(&cv);
+	} else {
+		printf("MCAST member=%" PRIu64 " status=%d mlid=0x%04x\n", id, status,
+		       rec != NULL ? rec->mlid : 0);
+	}
+	pthread_mutex_unlock(&mu);
+}
+
+static void
+do_mjoin(const char *mgid, uint32_t qkey, unsigned int join_state)
+{
+	const struct rte_ib_sa_mcmember_rec *got = (const void *)recs;
+	struct rte_ib_sa_mcmember_rec q;
+	uint64_t id;
+	bool ok;
+
+	memset(&q, 0, sizeof(q));
+	if (inet_pton(AF_INET6, mgid, q.mgid.raw) != 1) {
+		printf("ERR not a GID: %s\n", mgid);
+		return;
+	}
+	q.qkey = qkey;
+	q.pkey = 0xffff;
+	q.join_state = (uint8_t)join_state;
+	pthread_mutex_lock(&mu);
+	done = false;
+	/* The callback runs on the MAD core's thread, after this unlock. */
+	if (rte_ibmad_mcast_join(ibdev, ib_port, &q, RTE_IB_SA_MCMEMBER_REC_QKEY |
+				 RTE_IB_SA_MCMEMBER_REC_PKEY | RTE_IB_SA_MCMEMBER_REC_SL |
+				 RTE_IB_SA_MCMEMBER_REC_FLOW_LABEL |
+				 RTE_IB_SA_MCMEMBER_REC_TRAFFIC_CLASS,
+				 mcast_cb, NULL, &id) != 0) {
+		pthread_mutex_unlock(&mu);
+		printf("ERR join: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	mjoin_waiting = id;
+	pthread_mutex_unlock(&mu);
+	ok = wait_done();
+	pthread_mutex_lock(&mu);
+	mjoin_waiting = 0;
+	pthread_mutex_unlock(&mu);
+	if (!ok)
+		return;
+	printf("OK member=%" PRIu64 " mlid=0x%04x join_state=0x%x\n", id, got->mlid,
+	       got->join_state);
+}
+
+static void
+do_mstats(void)
+{
+	struct rte_ibmad_mcast_stats st;
+
+	if (rte_ibmad_mcast_stats_get(ibdev, ib_port, &st) != 0) {
+		printf("ERR stats: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	printf("OK sa_joins=%" PRIu64 " sa_leaves=%" PRIu64 " rejoins=%" PRIu64
+	       " events=%" PRIu64 " callbacks=%" PRIu64 " sa_errors=%" PRIu64
+	       " groups=%u members=%u\n", st.sa_joins, st.sa_leaves, st.rejoins,
+	       st.events, st.callbacks, st.sa_errors, st.groups, st.members);
+}
+
 static struct rte_mempool *pool;
 static uint16_t port_id;
 
@@ -502,6 +589,12 @@ main(int argc, char **argv)
 			sa_host_qps(ibdev, ib_port, pa.lid, &gid, arg, a, b);
 		else if (sscanf(line, "SUB %u", &a) == 1)
 			do_subscribe(a);
+		else if (sscanf(line, "MJOIN %127s %x %x", arg, &a, &b) == 3)
+			do_mjoin(arg, a, b);
+		else if (sscanf(line, "MLEAVE %u", &a) == 1)
+			printf(rte_ibmad_mcast_leave(a) == 0 ? "OK left\n" : "ERR no member\n");
+		else if (strncmp(line, "MSTATS", 6) == 0)
+			do_mstats();
 		else if (strncmp(line, "QUIT", 4) == 0)
 			break;
 		else

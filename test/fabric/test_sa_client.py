@@ -49,40 +49,45 @@ def sq_field(text, name):
     return m.group(1) if m else None
 
 
-def main():
-    ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(a) for a in sys.argv[1:6])
-    with Harness('sa_client', timeout=240) as h:
+class SaSetup:
+    """ibfabric on @netfile; OpenSM on a first DPDK host (sa_host idle, on
+    hosta) through the user-MAD service, so that its SA answers with real
+    RMPP (an OpenSM behind libumad2sim leaves the RMPP headers to a kernel
+    that is not there); the SA client in a second sa_host, on hostb, READY
+    and seen in its sysfs tree (saquery finds the SA there). @tag names
+    the run's files. Also used by test_mcast_join.py."""
+
+    def __init__(self, h, ibfabric, netfile, sa_host, preload, ns, tag):
         for prog in ('opensm', 'saquery', 'unshare'):
             h.need_program(prog)
+        self.h, self.ns = h, ns
         root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='sac', extra=['--pci-root', root])
+        self.fab = Fabric(h, ibfabric, netfile, tag=tag, extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
                    timeout=10, what='the simulated PCI function')
-        runs = {}
-        for tag in ('sm', 'client'):
-            runs[tag] = h.path('umad-' + tag)
-            os.makedirs(runs[tag])
-            h.on_teardown(lambda d=runs[tag]: subprocess.run(
+        self.runs = runs = {}
+        for k in ('sm', 'client'):
+            runs[k] = h.path('umad-' + k)
+            os.makedirs(runs[k])
+            h.on_teardown(lambda d=runs[k]: subprocess.run(
                 ['umount', '-l', os.path.join(d, 'dev')], stderr=subprocess.DEVNULL))
-        env = {'DPDK_IB_UMAD_PRELOAD': preload}
-        # The SA: OpenSM on DPDK host A (hosta), through the user-MAD
-        # service, so that its SA answers with real RMPP.
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'sacsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': runs['sm']})
+        self.env = {'DPDK_IB_UMAD_PRELOAD': preload}
+        self.sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                                '%ssm%d' % (tag, os.getpid()), '-a', SM_BDF, '--', 'idle'],
+                               name='sm_host', stdin=True,
+                               env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': runs['sm']})
         h.wait_for(lambda: os.path.exists(os.path.join(runs['sm'], 'dev', 'umad0')),
                    timeout=60, what='umad0 of the SM host')
-        osm = h.spawn([ns, runs['sm'], 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'],
-                      name='opensm', env=env)
-        h.wait_log(osm, 'SUBNET UP', timeout=90)
+        self.osm = self.opensm('opensm')
         run = runs['client']
-        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                        'sac%d' % os.getpid(), '-a', BDF, '--log-level=lib.ibmad:info'],
-                       name='sa_host', stdin=True,
-                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_log(host, 'READY', timeout=120)
-        ready = kv([ln for ln in host.log().splitlines() if ln.startswith('READY')][0])
+        self.host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                             '%s%d' % (tag, os.getpid()), '-a', BDF,
+                             '--log-level=lib.ibmad:info'],
+                            name='sa_host', stdin=True,
+                            env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
+        h.wait_log(self.host, 'READY', timeout=120)
+        self.ready = kv([ln for ln in self.host.log().splitlines()
+                         if ln.startswith('READY')][0])
 
         def sysfs_sm_lid():
             for d in os.listdir(os.path.join(run, 'sys/class/infiniband')):
@@ -91,13 +96,31 @@ def main():
             return 0
         # saquery finds the SA through sysfs, which follows the port within 1 s
         h.wait_for(lambda: sysfs_sm_lid() != 0, timeout=10, what='sm_lid in sysfs')
+
+    def opensm(self, name):
+        """Start OpenSM on the SM host; return it once the subnet is up."""
+        p = self.h.spawn([self.ns, self.runs['sm'], 'opensm', '-F', '/dev/null', '-f', '-',
+                          '-d2', '-s', '1'], name=name, env=self.env)
+        self.h.wait_log(p, 'SUBNET UP', timeout=90)
+        return p
+
+    def saquery(self, args):
+        """saquery from the SA client's host."""
+        return self.h.run([self.ns, self.runs['client'], 'saquery'] + args,
+                          env=self.env, timeout=30).stdout
+
+
+def main():
+    ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(a) for a in sys.argv[1:6])
+    with Harness('sa_client', timeout=240) as h:
+        sa = SaSetup(h, ibfabric, netfile, sa_host, preload, ns, 'sac')
+        fab, host, ready = sa.fab, sa.host, sa.ready
         lid, sm_lid = int(ready['lid']), int(ready['sm_lid'])
         casm = int([p for p in fab.ports('ca-sm') if p['num'] == '1'][0]['lid'])
         sm_port = int([p for p in fab.ports('hosta') if p['num'] == '1'][0]['lid'])
         h.check_eq(sm_lid, sm_port, 'the host found the SM on hosta')
 
-        def saquery(args):
-            return h.run([ns, run, 'saquery'] + args, env=env, timeout=30).stdout
+        saquery = sa.saquery
 
         # 1. PathRecord
         ours = [kv(ln) for ln in answer(h, host, 'PR %d' % casm) if ln.startswith('PR ')]

@@ -39,6 +39,7 @@
 #include <rte_ib_records.h>
 #include <rte_ibmad.h>
 #include <rte_ibmad_ctrl.h>
+#include <rte_ibmad_mcast.h>
 #include <rte_ibmad_sa.h>
 
 #include "test.h"
@@ -1441,6 +1442,844 @@ test_ctrl_api_thread(void)
 	TEST_ASSERT(strcmp(tm.name, "ibmad-ctrl") == 0, "timer ran on \"%s\"", tm.name);
 	TEST_ASSERT(call.done, "call never ran");
 	TEST_ASSERT(strcmp(call.name, "ibmad-ctrl") == 0, "call ran on \"%s\"", call.name);
+/* --- SA client hardening (issue 29) --- */
+
+/* Records of any type as the SA client hands them over, raw. */
+struct sa_raw {
+	int status;
+	unsigned int n;
+	bool done;
+	size_t host;            /* the host struct's size, set by the caller */
+	uint8_t recs[4096];
+};
+
+static void
+sa_raw_cb(int status, const void *recs, unsigned int n, void *arg)
+{
+	struct sa_raw *res = arg;
+
+	res->status = status;
+	res->n = n;
+	res->done = true;
+	if (n > 0)
+		memcpy(res->recs, recs, RTE_MIN(n * res->host, sizeof(res->recs)));
+}
+
+/*
+ * Deliver @msg (headers and @len - 56 bytes of SA data) from @slid as
+ * the RMPP segments of a response (IBA 13.6.2.3, Linux get_mad_len()):
+ * 200 data bytes each, PayloadLength of the first nseg * 220 - pad, of
+ * the last 220 - pad.
+ */
+static int
+deliver_rmpp(const uint8_t *msg, size_t len, uint16_t slid)
+{
+	uint8_t seg[RTE_IB_MAD_SIZE];
+	size_t data = len - RTE_IB_SA_DATA_OFFSET, off;
+	uint32_t nseg = (uint32_t)((data + 199) / 200), i, pad, paylen;
+
+	if (nseg == 0)
+		nseg = 1;
+	pad = nseg * 200 - (uint32_t)data;
+	for (i = 0; i < nseg; i++) {
+		memset(seg, 0, sizeof(seg));
+		memcpy(seg, msg, RTE_IB_SA_DATA_OFFSET);
+		off = RTE_IB_SA_DATA_OFFSET + (size_t)i * 200;
+		memcpy(seg + RTE_IB_SA_DATA_OFFSET, msg + off, RTE_MIN((size_t)200, len - off));
+		seg[24] = 1;
+		seg[25] = 1;            /* DATA */
+		seg[26] = 1 | (i == 0 ? 2 : 0) | (i == nseg - 1 ? 4 : 0);
+		seg[31] = (uint8_t)(i + 1);
+		paylen = i == 0 ? nseg * 220 - pad : i == nseg - 1 ? 220 - pad : 0;
+		seg[32] = (uint8_t)(paylen >> 24);
+		seg[33] = (uint8_t)(paylen >> 16);
+		seg[34] = (uint8_t)(paylen >> 8);
+		seg[35] = (uint8_t)paylen;
+		if (deliver(1, slid, seg) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * GetTable answers whose AttributeOffset is larger than the record
+ * (IBA 15.2.1.1: records start every AttributeOffset words; a newer SA
+ * may send longer records), for every record type the client decodes:
+ * three records, 8 and 24 bytes of junk after each, the last one padded
+ * or not. The client hands over exactly the three records, each equal
+ * to the record unpacked from its own offset; an AttributeOffset below
+ * the record's size is -EPROTO.
+ */
+static int
+test_sa_attr_offset(void)
+{
+	static const struct {
+		uint16_t attr;
+		const char *name;
+	} types[] = {
+		{ RTE_IB_SA_ATTR_PATH_REC, "PathRecord" },
+		{ RTE_IB_SA_ATTR_MCMEMBER_REC, "MCMemberRecord" },
+		{ RTE_IB_SA_ATTR_NODE_REC, "NodeRecord" },
+		{ RTE_IB_SA_ATTR_PORT_INFO_REC, "PortInfoRecord" },
+		{ RTE_IB_SA_ATTR_SERVICE_REC, "ServiceRecord" },
+		{ RTE_IB_SA_ATTR_INFORM_INFO_REC, "InformInfoRecord" },
+	};
+	static uint8_t msg[RTE_IB_SA_DATA_OFFSET + 3 * 256];
+	static uint8_t query[512], ref[3 * 512];
+	static struct sa_raw res;
+	const struct rte_ib_record_layout *l;
+	struct rte_ib_port_attr pa;
+	unsigned int t, extra, shape, i, j, n0;
+	size_t stride, data, host;
+	uint64_t tid;
+
+	rte_ib_port_attr_cached(&td.dev, 1, &pa);
+	memset(query, 0, sizeof(query));
+	for (t = 0; t < RTE_DIM(types); t++) {
+		l = rte_ib_sa_layout_by_attr(types[t].attr);
+		TEST_ASSERT(l != NULL && l->host_size <= 512, "%s layout", types[t].name);
+		host = l->host_size;
+		for (extra = 8; extra <= 24; extra += 16) {
+			for (shape = 0; shape < 2; shape++) {
+				stride = RTE_ALIGN_CEIL((size_t)l->wire_size, 8) + extra;
+				data = 2 * stride + (shape == 0 ? stride : l->wire_size);
+				memset(&res, 0, sizeof(res));
+				res.host = host;
+				td.nsent = 0;   /* the table holds MAX_SENT */
+				n0 = td.nsent;
+				TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1,
+						RTE_IB_SA_METHOD_GET_TABLE, types[t].attr, 0,
+						query, NULL, sa_raw_cb, &res, NULL),
+						"%s query: %s", types[t].name,
+						rte_strerror(rte_errno));
+				tid = tid_of(td.sent[n0].mad);
+				mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2,
+				       RTE_IB_SA_METHOD_GET_TABLE_RESP, types[t].attr, tid);
+				msg[44] = (uint8_t)((stride / 8) >> 8);
+				msg[45] = (uint8_t)(stride / 8);
+				/* Junk everywhere, then each record's own bytes. */
+				memset(msg + RTE_IB_SA_DATA_OFFSET, 0xa5, 3 * 256);
+				memset(ref, 0, sizeof(ref));
+				for (i = 0; i < 3; i++) {
+					uint8_t *r = msg + RTE_IB_SA_DATA_OFFSET + i * stride;
+
+					for (j = 0; j < l->wire_size; j++)
+						r[j] = (uint8_t)(i * 37 + j * 7 + 1);
+					TEST_ASSERT_SUCCESS(rte_ib_unpack(l, r, l->wire_size,
+									  ref + i * host),
+							    "%s reference %u", types[t].name, i);
+				}
+				TEST_ASSERT_SUCCESS(deliver_rmpp(msg, RTE_IB_SA_DATA_OFFSET + data,
+								 pa.sm_lid), "deliver");
+				TEST_ASSERT(res.done, "%s answered", types[t].name);
+				TEST_ASSERT_EQUAL(res.status, 0, "%s: %s", types[t].name,
+						  rte_ibmad_sa_strerror(res.status));
+				TEST_ASSERT_EQUAL(res.n, 3u, "%s offset %zu %s: three records",
+						  types[t].name, stride,
+						  shape == 0 ? "padded" : "last unpadded");
+				for (i = 0; i < 3; i++)
+					TEST_ASSERT(memcmp(res.recs + i * host, ref + i * host,
+							   host) == 0,
+						    "%s offset %zu: record %u read from the "
+						    "wrong place", types[t].name, stride, i);
+			}
+		}
+		/* AttributeOffset below the record's size. */
+		memset(&res, 0, sizeof(res));
+		n0 = td.nsent;
+		TEST_ASSERT_SUCCESS(rte_ibmad_sa_query(&td.dev, 1, RTE_IB_SA_METHOD_GET_TABLE,
+						       types[t].attr, 0, query, NULL,
+						       sa_raw_cb, &res, NULL), "query");
+		tid = tid_of(td.sent[n0].mad);
+		mk_mad(msg, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+		       types[t].attr, tid);
+		msg[45] = (uint8_t)(l->wire_size / 8 - 1);
+		TEST_ASSERT_SUCCESS(deliver_rmpp(msg, RTE_IB_SA_DATA_OFFSET + 2 * l->wire_size,
+						 pa.sm_lid), "deliver");
+		TEST_ASSERT_EQUAL(res.status, -EPROTO, "%s: short AttributeOffset refused",
+				  types[t].name);
+	}
+	return TEST_SUCCESS;
+}
+
+/* A NodeRecord Get of LID 0x10 answered into @res: its TID, 0 if not sent. */
+static uint64_t
+sa_node_get(struct sa_result *res)
+{
+	struct rte_ib_sa_node_rec q;
+	unsigned int n0 = td.nsent;
+
+	memset(res, 0, sizeof(*res));
+	memset(&q, 0, sizeof(q));
+	q.lid = 0x10;
+	if (rte_ibmad_sa_query(&td.dev, 1, RTE_IB_METHOD_GET, RTE_IB_SA_ATTR_NODE_REC,
+			       RTE_IB_SA_NODE_REC_LID, &q, NULL, sa_cb, res, NULL) < 0 ||
+	    td.nsent != n0 + 1)
+		return 0;
+	return tid_of(td.sent[n0].mad);
+}
+
+/*
+ * Every status is an error (IBA 13.4.7 and 15.2.1.2): the common MAD
+ * status (busy, redirect, and each invalid-field code) comes back as
+ * RTE_IBMAD_SA_ERR_MAD with its code, not as records, even when the
+ * answer carries a record; the SA's own status by its name; each
+ * counted apart. An answer of another attribute is -EPROTO.
+ */
+static int
+test_sa_mad_status(void)
+{
+	static const uint16_t codes[] = { 0x0001, 0x0002, 0x0004, 0x0008, 0x000c, 0x001c };
+	struct rte_ibmad_sa_stats s0, s1;
+	struct sa_result res;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+	unsigned int i;
+	uint64_t tid;
+
+	rte_ib_port_attr_cached(&td.dev, 1, &pa);
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s0), "stats");
+	for (i = 0; i <= RTE_DIM(codes); i++) {
+		tid = sa_node_get(&res);
+		TEST_ASSERT(tid != 0, "query");
+		mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+		       RTE_IB_SA_ATTR_NODE_REC, tid);
+		if (i < RTE_DIM(codes)) {
+			mad[4] = (uint8_t)(codes[i] >> 8);
+			mad[5] = (uint8_t)codes[i];
+		} else {
+			mad[4] = 0x03;          /* ERR_NO_RECORDS */
+		}
+		mad[57] = 0x10;                 /* a record, all the same */
+		mad[62] = 1;
+		TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "answer");
+		TEST_ASSERT(res.done, "called back");
+		TEST_ASSERT_EQUAL(res.n, 0u, "status 0x%04x: no records", mad[4] << 8 | mad[5]);
+		if (i < RTE_DIM(codes)) {
+			TEST_ASSERT_EQUAL(res.status, RTE_IBMAD_SA_ERR_MAD | codes[i],
+					  "MAD status 0x%04x is an error", codes[i]);
+			TEST_ASSERT(strncmp(rte_ibmad_sa_strerror(res.status), "MAD status: ",
+					    12) == 0, "named: %s",
+				    rte_ibmad_sa_strerror(res.status));
+		} else {
+			TEST_ASSERT_EQUAL(res.status, RTE_IBMAD_SA_ERR_NO_RECORDS, "SA status");
+		}
+	}
+	/* An answer of another attribute is no answer to this query. */
+	tid = sa_node_get(&res);
+	TEST_ASSERT(tid != 0, "query");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PORT_INFO_REC, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "answer");
+	TEST_ASSERT_EQUAL(res.status, -EPROTO, "PortInfoRecord for a NodeRecord query");
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s1), "stats");
+	TEST_ASSERT_EQUAL(s1.bad_answers - s0.bad_answers, 1u, "counted");
+	TEST_ASSERT_EQUAL(s1.mad_errors - s0.mad_errors, RTE_DIM(codes), "MAD errors");
+	TEST_ASSERT_EQUAL(s1.sa_errors - s0.sa_errors, 1u, "SA errors apart");
+	TEST_ASSERT_EQUAL(s1.answers, s0.answers, "no answer taken as records");
+	return TEST_SUCCESS;
+}
+
+static unsigned int notices_seen;
+
+/* Answer the Set(InformInfo) queries sent since @n0, so none is retried. */
+static void
+answer_inform(unsigned int n0, uint16_t sm_lid)
+{
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	unsigned int i, n = td.nsent;
+
+	for (i = n0; i < n; i++) {
+		if (td.sent[i].mad[1] != RTE_IB_MGMT_CLASS_SUBN_ADM ||
+		    td.sent[i].mad[3] != RTE_IB_METHOD_SET || td.sent[i].mad[17] != 0x03)
+			continue;
+		memcpy(mad, td.sent[i].mad, sizeof(mad));
+		mad[3] = RTE_IB_METHOD_GET_RESP;
+		deliver(1, sm_lid, mad);
+	}
+}
+
+static void
+notice_cb(struct rte_ib_device *dev, uint8_t port, const struct rte_ib_notice *n,
+	  void *arg)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(port);
+	RTE_SET_USED(arg);
+	if (n->trap_number == RTE_IB_TRAP_GID_IN_SERVICE)
+		notices_seen++;
+}
+
+/*
+ * A Report (IBA 13.4.8.2) is the SA's only when it comes from the SA's
+ * LID, where the subscription was made: one from another LID is
+ * dropped unanswered and counted; the same Report from the SA reaches
+ * the subscriber and is answered with ReportResp.
+ */
+static int
+test_sa_report_source(void)
+{
+	struct rte_ibmad_sa_stats s0, s1;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+	unsigned int n0, i;
+	uint64_t sub;
+
+	rte_ib_port_attr_cached(&td.dev, 1, &pa);
+	notices_seen = 0;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_subscribe(&td.dev, 1, RTE_IB_TRAP_GID_IN_SERVICE,
+						   notice_cb, NULL, &sub), "subscribe");
+	answer_inform(0, pa.sm_lid);
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s0), "stats");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_REPORT,
+	       RTE_IB_ATTR_NOTICE, 0x77);
+	mad[56] = 0x80 | 3;             /* IsGeneric, Type: informational */
+	mad[61] = RTE_IB_TRAP_GID_IN_SERVICE;
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid + 7, mad), "forged Report");
+	TEST_ASSERT_EQUAL(notices_seen, 0u, "not handed to the subscriber");
+	for (i = n0; i < td.nsent; i++)
+		TEST_ASSERT(td.sent[i].mad[3] != RTE_IB_METHOD_REPORT_RESP,
+			    "no ReportResp to the forger");
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s1), "stats");
+	TEST_ASSERT_EQUAL(s1.reports_dropped, s0.reports_dropped + 1, "counted");
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "the SA's Report");
+	TEST_ASSERT_EQUAL(notices_seen, 1u, "handed to the subscriber");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "answered");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[3], RTE_IB_METHOD_REPORT_RESP, "ReportResp");
+	TEST_ASSERT_EQUAL(td.sent[n0].buf.ah_attr.dlid, pa.sm_lid, "to the SA");
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_stats_get(&td.dev, 1, &s1), "stats");
+	TEST_ASSERT_EQUAL(s1.reports, s0.reports + 1, "taken");
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_unsubscribe(sub), "unsubscribe");
+	answer_inform(n0, pa.sm_lid);
+	return TEST_SUCCESS;
+}
+
+/* --- the multicast join manager (rte_ibmad_mcast.h) over the SA client --- */
+
+/* What a member's callbacks saw. */
+struct mc_seen {
+	unsigned int n;
+	int status;                     /* of the last call */
+	uint16_t mlid;                  /* of the last successful call */
+	uint8_t join_state;
+};
+
+static void
+mc_cb(uint64_t id, int status, const struct rte_ib_sa_mcmember_rec *rec,
+      void *arg)
+{
+	struct mc_seen *s = arg;
+
+	RTE_SET_USED(id);
+	s->n++;
+	s->status = status;
+	if (status == 0 && rec != NULL) {
+		s->mlid = rec->mlid;
+		s->join_state = rec->join_state;
+	}
+}
+
+/* A template as IPoIB joins: MGID, PortGID, Q_Key, P_Key, JoinState. */
+static void
+mc_tmpl(struct rte_ib_sa_mcmember_rec *r, uint8_t last, uint8_t join_state)
+{
+	memset(r, 0, sizeof(*r));
+	rte_ib_gid_set(&r->mgid, UINT64_C(0xff12601bffff0000),
+		       UINT64_C(0x00000001ff000000) | last);
+	rte_ib_gid_set(&r->port_gid, UINT64_C(0xfe80000000000000),
+		       td.dev.node_guid + 1);
+	r->qkey = 0x0b1b;
+	r->pkey = 0xffff;
+	r->join_state = join_state;
+}
+
+#define MC_MASK (RTE_IB_SA_MCMEMBER_REC_PORT_GID | RTE_IB_SA_MCMEMBER_REC_QKEY | \
+		 RTE_IB_SA_MCMEMBER_REC_PKEY)
+
+static int
+mc_join(uint8_t last, uint8_t join_state, struct mc_seen *seen, uint64_t *id)
+{
+	struct rte_ib_sa_mcmember_rec r;
+
+	mc_tmpl(&r, last, join_state);
+	return rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, seen, id);
+}
+
+/* The MCMemberRecord of sent MAD @i. */
+static struct rte_ib_sa_mcmember_rec
+mc_sent_rec(unsigned int i)
+{
+	struct rte_ib_sa_mcmember_rec r;
+
+	memset(&r, 0, sizeof(r));
+	rte_ib_sa_mcmember_rec_unpack(td.sent[i].mad + RTE_IB_SA_DATA_OFFSET,
+				      RTE_IB_SA_DATA_SIZE, &r);
+	return r;
+}
+
+/*
+ * The SA's answer to sent MAD @i: GetResp (DeleteResp) with the record
+ * the request carried, MLID @mlid, MTU 4 (2048), rate 3 (10 Gb/s), SL 0,
+ * unless @status (MAD Status, host order) is an error; @edit may change
+ * the record first.
+ */
+static int
+mc_answer(unsigned int i, uint16_t mlid, uint16_t status,
+	  void (*edit)(struct rte_ib_sa_mcmember_rec *r))
+{
+	struct rte_ib_sa_mcmember_rec r = mc_sent_rec(i);
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+
+	rte_ib_port_attr_cached(&td.dev, 1, &pa);
+	memcpy(mad, td.sent[i].mad, sizeof(mad));
+	mad[3] |= 0x80;         /* the R bit: GetResp (0x81), DeleteResp (0x95) */
+	if (mad[3] == (RTE_IB_METHOD_SET | 0x80))
+		mad[3] = RTE_IB_METHOD_GET_RESP;
+	mad[4] = (uint8_t)(status >> 8);
+	mad[5] = (uint8_t)status;
+	r.mlid = mlid;
+	r.mtu = 4;
+	r.rate = 3;
+	if (edit != NULL)
+		edit(&r);
+	memset(mad + RTE_IB_SA_DATA_OFFSET, 0, RTE_IB_SA_DATA_SIZE);
+	rte_ib_sa_mcmember_rec_pack(&r, mad + RTE_IB_SA_DATA_OFFSET,
+				    RTE_IB_SA_DATA_SIZE);
+	return deliver(1, pa.sm_lid, mad);
+}
+
+static bool
+mc_is(unsigned int i, uint8_t method)
+{
+	return td.sent[i].mad[1] == RTE_IB_MGMT_CLASS_SUBN_ADM &&
+		td.sent[i].mad[3] == method &&
+		td.sent[i].mad[16] == 0 && td.sent[i].mad[17] == 0x38;
+}
+
+/*
+ * A member joins and the next pass sends exactly one SA join, as sent
+ * MAD @i, with JoinState @want.
+ */
+static int
+mc_join_sent(uint8_t last, uint8_t join_state, struct mc_seen *seen, uint64_t *id,
+	     unsigned int i, uint8_t want)
+{
+	TEST_ASSERT_SUCCESS(mc_join(last, join_state, seen, id), "join: %s",
+			    rte_strerror(rte_errno));
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, i + 1, "one SA join");
+	TEST_ASSERT(mc_is(i, RTE_IB_METHOD_SET), "Set(MCMemberRecord)");
+	TEST_ASSERT_EQUAL(mc_sent_rec(i).join_state, want, "JoinState 0x%x", want);
+	return TEST_SUCCESS;
+}
+
+static struct rte_ibmad_mcast_stats mc_stats(void);
+
+/*
+ * The group's last members leave: the next pass sends one SA leave, as
+ * sent MAD @i, of JoinState @bits; once answered the group is gone.
+ */
+static int
+mc_leave_last(const uint64_t *ids, unsigned int n, unsigned int i, uint8_t bits)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ids[k]), "leave %u", k);
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, i + 1, "one SA leave");
+	TEST_ASSERT(mc_is(i, RTE_IB_SA_METHOD_DELETE), "Delete(MCMemberRecord)");
+	TEST_ASSERT_EQUAL(mc_sent_rec(i).join_state, bits, "of JoinState 0x%x", bits);
+	TEST_ASSERT_SUCCESS(mc_answer(i, 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+static struct rte_ibmad_mcast_stats
+mc_stats(void)
+{
+	struct rte_ibmad_mcast_stats s;
+
+	memset(&s, 0, sizeof(s));
+	rte_ibmad_mcast_stats_get(&td.dev, 1, &s);
+	return s;
+}
+
+/*
+ * Counting (Linux adjust_membership()): two full members of one group
+ * make one SA join; a third member bringing SendOnlyNonMember makes a
+ * join with the union 0x5; the first full member's leave sends nothing;
+ * the send-only member's leave sends a leave of bit 0x4 only; the last
+ * full member's leave a leave of 0x1. Every member gets the answer's
+ * MLID; no one is called twice.
+ */
+static int
+test_mcast_counting(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 }, c = { 0 };
+	uint64_t ia, ib, ic;
+	unsigned int n0 = td.nsent;
+	struct rte_ib_sa_mcmember_rec r;
+
+	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia),
+			    "join A: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, n0, "nothing sent before a pass");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "one SA join");
+	TEST_ASSERT(mc_is(n0, RTE_IB_METHOD_SET), "Set(MCMemberRecord)");
+	r = mc_sent_rec(n0);
+	TEST_ASSERT_EQUAL(r.join_state, 0x1, "JoinState FullMember");
+	TEST_ASSERT_EQUAL(r.qkey, 0x0b1b, "the template's Q_Key");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[55] & 0x3, 0x3, "ComponentMask MGID, PortGID");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[53] & 0x1, 0x1, "ComponentMask JoinState");
+	/* B before the answer: it waits for the same join. */
+	TEST_ASSERT_SUCCESS(mc_join(1, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib), "join B");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "B: no second SA join");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc001, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A called once");
+	TEST_ASSERT_EQUAL(a.status, 0, "A joined");
+	TEST_ASSERT_EQUAL(a.mlid, 0xc001, "A has the MLID");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
+	TEST_ASSERT_EQUAL(b.mlid, 0xc001, "B has the MLID");
+
+	/* A join for the new bit, with the union 0x1|0x4. */
+	TEST_ASSERT_SUCCESS(mc_join_sent(1, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c,
+					 &ic, n0 + 1, 0x5), "join C");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc001, 0, NULL), "answer 2");
+	TEST_ASSERT_EQUAL(c.n, 1u, "C called");
+	TEST_ASSERT_EQUAL(c.status, 0, "C joined");
+	TEST_ASSERT_EQUAL(a.n + b.n, 2u, "A and B not called again");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "B still holds FullMember: no leave");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "a leave");
+	TEST_ASSERT(mc_is(n0 + 2, RTE_IB_SA_METHOD_DELETE), "Delete(MCMemberRecord)");
+	r = mc_sent_rec(n0 + 2);
+	TEST_ASSERT_EQUAL(r.join_state, 0x4, "of SendOnlyNonMember only");
+	TEST_ASSERT_EQUAL(r.port_gid.raw[15], td.sent[n0].mad[56 + 31], "our PortGID");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0xc001, 0, NULL), "leave answer");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_leave(ib), -1, "leave twice");
+	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "ENOENT");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 4, "the last leave");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0 + 3).join_state, 0x1, "of FullMember");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 3, 0xc001, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	TEST_ASSERT_EQUAL(mc_stats().members, 0u, "members gone");
+	TEST_ASSERT_EQUAL(a.n + b.n + c.n, 3u, "no callback after a leave");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A member whose join fails gets the error, and only it: an SA error
+ * for A; B's later join of the same group succeeds; C, asking for a
+ * Q_Key other than the group's, is refused from the record (Linux
+ * cmp_rec()), with no SA query and B untouched; D, whose new bit makes
+ * a join the SA refuses, fails alone, and B keeps its membership. Bad
+ * arguments are refused at the call.
+ */
+static int
+test_mcast_member_error(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 }, c = { 0 };
+	struct rte_ib_sa_mcmember_rec r;
+	unsigned int n0 = td.nsent;
+	uint64_t ia, ib, ic;
+
+	mc_tmpl(&r, 2, 0);
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "JoinState 0 refused");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "EINVAL");
+	r.join_state = 0x11;
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "JoinState above 4 bits refused");
+	r.join_state = 1;
+	r.mgid.raw[0] = 0xfe;
+	TEST_ASSERT_EQUAL(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &a, &ia),
+			  -1, "unicast MGID refused");
+	TEST_ASSERT_EQUAL(td.nsent, n0, "nothing sent");
+
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia,
+					 n0, 0x1), "join A");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0, 0x0200, NULL), "ERR_REQ_INVALID");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A told");
+	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_REQ_INVALID, "the SA's error");
+	TEST_ASSERT_EQUAL(mc_stats().sa_errors, 1u, "counted");
+
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &b, &ib,
+					 n0 + 1, 0x1), "B's own SA join: A holds nothing");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc002, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(b.status, 0, "B joined");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B called once");
+	TEST_ASSERT_EQUAL(a.n, 1u, "A not called again");
+
+	mc_tmpl(&r, 2, RTE_IB_SA_MC_JOIN_FULL_MEMBER);
+	r.qkey = 0x4321;
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_join(&td.dev, 1, &r, MC_MASK, mc_cb, &c, &ic),
+			    "join C");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "C answered from the record");
+	TEST_ASSERT_EQUAL(c.n, 1u, "C told");
+	TEST_ASSERT_EQUAL(c.status, -EINVAL, "C: the group's Q_Key is not its");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B untouched");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave C");
+
+	/* D brings a new bit; the SA refuses the union: D fails, B stays. */
+	memset(&c, 0, sizeof(c));
+	TEST_ASSERT_SUCCESS(mc_join_sent(2, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, &c,
+					 &ic, n0 + 2, 0x5), "D's join, the union");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 2, 0, 0x0700, NULL), "ERR_REQ_DENIED");
+	TEST_ASSERT_EQUAL(c.n, 1u, "D told");
+	TEST_ASSERT_EQUAL(c.status, RTE_IBMAD_SA_ERR_REQ_DENIED, "D: the SA's error");
+	TEST_ASSERT_EQUAL(b.n, 1u, "B untouched by D's failure");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "no leave: B keeps FullMember");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ic), "leave D");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 3, "failed members hold nothing to leave");
+	TEST_ASSERT_SUCCESS(mc_leave_last(&ib, 1, n0 + 3, 0x1), "B's leave of FullMember");
+	return TEST_SUCCESS;
+}
+
+static void edit_mgid(struct rte_ib_sa_mcmember_rec *r) { r->mgid.raw[15] ^= 0x40; }
+static void edit_mtu0(struct rte_ib_sa_mcmember_rec *r) { r->mtu = 0; }
+static void edit_mtu6(struct rte_ib_sa_mcmember_rec *r) { r->mtu = 6; }
+static void edit_rate1(struct rte_ib_sa_mcmember_rec *r) { r->rate = 1; }
+static void edit_rate23(struct rte_ib_sa_mcmember_rec *r) { r->rate = 23; }
+static void edit_mlid(struct rte_ib_sa_mcmember_rec *r) { r->mlid = 0x0010; }
+
+/*
+ * An answer that is not the request's is refused, counted, and never
+ * handed over: another MGID; MTU codes 0 and 6 (IBA 15.2.5.16: 1-5);
+ * rate codes 1 and 23 (2-22); a unicast MLID (IBA 4.1.1: 0xC000 up).
+ * The member gets -EPROTO. The same answer with valid codes is taken.
+ */
+static int
+test_mcast_bad_answer(void)
+{
+	static void (*const edits[])(struct rte_ib_sa_mcmember_rec *) = {
+		edit_mgid, edit_mtu0, edit_mtu6, edit_rate1, edit_rate23, edit_mlid,
+	};
+	struct rte_ibmad_mcast_stats s0 = mc_stats();
+	struct mc_seen a;
+	unsigned int i, n0;
+	uint64_t ia;
+
+	for (i = 0; i <= RTE_DIM(edits); i++) {
+		memset(&a, 0, sizeof(a));
+		n0 = td.nsent;
+		TEST_ASSERT_SUCCESS(mc_join_sent(3, RTE_IB_SA_MC_JOIN_FULL_MEMBER, &a, &ia,
+						 n0, 0x1), "join %u", i);
+		TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc003, 0,
+					      i < RTE_DIM(edits) ? edits[i] : NULL),
+				    "answer %u", i);
+		TEST_ASSERT_EQUAL(a.n, 1u, "told %u", i);
+		if (i < RTE_DIM(edits)) {
+			TEST_ASSERT_EQUAL(a.status, -EPROTO, "answer %u refused", i);
+			TEST_ASSERT_EQUAL(mc_stats().bad_answers, s0.bad_answers + i + 1,
+					  "answer %u counted", i);
+		} else {
+			TEST_ASSERT_EQUAL(a.status, 0, "a valid answer taken");
+			TEST_ASSERT_EQUAL(a.mlid, 0xc003, "its MLID");
+		}
+		TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave %u", i);
+		rte_ibmad_poll();
+		if (i == RTE_DIM(edits)) {
+			TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "a leave");
+			TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0, 0, NULL), "leave answer");
+		} else {
+			TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "no leave for a refused join");
+		}
+	}
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+static int
+mc_event(enum rte_ib_event_type type)
+{
+	struct rte_ib_event ev = { .dev = &td.dev, .type = type, .port = 1 };
+
+	return rte_ib_dispatch_event(&ev);
+}
+
+/* Two members of a group, joined (full and send-only, union 0x5). */
+static int
+mc_two_members(uint8_t last, struct mc_seen *a, struct mc_seen *b, uint64_t *ia,
+	       uint64_t *ib)
+{
+	unsigned int n0 = td.nsent;
+
+	if (mc_join(last, RTE_IB_SA_MC_JOIN_FULL_MEMBER, a, ia) < 0 ||
+	    mc_join(last, RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER, b, ib) < 0)
+		return -1;
+	rte_ibmad_poll();
+	if (td.nsent != n0 + 1 || mc_sent_rec(n0).join_state != 0x5 ||
+	    mc_answer(n0, 0xc004, 0, NULL) < 0)
+		return -1;
+	return a->n == 1 && b->n == 1 && a->status == 0 && b->status == 0 ? 0 : -1;
+}
+
+/*
+ * Events (Linux mcast_event_handler()): client reregister, SM change and
+ * LID change raised together (one Set(PortInfo) may carry all three)
+ * make one re-join of the group with the union of its members' bits,
+ * and every member is called back once with the new answer; a P_Key
+ * change makes one more. Other events make none.
+ */
+static int
+test_mcast_rejoin(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 };
+	struct rte_ibmad_mcast_stats s0;
+	uint64_t ia, ib, ids[2];
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(mc_two_members(4, &a, &b, &ia, &ib), "two members");
+	s0 = mc_stats();
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_CLIENT_REREGISTER), "event");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_SM_CHANGE), "event");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_LID_CHANGE), "event");
+	rte_ibmad_poll();
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "one re-join for three events");
+	TEST_ASSERT(mc_is(n0, RTE_IB_METHOD_SET), "a join");
+	TEST_ASSERT_EQUAL(mc_sent_rec(n0).join_state, 0x5, "with the union");
+	TEST_ASSERT_SUCCESS(mc_answer(n0, 0xc00b, 0, NULL), "answer");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(a.n, 2u, "A called back once more");
+	TEST_ASSERT_EQUAL(b.n, 2u, "B called back once more");
+	TEST_ASSERT_EQUAL(a.mlid, 0xc00b, "A has the new answer");
+	TEST_ASSERT_EQUAL(b.mlid, 0xc00b, "B has the new answer");
+	TEST_ASSERT_EQUAL(mc_stats().rejoins, s0.rejoins + 1, "one re-join counted");
+
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_PORT_ACTIVE), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "PORT_ACTIVE: no re-join");
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_PKEY_CHANGE), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "P_Key change: a re-join");
+	TEST_ASSERT_SUCCESS(mc_answer(n0 + 1, 0xc00b, 0, NULL), "answer");
+	TEST_ASSERT_EQUAL(a.n, 3u, "A once more");
+	TEST_ASSERT_EQUAL(b.n, 3u, "B once more");
+
+	ids[0] = ia;
+	ids[1] = ib;
+	TEST_ASSERT_SUCCESS(mc_leave_last(ids, 2, n0 + 2, 0x5), "one leave of 0x1|0x4");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Poll until @ms have passed since @t0; the MCMemberRecord joins sent
+ * meanwhile (other tests' SA queries may still be retried).
+ */
+static unsigned int
+mc_poll_until(uint64_t t0, unsigned int ms)
+{
+	unsigned int n0 = td.nsent, n = 0, i;
+	struct timespec ts;
+	uint64_t now;
+
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+		if (now >= t0 + ms)
+			break;
+		rte_ibmad_poll();
+		sleep_ms(20);
+	}
+	rte_ibmad_poll();
+	for (i = n0; i < td.nsent; i++)
+		n += mc_is(i, RTE_IB_METHOD_SET);
+	return n;
+}
+
+static uint64_t
+mc_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The latest MCMemberRecord Set or Delete sent (stray retries of other
+ * tests' queries may come between).
+ */
+static unsigned int
+mc_last(void)
+{
+	unsigned int i = td.nsent;
+
+	while (i > 0) {
+		i--;
+		if (mc_is(i, RTE_IB_METHOD_SET) || mc_is(i, RTE_IB_SA_METHOD_DELETE))
+			return i;
+	}
+	return 0;
+}
+
+/*
+ * A re-join the SA refuses (ERR_NO_RESOURCES: the SA is not ready) is
+ * retried after 1 s, then 2 s (Linux IPoIB's backoff, doubling from 1 s
+ * to 16 s), each failure told to every member; the success after that
+ * reaches every member, and the next failure starts from 1 s again.
+ */
+static int
+test_mcast_backoff(void)
+{
+	struct mc_seen a = { 0 }, b = { 0 };
+	uint64_t ia, ib, t0;
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(mc_two_members(5, &a, &b, &ia, &ib), "two members");
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_CLIENT_REREGISTER), "event");
+	rte_ibmad_poll();
+	TEST_ASSERT(mc_is(mc_last(), RTE_IB_METHOD_SET) && mc_last() >= n0, "re-join");
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0x0100, NULL), "ERR_NO_RESOURCES");
+	TEST_ASSERT_EQUAL(a.n, 2u, "A told");
+	TEST_ASSERT_EQUAL(a.status, RTE_IBMAD_SA_ERR_NO_RESOURCES, "A: the error");
+	TEST_ASSERT_EQUAL(b.n, 2u, "B told");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 900), 0u, "no retry before 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1400), 1u, "a retry at 1 s");
+	TEST_ASSERT_EQUAL(mc_sent_rec(mc_last()).join_state, 0x5, "the union again");
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0x0100, NULL), "again");
+	TEST_ASSERT_EQUAL(a.n, 3u, "A told again");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1900), 0u, "no retry before 2 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 2400), 1u, "a retry at 2 s");
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0xc005, 0, NULL), "success");
+	TEST_ASSERT_EQUAL(a.n, 4u, "A re-joined");
+	TEST_ASSERT_EQUAL(a.status, 0, "A: success");
+	TEST_ASSERT_EQUAL(b.status, 0, "B: success");
+	/* The backoff starts from 1 s again. */
+	TEST_ASSERT_SUCCESS(mc_event(RTE_IB_EVENT_SM_CHANGE), "event");
+	rte_ibmad_poll();
+	t0 = mc_now_ms();
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0x0100, NULL), "refused");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 900), 0u, "not before 1 s");
+	TEST_ASSERT_EQUAL(mc_poll_until(t0, 1400), 1u, "retried at 1 s");
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0xc005, 0, NULL), "success");
+
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ia), "leave A");
+	TEST_ASSERT_SUCCESS(rte_ibmad_mcast_leave(ib), "leave B");
+	rte_ibmad_poll();
+	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0, NULL), "leave answer");
+	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
 	return TEST_SUCCESS;
 }
 
@@ -1464,6 +2303,14 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_rmpp_send_retries),
 		TEST_CASE_ST(reset, NULL, test_rmpp_recv),
 		TEST_CASE_ST(reset, NULL, test_sa_client),
+		TEST_CASE_ST(reset, NULL, test_sa_attr_offset),
+		TEST_CASE_ST(reset, NULL, test_sa_mad_status),
+		TEST_CASE_ST(reset, NULL, test_sa_report_source),
+		TEST_CASE_ST(reset, NULL, test_mcast_counting),
+		TEST_CASE_ST(reset, NULL, test_mcast_member_error),
+		TEST_CASE_ST(reset, NULL, test_mcast_bad_answer),
+		TEST_CASE_ST(reset, NULL, test_mcast_rejoin),
+		TEST_CASE_ST(reset, NULL, test_mcast_backoff),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
