@@ -97,16 +97,23 @@ query_cb(int status, const void *r, unsigned int n, void *arg)
 	pthread_mutex_unlock(&mu);
 }
 
-/* Wait for the callback; false (and ERR printed) on a failed query. */
-static bool
-wait_done(void)
+/* Wait for the callback of the command in progress; its status. */
+static int
+wait_result(void)
 {
 	pthread_mutex_lock(&mu);
 	while (!done)
 		pthread_cond_wait(&cv, &mu);
 	done = false;
 	pthread_mutex_unlock(&mu);
-	if (result != 0) {
+	return result;
+}
+
+/* Wait for the callback; false (and ERR printed) on a failed query. */
+static bool
+wait_done(void)
+{
+	if (wait_result() != 0) {
 		printf("ERR %s\n", rte_ibmad_sa_strerror(result));
 		return false;
 	}
@@ -469,12 +476,7 @@ do_mad(uint16_t dlid, uint8_t mgmt_class, uint32_t ms)
 		return;
 	}
 	printf("SENT tid=0x%016" PRIx64 "\n", tid);
-	pthread_mutex_lock(&mu);
-	while (!done)
-		pthread_cond_wait(&cv, &mu);
-	done = false;
-	pthread_mutex_unlock(&mu);
-	if (result != 0) {
+	if (wait_result() != 0) {
 		printf("ERR %s\n", rte_strerror(-result));
 		return;
 	}

@@ -1155,22 +1155,44 @@ be32_of(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* An RMPP ACK from the receiver for TID @tid: segment @seg, window @win. */
+/* An RMPP segment of a GetTableResp: SegmentNumber @seg, flags, Data2. */
+static void
+mk_seg(uint8_t *m, uint64_t tid, uint32_t seg, uint8_t flags, uint32_t data2,
+       uint8_t fill)
+{
+	mk_mad(m, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	m[24] = 1;
+	m[25] = 1;
+	m[26] = 1 | flags;
+	m[28] = (uint8_t)(seg >> 24); m[29] = (uint8_t)(seg >> 16);
+	m[30] = (uint8_t)(seg >> 8); m[31] = (uint8_t)seg;
+	m[32] = (uint8_t)(data2 >> 24); m[33] = (uint8_t)(data2 >> 16);
+	m[34] = (uint8_t)(data2 >> 8); m[35] = (uint8_t)data2;
+	memset(m + 56, fill, 200);
+}
+
+/* An RMPP ACK (or @type) for @tid from LID @slid. */
 static int
-deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
+deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
+		 uint32_t win)
 {
 	uint8_t ack[RTE_IB_MAD_SIZE];
 
-	mk_mad(ack, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE,
-	       RTE_IB_SA_ATTR_NODE_REC, tid);
-	ack[24] = 1;
-	ack[25] = 2;            /* ACK */
-	ack[26] = 1;            /* Active */
-	ack[28] = (uint8_t)(seg >> 24); ack[29] = (uint8_t)(seg >> 16);
-	ack[30] = (uint8_t)(seg >> 8); ack[31] = (uint8_t)seg;
-	ack[32] = (uint8_t)(win >> 24); ack[33] = (uint8_t)(win >> 16);
-	ack[34] = (uint8_t)(win >> 8); ack[35] = (uint8_t)win;
-	return deliver(1, 0x21, ack);
+	mk_seg(ack, tid, seg, 0, win, 0);
+	memset(ack + 56, 0, 200);
+	ack[3] = RTE_IB_SA_METHOD_GET_TABLE;
+	ack[25] = type;
+	return deliver(1, slid, ack);
+}
+
+/* An RMPP ACK from the receiver (LID 0x21) for TID @tid: segment @seg,
+ * window @win.
+ */
+static int
+deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
+{
+	return deliver_ack_from(0x21, 2, tid, seg, win);
 }
 
 /* A GetTableResp of 56 + 900 bytes with RMPP Active, TID @tid. */
@@ -1299,7 +1321,7 @@ test_rmpp_recv(void)
 	struct rte_ibmad_agent *a;
 	uint8_t mad[RTE_IB_MAD_SIZE], seg[3][RTE_IB_MAD_SIZE];
 	struct rec r = { 0 };
-	unsigned int i, n0;
+	unsigned int n0;
 	uint64_t tid;
 
 	a = rmpp_agent(&r);
@@ -1309,18 +1331,9 @@ test_rmpp_recv(void)
 	send_params(&p, mad, 1000, 0, NULL);
 	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
 	/* Segments as IBA 13.6.2 lays them out: 200 payload bytes each. */
-	for (i = 0; i < 3; i++) {
-		mk_mad(seg[i], RTE_IB_MGMT_CLASS_SUBN_ADM, 2,
-		       RTE_IB_SA_METHOD_GET_TABLE_RESP, RTE_IB_SA_ATTR_NODE_REC, tid);
-		seg[i][24] = 1;
-		seg[i][25] = 1;
-		seg[i][26] = 1 | (i == 0 ? 2 : 0) | (i == 2 ? 4 : 0);
-		seg[i][31] = (uint8_t)(i + 1);
-		memset(seg[i] + 56, 0x10 + i, 200);
-	}
-	seg[0][32 + 2] = (3 * 220 - 150) >> 8;
-	seg[0][32 + 3] = (3 * 220 - 150) & 0xff;
-	seg[2][35] = 220 - 150;
+	mk_seg(seg[0], tid, 1, 2, 3 * 220 - 150, 0x10);
+	mk_seg(seg[1], tid, 2, 0, 0, 0x11);
+	mk_seg(seg[2], tid, 3, 4, 220 - 150, 0x12);
 	n0 = td.nsent;
 	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[0]), "segment 1");
 	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "ACK after the first segment");
@@ -1655,23 +1668,6 @@ test_tid_random(void)
 	return TEST_SUCCESS;
 }
 
-/* An RMPP segment of a GetTableResp: SegmentNumber @seg, flags, Data2. */
-static void
-mk_seg(uint8_t *m, uint64_t tid, uint32_t seg, uint8_t flags, uint32_t data2,
-       uint8_t fill)
-{
-	mk_mad(m, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
-	       RTE_IB_SA_ATTR_NODE_REC, tid);
-	m[24] = 1;
-	m[25] = 1;
-	m[26] = 1 | flags;
-	m[28] = (uint8_t)(seg >> 24); m[29] = (uint8_t)(seg >> 16);
-	m[30] = (uint8_t)(seg >> 8); m[31] = (uint8_t)seg;
-	m[32] = (uint8_t)(data2 >> 24); m[33] = (uint8_t)(data2 >> 16);
-	m[34] = (uint8_t)(data2 >> 8); m[35] = (uint8_t)data2;
-	memset(m + 56, fill, 200);
-}
-
 /* A GetTable from an RMPP agent to LID 0x21; its TID. */
 static int
 rmpp_request(struct rte_ibmad_agent *a, uint64_t *tid)
@@ -1728,20 +1724,6 @@ test_rmpp_data_source(void)
 	TEST_ASSERT_EQUAL(r.resp_byte_300, 0x11, "segment 2's payload, not the forger's");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
 	return TEST_SUCCESS;
-}
-
-/* An RMPP ACK (or @type) for @tid from LID @slid. */
-static int
-deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
-		 uint32_t win)
-{
-	uint8_t ack[RTE_IB_MAD_SIZE];
-
-	mk_seg(ack, tid, seg, 0, win, 0);
-	memset(ack + 56, 0, 200);
-	ack[3] = RTE_IB_SA_METHOD_GET_TABLE;
-	ack[25] = type;
-	return deliver(1, slid, ack);
 }
 
 /*
