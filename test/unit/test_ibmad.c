@@ -1996,6 +1996,56 @@ test_limits(void)
  * responses to its own requests (by its TID high part), answered in the
  * other order, and the unsolicited requests of its own version.
  */
+/*
+ * The LMC: an answer comes back to the LID the request left from, its
+ * DLID path bits under the port's LMC (Linux rcv_has_same_gid()). With
+ * LMC 2 a request sent with path bits 1 takes an answer to path bits 1
+ * or 5 (the same under the mask 3), not one to path bits 2.
+ */
+static int
+test_response_lmc(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0;
+	struct rte_ib_port_attr pa;
+	struct rte_ib_mad_wc wc;
+	struct rec r = { 0 };
+	uint64_t tid;
+
+	/* LMC 2 reaches the port cache with the next port event: a
+	 * Set(PortInfo) that moves the LID (snooped, LID_CHANGE).
+	 */
+	td.port[0].lmc = 2;
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_SET,
+	       RTE_IB_SMP_ATTR_PORT_INFO, 0x80);
+	mad[64 + 17] = 0x14;
+	mad[64 + 19] = td.port[0].sm_lid;
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "Set(PortInfo)");
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "cache");
+	TEST_ASSERT_EQUAL(pa.lmc, 2, "LMC in the cache");
+	s0 = stats();
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	p.ah_attr.src_path_bits = 1;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP, 0x35, tid);
+	wc = mk_wc(1, 0x21);
+	wc.path_bits = 2;
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, mad), "to path bits 2");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "an answer to another LID of the port taken");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 1, "rx_bad_source");
+	wc.path_bits = 5;
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, mad), "to path bits 5");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "path bits 5 are 1 under LMC 2");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
 static int
 test_two_agents_one_qp(void)
 {
@@ -2139,6 +2189,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_retry_spacing),
 		TEST_CASE_ST(reset, NULL, test_limits),
 		TEST_CASE_ST(reset, NULL, test_two_agents_one_qp),
+		TEST_CASE_ST(reset, NULL, test_response_lmc),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
