@@ -204,8 +204,30 @@ void ibmad_send_finish(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 		       int status, const struct rte_ibmad_recv *resp);
 int ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
 		    const struct rte_ib_mad_send_buf *buf);
-bool ibmad_send_match(struct rte_ibmad_agent *agent,
-		      const struct rte_ibmad_recv *resp);
+/*
+ * Complete @agent's send that @resp answers: same TID, class and source.
+ * 1: completed; 0: no send has that TID and class; -1: one has, but
+ * @resp comes from elsewhere (dropped and counted by reason).
+ */
+int ibmad_send_match(struct rte_ibmad_agent *agent,
+		     const struct rte_ibmad_recv *resp);
+
+/* Whether an answer to send @s comes from the peer @s went to. */
+enum ibmad_src {
+	IBMAD_SRC_SAME = 0,
+	IBMAD_SRC_LID,          /* another SLID, or back to other path bits */
+	IBMAD_SRC_GID,          /* another SGID, or a GRH on one side only */
+	IBMAD_SRC_ROUTE,        /* DR SMP: another HopCount, path, DrSLID/DrDLID */
+};
+enum ibmad_src ibmad_send_source(const struct ibmad_dev *mdev,
+				 const struct ibmad_send *s,
+				 const struct rte_ib_mad_wc *wc,
+				 const uint8_t *mad);
+/* Count and log an answer dropped for @why. */
+void ibmad_send_source_count(struct ibmad_dev *mdev, enum ibmad_src why,
+			     const struct rte_ib_mad_wc *wc, const uint8_t *mad);
+/* 32 random bits (getrandom(), else a clock mix): TID parts. */
+uint32_t ibmad_tid_random(void);
 void ibmad_send_cancel_all(struct rte_ibmad_agent *agent, int status);
 int ibmad_send_run_timers(uint64_t now, uint64_t *next_deadline);
 

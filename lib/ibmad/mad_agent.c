@@ -23,9 +23,13 @@
 struct rte_ibmad_agent *ibmad_agents[RTE_IBMAD_MAX_AGENTS];
 
 /* The last high TID part handed out; 0 is never used, so that a TID
- * of 0 (a sender that did not set one) matches no agent.
+ * of 0 (a sender that did not set one) matches no agent. The first is
+ * random (per process), the next ones follow it, so that each agent has
+ * its own and another process's cannot be guessed from ours. Under
+ * ibmad_lock.
  */
 static uint32_t last_hi_tid;
+static bool hi_tid_seeded;
 
 static bool
 method_in_mask(const uint64_t mask[2], uint8_t method)
@@ -158,9 +162,14 @@ rte_ibmad_agent_register(const struct rte_ibmad_agent_conf *conf)
 	}
 	agent->mdev = mdev;
 	agent->conf = *conf;
+	if (!hi_tid_seeded) {
+		last_hi_tid = ibmad_tid_random();
+		hi_tid_seeded = true;
+	}
 	if (++last_hi_tid == 0)
 		last_hi_tid = 1;
 	agent->hi_tid = last_hi_tid;
+	agent->next_tid = ibmad_tid_random();
 	ibmad_agents[slot] = agent;
 	pthread_mutex_unlock(&ibmad_lock);
 	IBMAD_LOG(DEBUG, "%s port %u QP%u: agent class 0x%02x version %u, hi TID 0x%08x",

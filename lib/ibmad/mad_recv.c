@@ -378,9 +378,10 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 		return;
 	if (response) {
 		agent = ibmad_agent_find_response(mdev, r.port, r.qpn, e->mad);
-		if (agent != NULL && ibmad_send_match(agent, &r)) {
+		ret = agent != NULL ? ibmad_send_match(agent, &r) : 0;
+		if (ret > 0) {
 			mdev->stats.rx_response++;
-		} else {
+		} else if (ret == 0) {
 			mdev->stats.rx_unmatched++;
 			IBMAD_LOG(DEBUG, "%s port %u: response TID 0x%016" PRIx64
 				  " matches no send", mdev->dev->name, r.port,

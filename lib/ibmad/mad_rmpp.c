@@ -136,6 +136,12 @@ ibmad_rmpp_recv_start(struct ibmad_rmpp_recv *r, const uint8_t *mad,
 	r->len = RMPP_MAD_SIZE;
 	r->seg_num = 1;
 	r->newwin = 1;
+	/* PayloadLength of the first segment: the whole payload, 0 when
+	 * the sender does not know it (IBA 13.6.2.1); seg_count * 220 -
+	 * pad as a sender computes it, so it rounds up to seg_count.
+	 */
+	r->seg_total = (get_be32(mad + RMPP_OFF_DATA2) + RMPP_SEG_DATA - 1) /
+		RMPP_SEG_DATA;
 	if (mad[RMPP_OFF_FLAGS] & RMPP_FLAG_LAST) {
 		finish(r, mad);
 		return IBMAD_RMPP_RX_DONE;
@@ -161,6 +167,13 @@ ibmad_rmpp_recv_seg(struct ibmad_rmpp_recv *r, const uint8_t *mad,
 	/* A segment already taken: the sender lost our ACK, say it again. */
 	if (seg <= r->seg_num || r->done)
 		return IBMAD_RMPP_RX_ACK;
+	/* More than the first segment announced: the message would grow
+	 * past what its receiver was told to expect.
+	 */
+	if (r->seg_total != 0 && seg > r->seg_total) {
+		*status = RMPP_STATUS_S2B;
+		return IBMAD_RMPP_RX_ABORT;
+	}
 	/* Beyond the window or ahead of the next: drop (continue_rmpp()). */
 	if (seg > r->newwin || seg != r->seg_num + 1)
 		return IBMAD_RMPP_RX_DROP;

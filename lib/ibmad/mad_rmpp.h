@@ -82,6 +82,7 @@ struct ibmad_rmpp_recv {
 	uint32_t seg_num;      /* last segment taken, in order */
 	uint32_t newwin;       /* last segment the sender may send */
 	uint32_t window;       /* segments granted per ACK */
+	uint32_t seg_total;    /* segments the first announced; 0: unknown */
 	bool done;
 };
 
@@ -105,7 +106,10 @@ enum ibmad_rmpp_rx ibmad_rmpp_recv_start(struct ibmad_rmpp_recv *r,
 /*
  * Take a further segment. A duplicate of one already taken asks for the
  * ACK again (the sender missed it); a segment past the next is dropped
- * (the sender resends from the last ACK). On ABORT, *status says why.
+ * (the sender resends from the last ACK), as is one past the window
+ * granted (a sender that ignores it gains nothing). A segment beyond the
+ * count the first segment's PayloadLength announced aborts (S2B). On
+ * ABORT, *status says why.
  */
 enum ibmad_rmpp_rx ibmad_rmpp_recv_seg(struct ibmad_rmpp_recv *r,
 				       const uint8_t *mad, uint8_t *status);

@@ -203,35 +203,45 @@ send_all_acked(struct rte_ibmad_agent *agent, struct ibmad_send *s)
 }
 
 /*
- * The slot of a live agent on @port/@qpn whose send has @tid and @cls:
- * with @sender, a message being segmented (an ACK is for it); without,
- * a request awaiting its response. A request and the response that
- * answers it share the TID, and both ends may be on this node (an SA
- * queried by a client of the same host), so the kind tells them apart.
+ * The slot of a live agent on the port and QP of @e whose send has @tid
+ * and the class of @e: with @sender, a message being segmented (an ACK is
+ * for it); without, a request awaiting its response. A request and the
+ * response that answers it share the TID, and both ends may be on this
+ * node (an SA queried by a client of the same host), so the kind tells
+ * them apart. @e must come from the peer the send went to (Linux
+ * find_rmpp_recv() and ib_find_send_mad() compare the GIDs); else
+ * *why says how it differs.
  */
 static struct ibmad_send *
-find_send(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn, uint64_t tid,
-	  uint8_t cls, bool sender, struct rte_ibmad_agent **agent_out)
+find_send(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e, uint64_t tid,
+	  bool sender, struct rte_ibmad_agent **agent_out, enum ibmad_src *why)
 {
 	struct rte_ibmad_agent *agent;
 	struct ibmad_send *s;
 	unsigned int i, j;
+	enum ibmad_src w;
 
+	*why = IBMAD_SRC_SAME;
 	for (i = 0; i < RTE_DIM(ibmad_agents); i++) {
 		agent = ibmad_agents[i];
 		if (agent == NULL || agent->dead || agent->mdev != mdev ||
-		    agent->conf.port != port || agent->conf.qpn != qpn)
+		    agent->conf.port != e->wc.port || agent->conf.qpn != e->wc.qpn)
 			continue;
 		for (j = 0; j < RTE_DIM(agent->sends); j++) {
 			s = &agent->sends[j];
 			if (s->state != IBMAD_SEND_WAIT || s->tid != tid ||
-			    s->mad[1] != cls)
+			    s->mad[1] != e->mad[1])
 				continue;
-			if (sender ? s->rmpp_tx != NULL :
-			    s->rmpp_tx == NULL && !ibmad_mad_is_response(s->mad)) {
-				*agent_out = agent;
-				return s;
+			if (sender ? s->rmpp_tx == NULL :
+			    s->rmpp_tx != NULL || ibmad_mad_is_response(s->mad))
+				continue;
+			w = ibmad_send_source(mdev, s, &e->wc, e->mad);
+			if (w != IBMAD_SRC_SAME) {
+				*why = w;
+				continue;
 			}
+			*agent_out = agent;
+			return s;
 		}
 	}
 	return NULL;
@@ -256,16 +266,21 @@ recv_ack(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 {
 	struct rte_ibmad_agent *agent;
 	struct ibmad_send *s;
+	enum ibmad_src why;
 	uint32_t acked;
 	int ret;
 
-	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], true, &agent);
+	s = find_send(mdev, e, tid, true, &agent, &why);
 	IBMAD_LOG(DEBUG, "%s port %u: RMPP type %u TID 0x%016" PRIx64
 		  " segment %u window %u: %s", mdev->dev->name, e->wc.port,
 		  e->mad[RMPP_OFF_TYPE], tid,
 		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA1)),
 		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA2)),
 		  s != NULL ? "for a send" : "no such send");
+	if (s == NULL && why != IBMAD_SRC_SAME) {
+		ibmad_send_source_count(mdev, why, &e->wc, e->mad);
+		return;
+	}
 	if (s == NULL) {
 		mdev->stats.rx_unmatched++;
 		return;
@@ -313,16 +328,18 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	enum ibmad_rmpp_rx rx;
 	uint8_t out[RTE_IB_MAD_SIZE];
 	uint8_t status = 0;
+	enum ibmad_src why;
 	uint32_t taken;
 
-	s = find_send(mdev, e->wc.port, e->wc.qpn, tid, e->mad[1], false, &agent);
+	s = find_send(mdev, e, tid, false, &agent, &why);
 	IBMAD_LOG(DEBUG, "%s port %u: RMPP DATA TID 0x%016" PRIx64 " segment %u: %s",
 		  mdev->dev->name, e->wc.port, tid,
 		  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA1)),
 		  s == NULL ? "no request waits" : agent->conf.rmpp_version ?
 		  "reassembled" : "agent without RMPP");
+	/* The plain path matches or drops (and counts) it. */
 	if (s == NULL || agent->conf.rmpp_version == 0)
-		return false;   /* the plain path matches or drops it */
+		return false;
 	if (s->rmpp_rx == NULL) {
 		s->rmpp_rx = calloc(1, sizeof(*s->rmpp_rx));
 		if (s->rmpp_rx == NULL)
@@ -338,6 +355,12 @@ recv_data(struct ibmad_dev *mdev, struct ibmad_rx_entry *e, uint64_t tid)
 	}
 	switch (rx) {
 	case IBMAD_RMPP_RX_ABORT:
+		mdev->stats.rmpp_rx_aborted++;
+		IBMAD_LOG(DEBUG, "%s port %u: RMPP TID 0x%016" PRIx64 " segment %u: "
+			  "reassembly aborted, status %u", mdev->dev->name,
+			  e->wc.port, tid,
+			  rte_be_to_cpu_32(*(const rte_be32_t *)(e->mad + RMPP_OFF_DATA1)),
+			  status);
 		ibmad_rmpp_abort(e->mad, status, out);
 		reply(mdev, e, out);
 		ibmad_rmpp_recv_free(s->rmpp_rx);

@@ -13,15 +13,38 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 #include <rte_byteorder.h>
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
 #include "smi.h"
+
+uint32_t
+ibmad_tid_random(void)
+{
+	uint32_t v;
+
+	/*
+	 * A peer that can guess a TID can answer for someone else (the
+	 * source check stops it only at other LIDs): TIDs are not a
+	 * counter from a known start. getrandom() without flags blocks
+	 * only before the kernel's pool is seeded; a failure falls back on
+	 * the TSC mixed with the clock, still different per process.
+	 */
+	if (getrandom(&v, sizeof(v), GRND_NONBLOCK) == (ssize_t)sizeof(v))
+		return v;
+	v = (uint32_t)rte_rdtsc() ^ (uint32_t)(rte_rdtsc() >> 32) ^
+		(uint32_t)getpid() * 0x9e3779b9u;
+	return v ^ (uint32_t)ibmad_now_ms() * 0x85ebca6bu;
+}
 
 int
 ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
@@ -221,7 +244,8 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 		 * Requests carry the agent's high part (Linux ib_umad_write():
 		 * hi_tid << 32) and keep the caller's low 32 bits, which
 		 * callers such as libibmad match responses by; a caller that
-		 * leaves them 0 gets a fresh low part.
+		 * leaves them 0 gets a fresh low part, from the agent's
+		 * sequence that starts at a random point.
 		 */
 		uint32_t low = (uint32_t)rte_be_to_cpu_64(hdr->tid);
 
@@ -343,25 +367,118 @@ ibmad_send_finish(struct rte_ibmad_agent *agent, struct ibmad_send *s,
 	send_complete(agent, s, status, resp);
 }
 
-bool
+/* Is the directed-route SMP @p mad on the route of the request @p req:
+ * the same HopCount, InitialPath entries 1..HopCount, DrSLID and DrDLID?
+ * A responder keeps them and only turns the D bit and ReturnPath
+ * (IBA 14.2.2.4, C14-13); the LRH of a DR reply carries the permissive
+ * LID (14.2.2.1), which says nothing of who sent it.
+ */
+static bool
+send_dr_route_same(const uint8_t *req, const uint8_t *mad)
+{
+	uint8_t hc = req[IBMAD_DR_OFF_HOP_CNT];
+
+	if (mad[IBMAD_DR_OFF_HOP_CNT] != hc || hc >= IBMAD_DR_MAX_HOPS)
+		return false;
+	return memcmp(req + IBMAD_DR_OFF_DRSLID, mad + IBMAD_DR_OFF_DRSLID, 4) == 0 &&
+		memcmp(req + IBMAD_DR_OFF_INITIAL_PATH + 1,
+		       mad + IBMAD_DR_OFF_INITIAL_PATH + 1, hc) == 0;
+}
+
+enum ibmad_src
+ibmad_send_source(const struct ibmad_dev *mdev, const struct ibmad_send *s,
+		  const struct rte_ib_mad_wc *wc, const uint8_t *mad)
+{
+	const struct rte_ib_ah_attr *ah = &s->buf.ah_attr;
+	struct rte_ib_port_attr pa;
+	uint8_t mask;
+
+	if (s->mad[1] == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		return send_dr_route_same(s->mad, mad) ? IBMAD_SRC_SAME :
+			IBMAD_SRC_ROUTE;
+	/* With a GRH, the GIDs say who (Linux rcv_has_same_gid()); one
+	 * side with a GRH and the other without is not the same peer.
+	 */
+	if ((ah->ah_flags & RTE_IB_AH_GRH) != 0) {
+		if ((wc->flags & RTE_IB_MAD_WC_GRH) == 0 ||
+		    memcmp(wc->grh.sgid.raw, ah->grh.dgid.raw,
+			   sizeof(ah->grh.dgid.raw)) != 0)
+			return IBMAD_SRC_GID;
+	} else if ((wc->flags & RTE_IB_MAD_WC_GRH) != 0) {
+		return IBMAD_SRC_GID;
+	}
+	/*
+	 * A responder answers from the LID it was addressed at (Linux
+	 * agent_send_response(): the reply's source path bits are the
+	 * request's DLID path bits), so a unicast DLID is the SLID of the
+	 * answer. A request to the permissive or a multicast LID may be
+	 * answered by any LID.
+	 */
+	if (rte_ib_lid_is_unicast(ah->dlid) && wc->slid != ah->dlid)
+		return IBMAD_SRC_LID;
+	/* And it comes back to the LID it was sent from: the path bits
+	 * under this port's LMC (Linux rcv_has_same_gid()).
+	 */
+	if (((ah->src_path_bits ^ wc->path_bits) & 0x7f) != 0 &&
+	    rte_ib_port_attr_cached(mdev->dev, wc->port, &pa) == 0) {
+		mask = (uint8_t)((1u << RTE_MIN(pa.lmc, RTE_IB_LMC_MAX)) - 1);
+		if (((ah->src_path_bits ^ wc->path_bits) & mask) != 0)
+			return IBMAD_SRC_LID;
+	}
+	return IBMAD_SRC_SAME;
+}
+
+void
+ibmad_send_source_count(struct ibmad_dev *mdev, enum ibmad_src why,
+			const struct rte_ib_mad_wc *wc, const uint8_t *mad)
+{
+	static const char * const what[] = {
+		[IBMAD_SRC_LID] = "LID",
+		[IBMAD_SRC_GID] = "GID",
+		[IBMAD_SRC_ROUTE] = "directed route",
+	};
+
+	if (why == IBMAD_SRC_ROUTE)
+		mdev->stats.rx_bad_route++;
+	else
+		mdev->stats.rx_bad_source++;
+	IBMAD_LOG(DEBUG, "%s port %u: TID 0x%016" PRIx64 " class 0x%02x from "
+		  "LID 0x%04x: not the %s the request went to: dropped",
+		  mdev->dev->name, wc->port,
+		  rte_be_to_cpu_64(((const struct rte_ib_mad_hdr *)mad)->tid),
+		  mad[1], wc->slid, what[why]);
+}
+
+int
 ibmad_send_match(struct rte_ibmad_agent *agent,
 		 const struct rte_ibmad_recv *resp)
 {
 	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)resp->mad;
 	uint64_t tid = rte_be_to_cpu_64(hdr->tid);
+	enum ibmad_src why = IBMAD_SRC_SAME, w;
 	struct ibmad_send *s;
 	unsigned int i;
 
 	for (i = 0; i < RTE_DIM(agent->sends); i++) {
 		s = &agent->sends[i];
-		/* TID and class, as Linux ib_find_send_mad() matches. */
+		/* TID and class, as Linux ib_find_send_mad() matches, and
+		 * the source: the peer the request went to.
+		 */
 		if (s->state != IBMAD_SEND_WAIT || s->tid != tid ||
 		    s->mad[1] != hdr->mgmt_class)
 			continue;
+		w = ibmad_send_source(agent->mdev, s, resp->wc, resp->mad);
+		if (w != IBMAD_SRC_SAME) {
+			why = w;
+			continue;
+		}
 		send_complete(agent, s, 0, resp);
-		return true;
+		return 1;
 	}
-	return false;
+	if (why == IBMAD_SRC_SAME)
+		return 0;
+	ibmad_send_source_count(agent->mdev, why, resp->wc, resp->mad);
+	return -1;
 }
 
 void

@@ -20,8 +20,9 @@
  *   the SM, unsupported Get/Set answered as IBA 13.4.7 says.
  * - Agents (rte_ibmad_agent_register()) send MADs with timeouts and
  *   retries and receive responses (matched by TransactionID, whose high 32
- *   bits identify the agent) and unsolicited MADs of their class, version
- *   and methods.
+ *   bits identify the agent, by class, and by source: the LID or GID the
+ *   request went to, or for a directed-route SMP its route) and
+ *   unsolicited MADs of their class, version and methods.
  *
  * Threading: all work runs off the data lcores, by default on a DPDK
  * control thread ("ibmad-ctrl") that sleeps in epoll on the devices'
@@ -190,6 +191,23 @@ struct rte_ibmad_stats {
 	uint64_t retries;            /**< Sends repeated after a timeout. */
 	uint64_t timeouts;           /**< Sends failed with -ETIMEDOUT. */
 	uint64_t events;             /**< Port events raised from snooped SMPs. */
+	/**
+	 * Dropped: an answer (response, RMPP DATA, ACK, STOP or ABORT) with
+	 * the TransactionID and class of an outstanding send, from another
+	 * LID or GID than the one the send went to.
+	 */
+	uint64_t rx_bad_source;
+	/**
+	 * Dropped: a directed-route answer with the TransactionID of an
+	 * outstanding SMP, on another route (HopCount, InitialPath,
+	 * DrSLID, DrDLID).
+	 */
+	uint64_t rx_bad_route;
+	/**
+	 * RMPP reassemblies aborted (ABORT sent): a malformed segment, or
+	 * segments beyond the length the first segment announced.
+	 */
+	uint64_t rmpp_rx_aborted;
 };
 
 /**

@@ -33,6 +33,11 @@
  *                            of <file>, <depth> outstanding for <ms>
  *                            (sa_host_qps.h, test/bench/bench_sa_qps.py)
  *        <- "OK qps=.. slice_med=.. done=.. errors=.. timeouts=.. bad=.."
+ *   test -> "MAD <dlid> <class> <ms>"  a Get (ClassVersion 1, attribute
+ *                            0x0010) from an agent of the MAD core to QP1 of
+ *                            <dlid>, one attempt of <ms>
+ *        <- "SENT tid=0x<tid>" at once; then "MAD slid=.. tid=0x.. data=0x.."
+ *           (byte 64 of the answer) and "OK", or "ERR <errno name>"
  *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
  *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>" per Report
  *   test -> "MJOIN <mgid> <qkey> <join_state>"  one more member of the group
@@ -71,6 +76,7 @@
 #include <rte_ib_mbuf.h>
 #include <rte_ib_records.h>
 #include <rte_ibmad_mcast.h>
+#include <rte_ibmad.h>
 #include <rte_ibmad_sa.h>
 #include <rte_ibmad_umad.h>
 #include <rte_mbuf.h>
@@ -106,16 +112,23 @@ query_cb(int status, const void *r, unsigned int n, void *arg)
 	pthread_mutex_unlock(&mu);
 }
 
-/* Wait for the callback; false (and ERR printed) on a failed query. */
-static bool
-wait_done(void)
+/* Wait for the callback of the command in progress; its status. */
+static int
+wait_result(void)
 {
 	pthread_mutex_lock(&mu);
 	while (!done)
 		pthread_cond_wait(&cv, &mu);
 	done = false;
 	pthread_mutex_unlock(&mu);
-	if (result != 0) {
+	return result;
+}
+
+/* Wait for the callback; false (and ERR printed) on a failed query. */
+static bool
+wait_done(void)
+{
+	if (wait_result() != 0) {
 		printf("ERR %s\n", rte_ibmad_sa_strerror(result));
 		return false;
 	}
@@ -492,6 +505,77 @@ do_mrecv(const char *mgid, unsigned int count, unsigned int ms)
 	printf("OK mrecv got=%u grh=%u bad=%u\n", got, grh, bad);
 }
 
+/* The agent of the MAD command, and what its send callback saw. */
+static struct rte_ibmad_agent *mad_agent;
+static uint16_t mad_slid;
+static uint8_t mad_data;
+
+static void
+mad_cb(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
+       void *arg)
+{
+	RTE_SET_USED(agent);
+	RTE_SET_USED(arg);
+	pthread_mutex_lock(&mu);
+	result = r->status;
+	if (r->status == 0 && r->response != NULL) {
+		mad_slid = r->response->wc->slid;
+		mad_data = r->response->mad[64];
+	}
+	done = true;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&mu);
+}
+
+static void
+do_mad(uint16_t dlid, uint8_t mgmt_class, uint32_t ms)
+{
+	struct rte_ibmad_agent_conf c;
+	struct rte_ibmad_send_params p;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_mad_hdr *h = (struct rte_ib_mad_hdr *)mad;
+	uint64_t tid;
+
+	if (mad_agent == NULL) {
+		memset(&c, 0, sizeof(c));
+		c.dev = ibdev;
+		c.port = ib_port;
+		c.qpn = 1;
+		c.send_cb = mad_cb;
+		mad_agent = rte_ibmad_agent_register(&c);
+		if (mad_agent == NULL) {
+			printf("ERR agent: %s\n", rte_strerror(rte_errno));
+			return;
+		}
+	}
+	memset(mad, 0, sizeof(mad));
+	h->base_version = RTE_IB_MAD_BASE_VERSION;
+	h->mgmt_class = mgmt_class;
+	h->class_version = 1;
+	h->method = RTE_IB_METHOD_GET;
+	h->attr_id = rte_cpu_to_be_16(0x0010);
+	memset(&p, 0, sizeof(p));
+	p.mad = mad;
+	p.len = sizeof(mad);
+	p.ah_attr.dlid = dlid;
+	p.remote_qpn = 1;
+	p.remote_qkey = RTE_IB_QP1_QKEY;
+	p.timeout_ms = ms;
+	mad_slid = 0;
+	mad_data = 0;
+	if (rte_ibmad_send(mad_agent, &p, &tid) < 0) {
+		printf("ERR %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	printf("SENT tid=0x%016" PRIx64 "\n", tid);
+	if (wait_result() != 0) {
+		printf("ERR %s\n", rte_strerror(-result));
+		return;
+	}
+	printf("MAD slid=%u tid=0x%016" PRIx64 " data=0x%02x\nOK\n", mad_slid, tid,
+	       mad_data);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -587,6 +671,8 @@ main(int argc, char **argv)
 			get_group(arg, &group, true);
 		else if (sscanf(line, "QPS %127s %u %u", arg, &a, &b) == 3)
 			sa_host_qps(ibdev, ib_port, pa.lid, &gid, arg, a, b);
+		else if (sscanf(line, "MAD %u %x %u", &a, &b, &c) == 3)
+			do_mad((uint16_t)a, (uint8_t)b, c);
 		else if (sscanf(line, "SUB %u", &a) == 1)
 			do_subscribe(a);
 		else if (sscanf(line, "MJOIN %127s %x %x", arg, &a, &b) == 3)

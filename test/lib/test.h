@@ -65,6 +65,52 @@
 	} \
 } while (0)
 
+/** Most cleanups registered by one case (test_defer()). */
+#define TEST_MAX_DEFERRED 128
+
+struct test_deferred {
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static struct test_deferred test_deferred_list[TEST_MAX_DEFERRED];
+static unsigned int test_deferred_count;
+
+/**
+ * Undo something the current case started (an agent, a send in flight, a
+ * thread): @p fn(@p arg) runs after the case and its teardown, whether
+ * the case passed or an assertion returned early, last registered first.
+ * A case that leaves work in flight when it fails must not let that work
+ * land on its dead stack frame in a later case.
+ *
+ * @return
+ *   0, or -1 when the list is full (@p fn then runs at once).
+ */
+static inline int
+test_defer(void (*fn)(void *arg), void *arg)
+{
+	if (test_deferred_count == TEST_MAX_DEFERRED) {
+		printf("  test_defer: more than %d cleanups: run at once\n",
+		       TEST_MAX_DEFERRED);
+		fn(arg);
+		return -1;
+	}
+	test_deferred_list[test_deferred_count].fn = fn;
+	test_deferred_list[test_deferred_count].arg = arg;
+	test_deferred_count++;
+	return 0;
+}
+
+static inline void
+test_deferred_run(void)
+{
+	while (test_deferred_count > 0) {
+		test_deferred_count--;
+		test_deferred_list[test_deferred_count].fn(
+			test_deferred_list[test_deferred_count].arg);
+	}
+}
+
 struct unit_test_case {
 	int (*setup)(void);
 	void (*teardown)(void);
@@ -129,6 +175,7 @@ unit_test_suite_runner(const struct unit_test_suite *suite)
 			rc = TEST_FAILED;
 		if (tc->teardown != NULL)
 			tc->teardown();
+		test_deferred_run();
 		if (rc == TEST_SKIPPED && tc->skip_reason == NULL) {
 			printf("  %s skipped, but the suite declares no skip for it: failed\n",
 			       tc->name);

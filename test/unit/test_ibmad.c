@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <time.h>
@@ -47,6 +48,7 @@
 #define MAX_SENT 64
 
 struct sent {
+	uint64_t when_us;             /* CLOCK_MONOTONIC at the post */
 	uint8_t port;
 	uint8_t qpn;
 	struct rte_ib_mad_send_buf buf;
@@ -67,6 +69,15 @@ struct tdev {
 };
 
 static struct tdev td;
+
+static uint64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
 
 static int
 t_query_port(struct rte_ib_device *dev, uint8_t port, struct rte_ib_port_attr *a)
@@ -89,6 +100,7 @@ t_mad_send(struct rte_ib_device *dev, uint8_t port, uint8_t qpn,
 	if (t->nsent == MAX_SENT)
 		return -EAGAIN;
 	s = &t->sent[t->nsent++];
+	s->when_us = now_us();
 	s->port = port;
 	s->qpn = qpn;
 	s->buf = *buf;
@@ -292,6 +304,84 @@ rec_recv(struct rte_ibmad_agent *agent, const struct rte_ibmad_recv *r, void *ar
 	}
 }
 
+/*
+ * What a test agent's callbacks reach: the case's struct rec (on its
+ * stack) while the case runs; nothing once it has returned.
+ */
+struct binding {
+	struct rte_ibmad_agent *agent;
+	struct rec *rec;
+	bool live;
+	rte_ibmad_recv_cb recv_cb;
+	rte_ibmad_send_cb send_cb;
+};
+
+static void
+bound_send(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_result *r,
+	   void *arg)
+{
+	struct binding *b = arg;
+
+	if (b->live && b->send_cb != NULL)
+		b->send_cb(agent, r, b->rec);
+}
+
+static void
+bound_recv(struct rte_ibmad_agent *agent, const struct rte_ibmad_recv *r,
+	   void *arg)
+{
+	struct binding *b = arg;
+
+	if (b->live && b->recv_cb != NULL)
+		b->recv_cb(agent, r, b->rec);
+}
+
+static void
+agent_cleanup(void *arg)
+{
+	struct binding *b = arg;
+
+	/* The case's frame is gone: its sends are cancelled into nothing.
+	 * Already unregistered by the case: EINVAL, nothing done.
+	 */
+	b->live = false;
+	rte_ibmad_agent_unregister(b->agent);
+	free(b);
+}
+
+/*
+ * Register an agent that goes when the case ends, passed or failed: its
+ * callbacks point at the case's stack (struct rec), so a case that fails
+ * with sends in flight must not leave them to complete into a later one.
+ */
+static struct rte_ibmad_agent *
+agent_reg(const struct rte_ibmad_agent_conf *conf)
+{
+	struct rte_ibmad_agent_conf c = *conf;
+	struct binding *b = calloc(1, sizeof(*b));
+	struct rte_ibmad_agent *a;
+
+	if (b == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	b->rec = conf->arg;
+	b->live = true;
+	b->recv_cb = conf->recv_cb;
+	b->send_cb = conf->send_cb;
+	c.arg = b;
+	c.recv_cb = conf->recv_cb != NULL ? bound_recv : NULL;
+	c.send_cb = conf->send_cb != NULL ? bound_send : NULL;
+	a = rte_ibmad_agent_register(&c);
+	if (a == NULL) {
+		free(b);
+		return NULL;
+	}
+	b->agent = a;
+	test_defer(agent_cleanup, b);
+	return a;
+}
+
 static struct rte_ibmad_agent *
 agent_on(uint8_t qpn, uint8_t class, uint8_t version, uint64_t mask0,
 	 struct rec *rec)
@@ -308,7 +398,7 @@ agent_on(uint8_t qpn, uint8_t class, uint8_t version, uint64_t mask0,
 	c.recv_cb = rec_recv;
 	c.send_cb = rec_send;
 	c.arg = rec;
-	return rte_ibmad_agent_register(&c);
+	return agent_reg(&c);
 }
 
 static void
@@ -652,7 +742,7 @@ vendor_agent(uint32_t oui, struct rec *rec)
 	c.recv_cb = rec_recv;
 	c.arg = rec;
 	c.oui = oui;
-	return rte_ibmad_agent_register(&c);
+	return agent_reg(&c);
 }
 
 static void
@@ -1059,7 +1149,7 @@ rmpp_agent(struct rec *rec)
 	c.send_cb = rec_send;
 	c.arg = rec;
 	c.rmpp_version = 1;
-	return rte_ibmad_agent_register(&c);
+	return agent_reg(&c);
 }
 
 static uint32_t
@@ -1068,22 +1158,44 @@ be32_of(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* An RMPP ACK from the receiver for TID @tid: segment @seg, window @win. */
+/* An RMPP segment of a GetTableResp: SegmentNumber @seg, flags, Data2. */
+static void
+mk_seg(uint8_t *m, uint64_t tid, uint32_t seg, uint8_t flags, uint32_t data2,
+       uint8_t fill)
+{
+	mk_mad(m, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_NODE_REC, tid);
+	m[24] = 1;
+	m[25] = 1;
+	m[26] = 1 | flags;
+	m[28] = (uint8_t)(seg >> 24); m[29] = (uint8_t)(seg >> 16);
+	m[30] = (uint8_t)(seg >> 8); m[31] = (uint8_t)seg;
+	m[32] = (uint8_t)(data2 >> 24); m[33] = (uint8_t)(data2 >> 16);
+	m[34] = (uint8_t)(data2 >> 8); m[35] = (uint8_t)data2;
+	memset(m + 56, fill, 200);
+}
+
+/* An RMPP ACK (or @type) for @tid from LID @slid. */
 static int
-deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
+deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
+		 uint32_t win)
 {
 	uint8_t ack[RTE_IB_MAD_SIZE];
 
-	mk_mad(ack, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE,
-	       RTE_IB_SA_ATTR_NODE_REC, tid);
-	ack[24] = 1;
-	ack[25] = 2;            /* ACK */
-	ack[26] = 1;            /* Active */
-	ack[28] = (uint8_t)(seg >> 24); ack[29] = (uint8_t)(seg >> 16);
-	ack[30] = (uint8_t)(seg >> 8); ack[31] = (uint8_t)seg;
-	ack[32] = (uint8_t)(win >> 24); ack[33] = (uint8_t)(win >> 16);
-	ack[34] = (uint8_t)(win >> 8); ack[35] = (uint8_t)win;
-	return deliver(1, 0x21, ack);
+	mk_seg(ack, tid, seg, 0, win, 0);
+	memset(ack + 56, 0, 200);
+	ack[3] = RTE_IB_SA_METHOD_GET_TABLE;
+	ack[25] = type;
+	return deliver(1, slid, ack);
+}
+
+/* An RMPP ACK from the receiver (LID 0x21) for TID @tid: segment @seg,
+ * window @win.
+ */
+static int
+deliver_ack(uint64_t tid, uint32_t seg, uint32_t win)
+{
+	return deliver_ack_from(0x21, 2, tid, seg, win);
 }
 
 /* A GetTableResp of 56 + 900 bytes with RMPP Active, TID @tid. */
@@ -1212,7 +1324,7 @@ test_rmpp_recv(void)
 	struct rte_ibmad_agent *a;
 	uint8_t mad[RTE_IB_MAD_SIZE], seg[3][RTE_IB_MAD_SIZE];
 	struct rec r = { 0 };
-	unsigned int i, n0;
+	unsigned int n0;
 	uint64_t tid;
 
 	a = rmpp_agent(&r);
@@ -1222,18 +1334,9 @@ test_rmpp_recv(void)
 	send_params(&p, mad, 1000, 0, NULL);
 	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
 	/* Segments as IBA 13.6.2 lays them out: 200 payload bytes each. */
-	for (i = 0; i < 3; i++) {
-		mk_mad(seg[i], RTE_IB_MGMT_CLASS_SUBN_ADM, 2,
-		       RTE_IB_SA_METHOD_GET_TABLE_RESP, RTE_IB_SA_ATTR_NODE_REC, tid);
-		seg[i][24] = 1;
-		seg[i][25] = 1;
-		seg[i][26] = 1 | (i == 0 ? 2 : 0) | (i == 2 ? 4 : 0);
-		seg[i][31] = (uint8_t)(i + 1);
-		memset(seg[i] + 56, 0x10 + i, 200);
-	}
-	seg[0][32 + 2] = (3 * 220 - 150) >> 8;
-	seg[0][32 + 3] = (3 * 220 - 150) & 0xff;
-	seg[2][35] = 220 - 150;
+	mk_seg(seg[0], tid, 1, 2, 3 * 220 - 150, 0x10);
+	mk_seg(seg[1], tid, 2, 0, 0, 0x11);
+	mk_seg(seg[2], tid, 3, 4, 220 - 150, 0x12);
 	n0 = td.nsent;
 	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg[0]), "segment 1");
 	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "ACK after the first segment");
@@ -2283,6 +2386,699 @@ test_mcast_backoff(void)
 	return TEST_SUCCESS;
 }
 
+/* --- trust: answers only from where the request went (issue 29) --- */
+
+static int
+deliver_wc(const struct rte_ib_mad_wc *wc, const uint8_t *mad)
+{
+	if (rte_ib_device_mad_recv(&td.dev, wc, mad, RTE_IB_MAD_SIZE) < 0)
+		return -1;
+	rte_ibmad_poll();
+	return 0;
+}
+
+static void
+gid_of_lid(struct rte_ib_gid *gid, uint16_t lid)
+{
+	/* fe80::2:c903:0:<lid>, a link-local GID per port. */
+	memset(gid, 0, sizeof(*gid));
+	gid->raw[0] = 0xfe;
+	gid->raw[1] = 0x80;
+	gid->raw[9] = 0x02;
+	gid->raw[10] = 0xc9;
+	gid->raw[11] = 0x03;
+	gid->raw[14] = (uint8_t)(lid >> 8);
+	gid->raw[15] = (uint8_t)lid;
+}
+
+/*
+ * A response completes its request only when it comes from where the
+ * request went (Linux ib_find_send_mad(), rcv_has_same_gid()): the DLID
+ * 0x21 of send_params() as the SLID; with a GRH, the DGID as the SGID,
+ * and a GRH on one side only is another peer. A forged answer with the
+ * right TID and class is dropped and counted (rx_bad_source, not
+ * rx_unmatched), and the real one still completes the request. A request
+ * to a multicast LID may be answered by any LID.
+ */
+static int
+test_response_source(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE], resp[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rte_ib_mad_wc wc;
+	struct rec r = { 0 };
+	uint64_t tid;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET,
+	       RTE_IB_SA_ATTR_PATH_REC, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	mk_mad(resp, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid);
+	resp[64] = 0xee;
+	TEST_ASSERT_SUCCESS(deliver(1, 0x22, resp), "forged, from LID 0x22");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "a response from LID 0x22 completed a "
+			  "request to LID 0x21");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 1, "rx_bad_source");
+	TEST_ASSERT_EQUAL(stats().rx_unmatched, s0.rx_unmatched, "not unmatched");
+	wc = mk_wc(1, 0x21);
+	wc.flags = RTE_IB_MAD_WC_GRH;
+	gid_of_lid(&wc.grh.sgid, 0x21);
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, resp), "from 0x21 with a GRH");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "a GRH answer to a request without one");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 2, "rx_bad_source");
+	resp[64] = 0;
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, resp), "the real answer");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "the real answer completes it");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(stats().rx_response, s0.rx_response + 1, "rx_response");
+
+	/* With a GRH: the SGID must be the DGID. */
+	p.ah_attr.ah_flags = RTE_IB_AH_GRH;
+	gid_of_lid(&p.ah_attr.grh.dgid, 0x21);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send with a GRH");
+	mk_mad(resp, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid);
+	gid_of_lid(&wc.grh.sgid, 0x22);
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, resp), "another SGID");
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, resp), "no GRH");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "another SGID or no GRH completed it");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 4, "rx_bad_source");
+	gid_of_lid(&wc.grh.sgid, 0x21);
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, resp), "the DGID");
+	TEST_ASSERT_EQUAL(r.nsend, 2, "the answer from the DGID completes it");
+	TEST_ASSERT_EQUAL(r.status[1], 0, "status");
+
+	/* To a multicast LID: whoever answers. */
+	p.ah_attr.ah_flags = 0;
+	p.ah_attr.dlid = 0xc001;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send to a multicast LID");
+	mk_mad(resp, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x45, resp), "from a member");
+	TEST_ASSERT_EQUAL(r.nsend, 3, "answered by a member of the group");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* A DR SMP of @hc hops out of port 1, then port 3 for the second hop. */
+static void
+mk_dr_get(uint8_t *mad, uint8_t hc)
+{
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE, 1, RTE_IB_METHOD_GET,
+	       RTE_IB_SMP_ATTR_NODE_INFO, 0);
+	mad[7] = hc;
+	memset(mad + 32, 0xff, 4);      /* DrSLID, DrDLID permissive */
+	mad[128 + 1] = 1;
+	mad[128 + 2] = 3;
+}
+
+/*
+ * A directed-route answer comes back with the permissive LID (IBA
+ * 14.2.2.4), so its route tells who sent it: the request's HopCount,
+ * InitialPath and DrSLID/DrDLID, which a responder keeps. Answers on
+ * another route are dropped and counted (rx_bad_route).
+ */
+static int
+test_dr_response_route(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE], resp[RTE_IB_MAD_SIZE], bad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	uint64_t tid;
+
+	a = agent_on(0, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_dr_get(mad, 2);
+	send_params(&p, mad, 5000, 0, NULL);
+	p.ah_attr.dlid = RTE_IB_LID_PERMISSIVE;
+	p.remote_qpn = 0;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, 1, "on the wire");
+	/* The reply as the node 2 hops away returns it: D, HopPointer 1
+	 * at the requester (C14-13:3).
+	 */
+	memcpy(resp, td.sent[0].mad, sizeof(resp));
+	resp[3] = RTE_IB_METHOD_GET_RESP;
+	resp[4] |= 0x80;
+	resp[6] = 1;
+	resp[192 + 1] = 1;
+	resp[192 + 2] = 5;
+	memcpy(bad, resp, sizeof(bad));
+	bad[128 + 2] = 4;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, bad), "InitialPath[2] 4");
+	memcpy(bad, resp, sizeof(bad));
+	bad[7] = 1;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, bad), "HopCount 1");
+	memcpy(bad, resp, sizeof(bad));
+	bad[34] = 0;
+	bad[35] = 0x21;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, bad), "DrDLID 0x21");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "an answer on another route completed it");
+	TEST_ASSERT_EQUAL(stats().rx_bad_route, s0.rx_bad_route + 3, "rx_bad_route");
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, resp), "the route");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "the answer on the route completes it");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_tid[0], tid, "TID");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * TIDs are not guessable: each agent's low sequence starts at a random
+ * point (before: 1 for every agent), and the high parts do not start at
+ * 1 in every process. A caller's own low part is kept.
+ */
+static int
+test_tid_random(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a, *b;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec ra = { 0 }, rb = { 0 };
+	uint64_t ta, tb, tc;
+
+	a = agent_on(1, 0, 0, 0, &ra);
+	b = agent_on(1, 0, 0, 0, &rb);
+	TEST_ASSERT(a != NULL && b != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &ta), "send a");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(b, &p, &tb), "send b");
+	TEST_ASSERT((uint32_t)ta != (uint32_t)tb,
+		    "two agents start their TIDs at the same low part 0x%08x",
+		    (uint32_t)ta);
+	TEST_ASSERT((uint32_t)ta > 16 || (uint32_t)tb > 16,
+		    "low parts 0x%x and 0x%x: a counter from 1", (uint32_t)ta,
+		    (uint32_t)tb);
+	TEST_ASSERT(rte_ibmad_agent_hi_tid(a) > 4 * RTE_IBMAD_MAX_AGENTS,
+		    "high part 0x%x: a counter from 1", rte_ibmad_agent_hi_tid(a));
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0xbeef);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tc), "send with a low part");
+	TEST_ASSERT_EQUAL((uint32_t)tc, 0xbeef, "the caller's low part kept");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* A GetTable from an RMPP agent to LID 0x21; its TID. */
+static int
+rmpp_request(struct rte_ibmad_agent *a, uint64_t *tid)
+{
+	struct rte_ibmad_send_params p;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE,
+	       RTE_IB_SA_ATTR_NODE_REC, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	return rte_ibmad_send(a, &p, tid);
+}
+
+/*
+ * RMPP DATA of a response is taken only from the request's destination
+ * (Linux find_rmpp_recv()): a forged first or middle segment from LID
+ * 0x22 is dropped, not ACKed, and does not reach the message.
+ */
+static int
+test_rmpp_data_source(void)
+{
+	struct rte_ibmad_agent *a;
+	uint8_t seg[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	unsigned int n0;
+	uint64_t tid;
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	TEST_ASSERT_SUCCESS(rmpp_request(a, &tid), "send");
+	n0 = td.nsent;
+	/* 3 segments, 150 bytes of pad: PayloadLength 510, then 70. */
+	mk_seg(seg, tid, 1, 2, 3 * 220 - 150, 0xee);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x22, seg), "forged first segment");
+	TEST_ASSERT_EQUAL(td.nsent, n0, "a forged segment was ACKed");
+	mk_seg(seg, tid, 1, 2, 3 * 220 - 150, 0x10);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 1");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "ACK of segment 1");
+	mk_seg(seg, tid, 2, 0, 0, 0xee);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x22, seg), "forged segment 2");
+	mk_seg(seg, tid, 3, 4, 220 - 150, 0xee);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x22, seg), "forged segment 3");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "a forged segment was ACKed");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "completed by forged segments");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 3, "rx_bad_source");
+	mk_seg(seg, tid, 2, 0, 0, 0x11);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 2");
+	mk_seg(seg, tid, 3, 4, 220 - 150, 0x12);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 3");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_len, 506u, "whole message");
+	TEST_ASSERT_EQUAL(r.resp_byte_300, 0x11, "segment 2's payload, not the forger's");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The ACKs, STOPs and ABORTs of a segmented send are taken only from its
+ * destination: a forged ACK from LID 0x22 opens no window, a forged
+ * STOP/ABORT ends nothing; the receiver's own ACKs complete it.
+ */
+static int
+test_rmpp_ack_source(void)
+{
+	static uint8_t msg[56 + 900];
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	uint64_t tid = UINT64_C(0x0000abcd00000107);
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	rmpp_resp_msg(msg, tid);
+	send_params(&p, msg, 0, 0, NULL);
+	p.len = sizeof(msg);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "segment 1");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x22, 2, tid, 1, 5), "forged ACK");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "a forged ACK opened the window");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x21, 2, tid, 1, 5), "ACK 1");
+	TEST_ASSERT_EQUAL(td.nsent, 5, "the receiver's ACK opened it");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x22, 3, tid, 0, 0), "forged STOP");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x22, 4, tid, 0, 0), "forged ABORT");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x22, 2, tid, 5, 5), "forged last ACK");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "a forged STOP, ABORT or ACK ended the send");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 4, "rx_bad_source");
+	TEST_ASSERT_SUCCESS(deliver_ack_from(0x21, 2, tid, 5, 5), "ACK 5");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * A reassembly does not grow past what its first segment announced:
+ * PayloadLength 2 * 220 - 150 says 2 segments; a third is answered with
+ * ABORT, RMPPStatus 123 (S2B), counted, and the request is not completed.
+ */
+static int
+test_rmpp_overrun(void)
+{
+	struct rte_ibmad_agent *a;
+	uint8_t seg[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+	unsigned int n0;
+	uint64_t tid;
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	TEST_ASSERT_SUCCESS(rmpp_request(a, &tid), "send");
+	n0 = td.nsent;
+	mk_seg(seg, tid, 1, 2, 2 * 220 - 150, 0x10);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 1 of 2");
+	mk_seg(seg, tid, 2, 0, 0, 0x11);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 2, not Last");
+	mk_seg(seg, tid, 3, 0, 0, 0x12);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 3 of 2");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "ACK, then one more MAD");
+	TEST_ASSERT_EQUAL(td.sent[n0 + 1].mad[25], 4, "ABORT");
+	TEST_ASSERT_EQUAL(td.sent[n0 + 1].mad[27], 123, "RMPPStatus S2B");
+	TEST_ASSERT_EQUAL(td.sent[n0 + 1].buf.ah_attr.dlid, 0x21, "to the sender");
+	TEST_ASSERT_EQUAL(stats().rmpp_rx_aborted, s0.rmpp_rx_aborted + 1,
+			  "rmpp_rx_aborted");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "an aborted message completed the request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	TEST_ASSERT_EQUAL(r.status[0], -ECANCELED, "cancelled, never answered");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The receive window (32 segments per ACK, Linux window_size()) against
+ * a sender that ignores it: after segment 1 the ACK grants up to 33;
+ * segments 34 to 40 sent at once are not taken; the message is whole
+ * and right once the sender goes back to 2.
+ */
+static int
+test_rmpp_recv_window(void)
+{
+	struct rte_ibmad_agent *a;
+	uint8_t seg[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	unsigned int n0, i;
+	uint64_t tid;
+
+	a = rmpp_agent(&r);
+	TEST_ASSERT(a != NULL, "register");
+	TEST_ASSERT_SUCCESS(rmpp_request(a, &tid), "send");
+	n0 = td.nsent;
+	/* 40 full segments: PayloadLength 40 * 220. */
+	mk_seg(seg, tid, 1, 2, 40 * 220, 1);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment 1");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "ACK");
+	TEST_ASSERT_EQUAL(be32_of(td.sent[n0].mad + 32), 33, "NewWindowLast 1 + 32");
+	for (i = 34; i <= 40; i++) {
+		mk_seg(seg, tid, i, i == 40 ? 4 : 0, i == 40 ? 220 : 0, (uint8_t)i);
+		TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment %u", i);
+	}
+	TEST_ASSERT_EQUAL(r.nsend, 0, "segments past the window completed it");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "segments past the window ACKed");
+	for (i = 2; i <= 40; i++) {
+		mk_seg(seg, tid, i, i == 40 ? 4 : 0, i == 40 ? 220 : 0, (uint8_t)i);
+		TEST_ASSERT_SUCCESS(deliver(1, 0x21, seg), "segment %u", i);
+		if (i == 33) {
+			TEST_ASSERT_EQUAL(td.nsent, n0 + 2, "ACK at the window's end");
+			TEST_ASSERT_EQUAL(be32_of(td.sent[n0 + 1].mad + 28), 33, "of 33");
+			TEST_ASSERT_EQUAL(be32_of(td.sent[n0 + 1].mad + 32), 65,
+					  "NewWindowLast 33 + 32");
+		}
+	}
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(r.resp_len, 56u + 40 * 200, "40 segments of 200");
+	TEST_ASSERT_EQUAL(r.resp_byte_300, 2, "segment 2's payload at 300");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/* --- edges --- */
+
+/*
+ * HopCount at the boundary (C14-6: 0..63; the paths hold 64 entries):
+ * an incoming DR SMP of 63 hops at its end (C14-9:3, ReturnPath[63]) is
+ * answered; one of 64 is dropped before anything is written at
+ * ReturnPath[64], one byte past the MAD. Sending: 63 hops leave, 64 are
+ * refused; the first hop's port must be a port of the node: 1 (== the
+ * number of ports) leaves, 2 is refused (C14-9:1).
+ */
+static int
+test_dr_edges(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0 = stats();
+	struct rec r = { 0 };
+
+	reset();
+	mk_dr_get(mad, 63);
+	mad[6] = 63;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "63 hops");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "63 hops answered");
+	TEST_ASSERT_EQUAL(td.sent[0].mad[6], 63, "HopPointer of the reply (C14-13:1)");
+	TEST_ASSERT_EQUAL(td.sent[0].mad[192 + 63], 1, "ReturnPath[63]: port 1");
+	mk_dr_get(mad, 64);
+	mad[6] = 64;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "64 hops");
+	mad[6] = 63;
+	TEST_ASSERT_SUCCESS(deliver(0, RTE_IB_LID_PERMISSIVE, mad), "64 hops, hp 63");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "64 hops answered");
+	TEST_ASSERT_EQUAL(stats().rx_smi_discard, s0.rx_smi_discard + 2, "rx_smi_discard");
+
+	a = agent_on(0, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	send_params(&p, mad, 0, 0, NULL);
+	p.ah_attr.dlid = RTE_IB_LID_PERMISSIVE;
+	p.remote_qpn = 0;
+	mk_dr_get(mad, 63);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "63 hops: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, 2, "63 hops on the wire");
+	TEST_ASSERT_EQUAL(td.sent[1].mad[6], 1, "HopPointer 1 (C14-9:1)");
+	mk_dr_get(mad, 64);
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "64 hops sent");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	mk_dr_get(mad, 2);
+	mad[128 + 1] = td.dev.phys_port_cnt;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "out of the last port");
+	mad[128 + 1] = td.dev.phys_port_cnt + 1;
+	TEST_ASSERT_EQUAL(rte_ibmad_send(a, &p, NULL), -1, "out of port %u of %u",
+			  td.dev.phys_port_cnt + 1, td.dev.phys_port_cnt);
+	TEST_ASSERT_EQUAL(td.nsent, 3, "two sent");
+	rte_ibmad_poll();
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Retries are spaced by their time-out: 4 attempts of 40 ms, each
+ * repost at least 40 ms (less 1 ms of clock granularity) after the one
+ * before and well within a second, in order, then -ETIMEDOUT.
+ */
+static int
+test_retry_spacing(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	uint64_t gap, t0;
+	unsigned int i;
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 40, 3, NULL);
+	t0 = now_us();
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	for (i = 0; i < 1000 && r.nsend == 0; i++) {
+		sleep_ms(2);
+		rte_ibmad_poll();
+	}
+	TEST_ASSERT_EQUAL(r.nsend, 1, "completed");
+	TEST_ASSERT_EQUAL(r.status[0], -ETIMEDOUT, "status");
+	TEST_ASSERT_EQUAL(td.nsent, 4, "first attempt and 3 retries");
+	for (i = 1; i < 4; i++) {
+		gap = td.sent[i].when_us - td.sent[i - 1].when_us;
+		TEST_ASSERT(td.sent[i].when_us > td.sent[i - 1].when_us, "in order");
+		TEST_ASSERT(gap >= 39000, "retry %u after %" PRIu64 " us: before "
+			    "its 40 ms time-out", i, gap);
+		TEST_ASSERT(gap < 1000000, "retry %u after %" PRIu64 " us", i, gap);
+	}
+	TEST_ASSERT(now_us() - t0 >= 4 * 39000, "timed out after 4 time-outs");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Documented limits reached: RTE_IBMAD_MAX_AGENTS agents (ENOSPC at the
+ * next, room again after one goes) and RTE_IBMAD_RECV_QUEUE MADs queued
+ * (the next is counted in rx_queue_full and lost; the queued ones are
+ * all processed).
+ */
+static int
+test_limits(void)
+{
+	static struct rte_ibmad_agent *ag[RTE_IBMAD_MAX_AGENTS + 1];
+	struct rte_ibmad_stats s0 = stats();
+	struct rte_ib_mad_wc wc = mk_wc(1, 0x33);
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+	unsigned int n, i;
+
+	for (n = 0; n <= RTE_IBMAD_MAX_AGENTS; n++) {
+		ag[n] = agent_on(1, 0, 0, 0, &r);
+		if (ag[n] == NULL)
+			break;
+	}
+	TEST_ASSERT(n < RTE_IBMAD_MAX_AGENTS + 1, "more than %d agents",
+		    RTE_IBMAD_MAX_AGENTS);
+	TEST_ASSERT_EQUAL(rte_errno, ENOSPC, "rte_errno");
+	/* The SA client may hold one agent: the rest are ours. */
+	TEST_ASSERT(n + 2 >= RTE_IBMAD_MAX_AGENTS, "only %u agents", n);
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(ag[0]), "unregister");
+	ag[0] = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(ag[0] != NULL, "room again after one went");
+	for (i = 0; i < n; i++)
+		TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(ag[i]), "unregister");
+
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP, 0x35, 1);
+	for (i = 0; i <= RTE_IBMAD_RECV_QUEUE; i++)
+		rte_ib_device_mad_recv(&td.dev, &wc, mad, sizeof(mad));
+	TEST_ASSERT_EQUAL(stats().rx_queue_full, s0.rx_queue_full + 1, "rx_queue_full");
+	rte_ibmad_poll();
+	TEST_ASSERT_EQUAL(stats().rx, s0.rx + RTE_IBMAD_RECV_QUEUE, "all queued processed");
+	TEST_ASSERT_EQUAL(stats().rx_unmatched, s0.rx_unmatched + RTE_IBMAD_RECV_QUEUE,
+			  "rx_unmatched");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Two agents on one QP and class, versions 1 and 2: each gets the
+ * responses to its own requests (by its TID high part), answered in the
+ * other order, and the unsolicited requests of its own version.
+ */
+/*
+ * The LMC: an answer comes back to the LID the request left from, its
+ * DLID path bits under the port's LMC (Linux rcv_has_same_gid()). With
+ * LMC 2 a request sent with path bits 1 takes an answer to path bits 1
+ * or 5 (the same under the mask 3), not one to path bits 2.
+ */
+static int
+test_response_lmc(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ibmad_stats s0;
+	struct rte_ib_port_attr pa;
+	struct rte_ib_mad_wc wc;
+	struct rec r = { 0 };
+	uint64_t tid;
+
+	/* LMC 2 reaches the port cache with the next port event: a
+	 * Set(PortInfo) that moves the LID (snooped, LID_CHANGE).
+	 */
+	td.port[0].lmc = 2;
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED, 1, RTE_IB_METHOD_SET,
+	       RTE_IB_SMP_ATTR_PORT_INFO, 0x80);
+	mad[64 + 17] = 0x14;
+	mad[64 + 19] = td.port[0].sm_lid;
+	TEST_ASSERT_SUCCESS(deliver(0, 0x01, mad), "Set(PortInfo)");
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "cache");
+	TEST_ASSERT_EQUAL(pa.lmc, 2, "LMC in the cache");
+	s0 = stats();
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	p.ah_attr.src_path_bits = 1;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET_RESP, 0x35, tid);
+	wc = mk_wc(1, 0x21);
+	wc.path_bits = 2;
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, mad), "to path bits 2");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "an answer to another LID of the port taken");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 1, "rx_bad_source");
+	wc.path_bits = 5;
+	TEST_ASSERT_SUCCESS(deliver_wc(&wc, mad), "to path bits 5");
+	TEST_ASSERT_EQUAL(r.nsend, 1, "path bits 5 are 1 under LMC 2");
+	TEST_ASSERT_EQUAL(r.status[0], 0, "status");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	return TEST_SUCCESS;
+}
+
+static int
+test_two_agents_one_qp(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a, *b;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec ra = { 0 }, rb = { 0 };
+	uint64_t ta, tb;
+
+	a = agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_GET, &ra);
+	b = agent_on(1, 0x09, 2, 1u << RTE_IB_METHOD_GET, &rb);
+	TEST_ASSERT(a != NULL && b != NULL, "register");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 0);
+	send_params(&p, mad, 5000, 0, &ra);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &ta), "send a");
+	mad[2] = 2;
+	send_params(&p, mad, 5000, 0, &rb);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(b, &p, &tb), "send b");
+	mk_mad(mad, 0x09, 2, RTE_IB_METHOD_GET_RESP, 0x10, tb);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "b's response");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET_RESP, 0x10, ta);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x21, mad), "a's response");
+	TEST_ASSERT_EQUAL(ra.nsend, 1, "a completed once");
+	TEST_ASSERT_EQUAL(rb.nsend, 1, "b completed once");
+	TEST_ASSERT_EQUAL(ra.resp_tid[0], ta, "a got its own response");
+	TEST_ASSERT_EQUAL(rb.resp_tid[0], tb, "b got its own response");
+	TEST_ASSERT(ra.context[0] == &ra && rb.context[0] == &rb, "contexts");
+	mk_mad(mad, 0x09, 2, RTE_IB_METHOD_GET, 0x10, 0x77);
+	TEST_ASSERT_SUCCESS(deliver(1, 0x33, mad), "a version 2 Get");
+	TEST_ASSERT_EQUAL(rb.nrecv, 1, "to b");
+	TEST_ASSERT_EQUAL(ra.nrecv, 0, "not to a");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Run only by the ibmad_fail_in_flight test (IBMAD_TEST_FAIL_IN_FLIGHT
+ * set): a case fails with a send in flight whose callback points at its
+ * stack; the agent goes with the case (test_defer()), so the next case
+ * finds every agent slot free and nothing completes into a dead frame.
+ */
+static unsigned int free_agent_slots;
+
+static unsigned int
+count_free_agent_slots(void)
+{
+	static struct rte_ibmad_agent *ag[RTE_IBMAD_MAX_AGENTS];
+	struct rte_ibmad_agent_conf c;
+	unsigned int n, i;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = 1;
+	for (n = 0; n < RTE_IBMAD_MAX_AGENTS; n++) {
+		ag[n] = rte_ibmad_agent_register(&c);
+		if (ag[n] == NULL)
+			break;
+	}
+	for (i = 0; i < n; i++)
+		rte_ibmad_agent_unregister(ag[i]);
+	return n;
+}
+
+static int
+fail_suite_setup(void)
+{
+	free_agent_slots = count_free_agent_slots();
+	return 0;
+}
+
+static int
+test_fail_in_flight(void)
+{
+	struct rte_ibmad_send_params p;
+	struct rte_ibmad_agent *a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rec r = { 0 };
+
+	a = agent_on(1, 0, 0, 0, &r);
+	TEST_ASSERT(a != NULL, "register");
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_METHOD_GET, 0x35, 0);
+	send_params(&p, mad, 10, 0, NULL);
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, NULL), "send");
+	TEST_ASSERT(false, "this case fails on purpose, with a send in flight");
+	return TEST_SUCCESS;
+}
+
+static int
+test_after_failure(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 10; i++) {
+		sleep_ms(5);
+		rte_ibmad_poll();
+	}
+	TEST_ASSERT_EQUAL(count_free_agent_slots(), free_agent_slots,
+			  "an agent of the failed case is still registered");
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite fail_suite = {
+	.suite_name = "ibmad_fail_in_flight",
+	.setup = fail_suite_setup,
+	.unit_test_cases = {
+		TEST_CASE_ST(reset, NULL, test_fail_in_flight),
+		TEST_CASE_ST(reset, NULL, test_after_failure),
+		TEST_CASES_END(),
+	},
+};
+
 static struct unit_test_suite suite = {
 	.suite_name = "ibmad",
 	.unit_test_cases = {
@@ -2311,6 +3107,18 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_mcast_bad_answer),
 		TEST_CASE_ST(reset, NULL, test_mcast_rejoin),
 		TEST_CASE_ST(reset, NULL, test_mcast_backoff),
+		TEST_CASE_ST(reset, NULL, test_response_source),
+		TEST_CASE_ST(reset, NULL, test_dr_response_route),
+		TEST_CASE_ST(reset, NULL, test_tid_random),
+		TEST_CASE_ST(reset, NULL, test_rmpp_data_source),
+		TEST_CASE_ST(reset, NULL, test_rmpp_ack_source),
+		TEST_CASE_ST(reset, NULL, test_rmpp_overrun),
+		TEST_CASE_ST(reset, NULL, test_rmpp_recv_window),
+		TEST_CASE_ST(reset, NULL, test_dr_edges),
+		TEST_CASE_ST(reset, NULL, test_retry_spacing),
+		TEST_CASE_ST(reset, NULL, test_limits),
+		TEST_CASE_ST(reset, NULL, test_two_agents_one_qp),
+		TEST_CASE_ST(reset, NULL, test_response_lmc),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
 		TEST_CASES_END(),
@@ -2352,7 +3160,8 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
-	ret = unit_test_suite_runner(&suite);
+	ret = unit_test_suite_runner(getenv("IBMAD_TEST_FAIL_IN_FLIGHT") != NULL ?
+				     &fail_suite : &suite);
 	if (td.dev.core != NULL)
 		rte_ib_device_unregister(&td.dev);
 	close(td.efd);

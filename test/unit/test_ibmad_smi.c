@@ -174,6 +174,16 @@ static const struct smi_row rows[] = {
 	  H, 0, NO_PATH, 0 },
 	{ "C14-13:5", false, true, 9, 2, P, P, false, 1, 1, NO_PATH, 0, NO_PATH, 0,
 	  X, 9, NO_PATH, 0 },
+
+	/* --- receive at the HopCount boundary (C14-6: 0..63, paths of 64) --- */
+	/* 63 hops end at a CA: ReturnPath[63], the last entry, is written. */
+	{ "C14-9:3", false, false, 63, 63, P, P, false, 1, 1, NO_PATH, 0, NO_PATH, 0,
+	  H, 63, 63, 1 },
+	/* 64 hops: dropped before ReturnPath[64], one byte past the MAD. */
+	{ "C14-6", false, false, 64, 64, P, P, false, 1, 1, NO_PATH, 0, NO_PATH, 0,
+	  X, 64, NO_PATH, 0 },
+	{ "C14-6", false, true, 65, 64, P, P, false, 1, 1, NO_PATH, 0, NO_PATH, 0,
+	  X, 65, NO_PATH, 0 },
 };
 
 /* Build a DR SMP with the row's fields. */
