@@ -178,6 +178,7 @@ mthca_doorbell64(volatile void *addr, uint32_t hi, uint32_t lo)
 #define MTHCA_CMD_RST2INIT_QP		0x019
 #define MTHCA_CMD_INIT2RTR_QP		0x01a
 #define MTHCA_CMD_RTR2RTS_QP		0x01b
+#define MTHCA_CMD_RTS2RTS_QP		0x01c	/**< Linux CMD_RTS2RTS_QPEE */
 #define MTHCA_CMD_2ERR_QP		0x01e
 #define MTHCA_CMD_2RST_QP		0x021	/**< ERR2RST: any state to RESET */
 #define MTHCA_CMD_CONF_SPECIAL_QP	0x023

@@ -27,6 +27,7 @@
 #include "mthca.h"
 #include "mthca_cmd.h"
 #include "mthca_port.h"
+#include "mthca_queue.h"
 #include "mthca_rxtx.h"
 
 #define SQP_DEPTH	64
@@ -772,6 +773,76 @@ ib_mcast_detach(struct rte_ib_device *ib, const struct rte_ib_gid *gid, uint16_t
 	return mthca_mcg_detach(to_dev(ib), gid->raw, qpn);
 }
 
+/* ---- UD queues and UD ports (the ethdevs; the core checked port_id is ours) -- */
+
+static int
+ib_ud_queue_info(struct rte_ib_device *ib, uint16_t port_id, uint16_t queue_id, bool tx,
+		 struct rte_ib_ud_queue_info *info)
+{
+	if (mthca_port_of(to_dev(ib), port_id) == NULL)
+		return -ENODEV;
+	return mthca_queue_info(&rte_eth_devices[port_id], queue_id, tx, info);
+}
+
+static int
+ib_ud_qkey_set(struct rte_ib_device *ib, uint16_t port_id, uint32_t qkey)
+{
+	if (mthca_port_of(to_dev(ib), port_id) == NULL)
+		return -ENODEV;
+	return mthca_queues_qkey_set(&rte_eth_devices[port_id], qkey);
+}
+
+static int
+ib_ud_port_create(struct rte_ib_device *ib, uint8_t port, uint16_t pkey_index,
+		  uint16_t *port_id)
+{
+	struct mthca_dev *dev = to_dev(ib);
+	uint16_t pkey;
+	int ret;
+
+	/* the P_Key names the ethdev; the firmware's table, not a cache */
+	ret = pkey_of(dev, port, pkey_index, &pkey);
+	if (ret != 0) {
+		MTHCA_LOG(ERR, "%s: port %u P_Key index %u: %s", dev->name, port, pkey_index,
+			  strerror(-ret));
+		return ret;
+	}
+	return mthca_ud_port_create(dev, port, pkey_index, pkey, port_id);
+}
+
+static int
+ib_ud_port_destroy(struct rte_ib_device *ib, uint16_t port_id)
+{
+	struct mthca_port *p = mthca_port_of(to_dev(ib), port_id);
+	int ret;
+
+	if (p == NULL || !p->ud)
+		return -ENODEV;
+	/* ethdev refuses to close a started port; closing releases it */
+	ret = rte_eth_dev_stop(port_id);
+	if (ret == 0)
+		ret = rte_eth_dev_close(port_id);
+	return ret;
+}
+
+static int
+ib_ud_port_pkey_index_set(struct rte_ib_device *ib, uint16_t port_id, uint16_t pkey_index)
+{
+	struct mthca_port *p = mthca_port_of(to_dev(ib), port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	/* a QP takes its P_Key index leaving RESET: the queues' next start */
+	p->pkey_index = pkey_index;
+	return 0;
+}
+
+static int
+ib_ud_port_lookup(struct rte_ib_device *ib, uint16_t port_id, uint8_t *port)
+{
+	return mthca_ud_port_lookup(to_dev(ib), port_id, port);
+}
+
 static const struct rte_ib_dev_ops mthca_ib_ops = {
 	.query_device = ib_query_device,
 	.query_port = ib_query_port,
@@ -788,6 +859,12 @@ static const struct rte_ib_dev_ops mthca_ib_ops = {
 	.intr_process = ib_intr_process,
 	.query_gid_table = ib_query_gid_table,
 	.query_pkey_table = ib_query_pkey_table,
+	.ud_queue_info = ib_ud_queue_info,
+	.ud_qkey_set = ib_ud_qkey_set,
+	.ud_port_create = ib_ud_port_create,
+	.ud_port_destroy = ib_ud_port_destroy,
+	.ud_port_pkey_index_set = ib_ud_port_pkey_index_set,
+	.ud_port_lookup = ib_ud_port_lookup,
 };
 
 /* ---- registration ---------------------------------------------------------- */
