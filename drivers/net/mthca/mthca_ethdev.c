@@ -137,7 +137,7 @@ mthca_dev_link_update(struct rte_eth_dev *eth, int wait)
 	return rte_eth_linkstatus_set(eth, &link);
 }
 
-struct mthca_port *
+static struct mthca_port *
 mthca_port_of(struct mthca_dev *dev, uint16_t port_id)
 {
 	struct mthca_port *p;
@@ -200,7 +200,7 @@ port_link_changed(struct mthca_dev *dev, uint8_t port, bool active, bool refresh
 }
 
 /* Called from the EQ drain (EAL interrupt thread) on a PORT_CHANGE event. */
-void
+static void
 mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 {
 	if (port == 0 || port > dev->num_ports)
@@ -210,7 +210,7 @@ mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 	mthca_ib_port_event(dev, port, active);
 }
 
-void
+static void
 mthca_dev_gone(struct mthca_dev *dev)
 {
 	unsigned int p;
@@ -222,6 +222,7 @@ mthca_dev_gone(struct mthca_dev *dev)
 	}
 	mthca_ib_fatal(dev);
 }
+
 
 /* ---- ethdev operations -------------------------------------------------- */
 
@@ -596,7 +597,7 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	return 0;
 }
 
-int
+static int
 mthca_ud_port_create(struct mthca_dev *dev, uint8_t port, uint16_t pkey_index, uint16_t pkey,
 		     uint16_t *port_id)
 {
@@ -630,7 +631,7 @@ mthca_ud_port_create(struct mthca_dev *dev, uint8_t port, uint16_t pkey_index, u
 	return 0;
 }
 
-int
+static int
 mthca_ud_port_lookup(struct mthca_dev *dev, uint16_t port_id, uint8_t *port)
 {
 	unsigned int i;
@@ -646,6 +647,16 @@ mthca_ud_port_lookup(struct mthca_dev *dev, uint16_t port_id, uint8_t *port)
 	pthread_mutex_unlock(&dev->ud_lock);
 	return ret;
 }
+
+/* what the layers below report or ask of the ethdevs (struct mthca_event_ops) */
+static const struct mthca_event_ops mthca_events = {
+	.port_change = mthca_port_event,
+	.cq_event = mthca_ib_cq_event,
+	.gone = mthca_dev_gone,
+	.ud_port_create = mthca_ud_port_create,
+	.ud_port_lookup = mthca_ud_port_lookup,
+	.port_of = mthca_port_of,
+};
 
 static int
 mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
@@ -671,6 +682,7 @@ mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 		return -ENOMEM;
 	snprintf(dev->name, sizeof(dev->name), "%s", pci->device.name);
 	dev->pci = pci;
+	dev->ev = &mthca_events;
 	for (i = 0; i < MTHCA_MAX_PORTS; i++)
 		dev->eth_port[i] = RTE_MAX_ETHPORTS;
 	for (i = 0; i < MTHCA_MAX_UD_PORTS; i++)

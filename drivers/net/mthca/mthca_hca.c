@@ -40,18 +40,6 @@ ilog2_ceil(uint64_t v)
 	return l;
 }
 
-void
-mthca_bar0_write32(struct mthca_dev *dev, uint64_t off, uint32_t v)
-{
-	mthca_mmio_write32(dev->bar0 + off, v);
-}
-
-uint32_t
-mthca_bar0_read32(struct mthca_dev *dev, uint64_t off)
-{
-	return mthca_mmio_read32(dev->bar0 + off);
-}
-
 /*
  * MAP_FA / MAP_ICM_AUX / MAP_ICM page list (Linux mthca_map_cmd): blocks of
  * the largest power of two both addresses are aligned to, at most 256 KiB,

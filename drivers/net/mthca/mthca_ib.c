@@ -786,7 +786,7 @@ static int
 ib_ud_queue_info(struct rte_ib_device *ib, uint16_t port_id, uint16_t queue_id, bool tx,
 		 struct rte_ib_ud_queue_info *info)
 {
-	if (mthca_port_of(to_dev(ib), port_id) == NULL)
+	if (to_dev(ib)->ev->port_of(to_dev(ib), port_id) == NULL)
 		return -ENODEV;
 	return mthca_queue_info(&rte_eth_devices[port_id], queue_id, tx, info);
 }
@@ -794,7 +794,7 @@ ib_ud_queue_info(struct rte_ib_device *ib, uint16_t port_id, uint16_t queue_id, 
 static int
 ib_ud_qkey_set(struct rte_ib_device *ib, uint16_t port_id, uint32_t qkey)
 {
-	if (mthca_port_of(to_dev(ib), port_id) == NULL)
+	if (to_dev(ib)->ev->port_of(to_dev(ib), port_id) == NULL)
 		return -ENODEV;
 	return mthca_queues_qkey_set(&rte_eth_devices[port_id], qkey);
 }
@@ -814,13 +814,13 @@ ib_ud_port_create(struct rte_ib_device *ib, uint8_t port, uint16_t pkey_index,
 			  strerror(-ret));
 		return ret;
 	}
-	return mthca_ud_port_create(dev, port, pkey_index, pkey, port_id);
+	return dev->ev->ud_port_create(dev, port, pkey_index, pkey, port_id);
 }
 
 static int
 ib_ud_port_destroy(struct rte_ib_device *ib, uint16_t port_id)
 {
-	struct mthca_port *p = mthca_port_of(to_dev(ib), port_id);
+	struct mthca_port *p = to_dev(ib)->ev->port_of(to_dev(ib), port_id);
 	int ret;
 
 	if (p == NULL || !p->ud)
@@ -835,7 +835,7 @@ ib_ud_port_destroy(struct rte_ib_device *ib, uint16_t port_id)
 static int
 ib_ud_port_pkey_index_set(struct rte_ib_device *ib, uint16_t port_id, uint16_t pkey_index)
 {
-	struct mthca_port *p = mthca_port_of(to_dev(ib), port_id);
+	struct mthca_port *p = to_dev(ib)->ev->port_of(to_dev(ib), port_id);
 
 	if (p == NULL)
 		return -ENODEV;
@@ -847,7 +847,7 @@ ib_ud_port_pkey_index_set(struct rte_ib_device *ib, uint16_t port_id, uint16_t p
 static int
 ib_ud_port_lookup(struct rte_ib_device *ib, uint16_t port_id, uint8_t *port)
 {
-	return mthca_ud_port_lookup(to_dev(ib), port_id, port);
+	return to_dev(ib)->ev->ud_port_lookup(to_dev(ib), port_id, port);
 }
 
 static const struct rte_ib_dev_ops mthca_ib_ops = {
