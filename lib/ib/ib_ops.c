@@ -327,17 +327,22 @@ ib_pkey_index_check(struct rte_ib_device *dev, uint8_t port, uint16_t index)
 	return 0;
 }
 
+/* The device of ethdev @p port_id (-ENODEV when it is no IB port's). */
+static int
+ib_ud_dev(uint16_t port_id, struct rte_ib_device **dev, uint8_t *ib_port, bool *ud)
+{
+	*dev = ib_device_of_port(port_id, ib_port, ud);
+	return *dev == NULL ? -ENODEV : 0;
+}
+
 int
 rte_ib_ud_queue_info(uint16_t port_id, uint16_t queue_id, bool tx,
 		     struct rte_ib_ud_queue_info *info)
 {
 	struct rte_ib_device *dev;
-	int ret = 0;
 	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, NULL, &ud);
 
-	dev = ib_device_of_port(port_id, NULL, &ud);
-	if (dev == NULL)
-		ret = -ENODEV;
 	if (ret == 0 && info == NULL)
 		ret = -EINVAL;
 	if (ret == 0 && dev->ops->ud_queue_info == NULL)
@@ -353,12 +358,9 @@ int
 rte_ib_ud_qkey_set(uint16_t port_id, uint32_t qkey)
 {
 	struct rte_ib_device *dev;
-	int ret = 0;
 	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, NULL, &ud);
 
-	dev = ib_device_of_port(port_id, NULL, &ud);
-	if (dev == NULL)
-		ret = -ENODEV;
 	if (ret == 0 && (qkey & RTE_IB_QKEY_CONTROLLED) != 0) {
 		IB_LOG(ERR, "%s: ethdev %u: qkey=0x%08x: bit 31 set, a controlled "
 		       "Q_Key is for privileged QPs (IBA 10.2.4)", dev->name,
@@ -397,12 +399,9 @@ rte_ib_ud_port_destroy(uint16_t port_id)
 {
 	struct rte_ib_device *dev;
 	uint8_t ib_port = 0;
-	int ret = 0;
 	bool ud = false;
+	int ret = ib_ud_dev(port_id, &dev, &ib_port, &ud);
 
-	dev = ib_device_of_port(port_id, &ib_port, &ud);
-	if (dev == NULL)
-		ret = -ENODEV;
 	if (ret == 0 && !ud) {
 		IB_LOG(ERR, "%s: ethdev %u is the ethdev of IB port %u, not a UD port",
 		       dev->name, port_id, ib_port);
@@ -420,12 +419,9 @@ rte_ib_ud_port_pkey_index_set(uint16_t port_id, uint16_t pkey_index)
 {
 	struct rte_ib_device *dev;
 	uint8_t ib_port = 0;
-	int ret = 0;
 	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, &ib_port, &ud);
 
-	dev = ib_device_of_port(port_id, &ib_port, &ud);
-	if (dev == NULL)
-		ret = -ENODEV;
 	if (ret == 0)
 		ret = ib_pkey_index_check(dev, ib_port, pkey_index);
 	if (ret == 0 && dev->ops->ud_port_pkey_index_set == NULL)

@@ -30,7 +30,7 @@ import re
 import sys
 
 from simlib import Fabric, Harness, find_umad2sim, start_opensm
-from test_mthca_fabric import HOSTS, Host, resources
+from test_mthca_fabric import HOSTS, Host, finish, resources
 
 # OpenSM partition file: the default partition (P_Key 0xffff) and 0x8001,
 # every port a full member of both
@@ -158,14 +158,7 @@ def main():
                        '%s: model resources after the UD port' % x.name)
         h.check_eq(transfer(h, a, b, b.qpn, COUNT), COUNT, 'parent a -> b after the UD ports')
 
-        for x in hosts:
-            x.cmd('QUIT', 'OK bye', timeout=30)
-            h.wait_for(lambda: not x.p.alive(), timeout=20, what='%s to exit' % x.name)
-            h.check_eq(x.p.popen.returncode, 0, '%s exit status' % x.name)
-        log = fab.proc.log()
-        for bad in ('DMA fault', 'error:'):
-            h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
-        h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
+        finish(h, fab, hosts)
 
 
 if __name__ == '__main__':
