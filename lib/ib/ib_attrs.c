@@ -9,6 +9,9 @@
  * IBA 13.4.8.1 and 13.4.8.2, checked against OpenSM's
  * ib_class_port_info_t and ib_mad_notice_attr_t (include/iba/ib_types.h)
  * and Linux's struct ib_class_port_info (include/rdma/ib_mad.h).
+ * PortCounters: IBA 16.1.3.5, checked against Linux's struct
+ * ib_pma_portcounters (include/rdma/ib_pma.h: "LocalLink: 7:4,
+ * BufferOverrun: 3:0") and OpenSM's ib_port_counters_t.
  */
 
 #include <stddef.h>
@@ -66,6 +69,34 @@ static const struct rte_ib_field class_port_info_fields[] = {
 	CPI_UINT(trap_qkey, "TrapQ_Key", 17, 0, 32),
 };
 
+#define PC_UINT(m, n, w, b, width) \
+	RTE_IB_ROW_UINT(struct rte_ib_port_counters, m, n, w, b, width)
+
+static const struct rte_ib_field port_counters_fields[] = {
+	RTE_IB_ROW_RESERVED(0, 0, 8),
+	PC_UINT(port_select, "PortSelect", 0, 8, 8),
+	PC_UINT(counter_select, "CounterSelect", 0, 16, 16),
+	PC_UINT(symbol_error, "SymbolErrorCounter", 1, 0, 16),
+	PC_UINT(link_error_recovery, "LinkErrorRecoveryCounter", 1, 16, 8),
+	PC_UINT(link_downed, "LinkDownedCounter", 1, 24, 8),
+	PC_UINT(port_rcv_errors, "PortRcvErrors", 2, 0, 16),
+	PC_UINT(port_rcv_remote_physical_errors, "PortRcvRemotePhysicalErrors", 2, 16, 16),
+	PC_UINT(port_rcv_switch_relay_errors, "PortRcvSwitchRelayErrors", 3, 0, 16),
+	PC_UINT(port_xmit_discards, "PortXmitDiscards", 3, 16, 16),
+	PC_UINT(port_xmit_constraint_errors, "PortXmitConstraintErrors", 4, 0, 8),
+	PC_UINT(port_rcv_constraint_errors, "PortRcvConstraintErrors", 4, 8, 8),
+	RTE_IB_ROW_RESERVED(4, 16, 8),
+	PC_UINT(local_link_integrity_errors, "LocalLinkIntegrityErrors", 4, 24, 4),
+	PC_UINT(excessive_buffer_overrun_errors, "ExcessiveBufferOverrunErrors", 4, 28, 4),
+	RTE_IB_ROW_RESERVED(5, 0, 16),
+	PC_UINT(vl15_dropped, "VL15Dropped", 5, 16, 16),
+	PC_UINT(port_xmit_data, "PortXmitData", 6, 0, 32),
+	PC_UINT(port_rcv_data, "PortRcvData", 7, 0, 32),
+	PC_UINT(port_xmit_pkts, "PortXmitPkts", 8, 0, 32),
+	PC_UINT(port_rcv_pkts, "PortRcvPkts", 9, 0, 32),
+	PC_UINT(port_xmit_wait, "PortXmitWait", 10, 0, 32),
+};
+
 #define NTC_UINT(m, n, w, b, width) \
 	RTE_IB_ROW_UINT(struct rte_ib_notice, m, n, w, b, width)
 #define NTC_BYTES(m, n, w, b, width) \
@@ -88,6 +119,8 @@ IB_RECORD_LAYOUT(node_info_layout, "NodeInfo", node_info_fields,
 		 RTE_IB_NODE_INFO_SIZE, struct rte_ib_node_info);
 IB_RECORD_LAYOUT(port_info_layout, "PortInfo", port_info_fields,
 		 RTE_IB_PORT_INFO_SIZE, struct rte_ib_port_info);
+IB_RECORD_LAYOUT(port_counters_layout, "PortCounters", port_counters_fields,
+		 RTE_IB_PORT_COUNTERS_SIZE, struct rte_ib_port_counters);
 IB_RECORD_LAYOUT(class_port_info_layout, "ClassPortInfo", class_port_info_fields,
 		 RTE_IB_CLASS_PORT_INFO_SIZE, struct rte_ib_class_port_info);
 IB_RECORD_LAYOUT(notice_layout, "Notice", notice_fields,
@@ -105,6 +138,12 @@ const struct rte_ib_record_layout *
 rte_ib_port_info_layout(void)
 {
 	return &port_info_layout;
+}
+
+const struct rte_ib_record_layout *
+rte_ib_port_counters_layout(void)
+{
+	return &port_counters_layout;
 }
 
 const struct rte_ib_record_layout *

@@ -249,27 +249,49 @@ rte_ib_device_get_by_name(const char *name)
 }
 
 struct rte_ib_device *
-rte_ib_device_from_port_id(uint16_t port_id, uint8_t *ib_port)
+ib_device_of_port(uint16_t port_id, uint8_t *ib_port, bool *ud)
 {
 	struct rte_ib_device *dev = NULL;
 	unsigned int i, p;
+	uint8_t port = 0;
 
-	if (port_id == RTE_IB_NO_ETH_PORT) {
-		rte_errno = ENODEV;
+	if (port_id == RTE_IB_NO_ETH_PORT)
 		return NULL;
-	}
 	pthread_mutex_lock(&ib_lock);
 	for (i = 0; i < nb_devices && dev == NULL; i++) {
 		for (p = 0; p < devices[i]->phys_port_cnt; p++) {
 			if (devices[i]->eth_port_id[p] != port_id)
 				continue;
 			dev = devices[i];
-			if (ib_port != NULL)
-				*ib_port = (uint8_t)(p + 1);
+			port = (uint8_t)(p + 1);
+			*ud = false;
 			break;
 		}
 	}
+	/* not the ethdev of a physical port: perhaps a UD port of a device */
+	for (i = 0; i < nb_devices && dev == NULL; i++) {
+		const struct rte_ib_dev_ops *ops = devices[i]->ops;
+
+		if (ops->ud_port_lookup != NULL &&
+		    ops->ud_port_lookup(devices[i], port_id, &port) == 0 &&
+		    ib_port_is_valid(devices[i], port)) {
+			dev = devices[i];
+			*ud = true;
+		}
+	}
 	pthread_mutex_unlock(&ib_lock);
+	if (dev != NULL && ib_port != NULL)
+		*ib_port = port;
+	return dev;
+}
+
+struct rte_ib_device *
+rte_ib_device_from_port_id(uint16_t port_id, uint8_t *ib_port)
+{
+	struct rte_ib_device *dev;
+	bool ud;
+
+	dev = ib_device_of_port(port_id, ib_port, &ud);
 	if (dev == NULL)
 		rte_errno = ENODEV;
 	return dev;

@@ -304,3 +304,129 @@ rte_ib_device_intr_process(struct rte_ib_device *dev)
 		ret = dev->ops->intr_process(dev);
 	return ib_ret(ret);
 }
+
+/* ---- UD queues and UD ports ------------------------------------------------ */
+
+/* @p index within @p port's P_Key table as cached (unchecked before a first read). */
+static int
+ib_pkey_index_check(struct rte_ib_device *dev, uint8_t port, uint16_t index)
+{
+	const struct ib_port_cache *c = &dev->core->port[port - 1];
+	uint16_t len;
+	bool valid;
+
+	rte_rwlock_read_lock(&dev->core->lock);
+	valid = c->valid;
+	len = c->attr.pkey_tbl_len;
+	rte_rwlock_read_unlock(&dev->core->lock);
+	if (valid && index >= len) {
+		IB_LOG(ERR, "%s port %u: pkey_index=%u: the P_Key table has %u entries",
+		       dev->name, port, index, len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The device of ethdev @p port_id (-ENODEV when it is no IB port's). */
+static int
+ib_ud_dev(uint16_t port_id, struct rte_ib_device **dev, uint8_t *ib_port, bool *ud)
+{
+	*dev = ib_device_of_port(port_id, ib_port, ud);
+	return *dev == NULL ? -ENODEV : 0;
+}
+
+int
+rte_ib_ud_queue_info(uint16_t port_id, uint16_t queue_id, bool tx,
+		     struct rte_ib_ud_queue_info *info)
+{
+	struct rte_ib_device *dev;
+	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, NULL, &ud);
+
+	if (ret == 0 && info == NULL)
+		ret = -EINVAL;
+	if (ret == 0 && dev->ops->ud_queue_info == NULL)
+		ret = -ENOTSUP;
+	if (ret == 0) {
+		memset(info, 0, sizeof(*info));
+		ret = dev->ops->ud_queue_info(dev, port_id, queue_id, tx, info);
+	}
+	return ib_ret(ret);
+}
+
+int
+rte_ib_ud_qkey_set(uint16_t port_id, uint32_t qkey)
+{
+	struct rte_ib_device *dev;
+	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, NULL, &ud);
+
+	if (ret == 0 && (qkey & RTE_IB_QKEY_CONTROLLED) != 0) {
+		IB_LOG(ERR, "%s: ethdev %u: qkey=0x%08x: bit 31 set, a controlled "
+		       "Q_Key is for privileged QPs (IBA 10.2.4)", dev->name,
+		       port_id, qkey);
+		ret = -EINVAL;
+	}
+	if (ret == 0 && dev->ops->ud_qkey_set == NULL)
+		ret = -ENOTSUP;
+	if (ret == 0)
+		ret = dev->ops->ud_qkey_set(dev, port_id, qkey);
+	return ib_ret(ret);
+}
+
+int
+rte_ib_ud_port_create(struct rte_ib_device *dev, uint8_t ib_port,
+		      uint16_t pkey_index, uint16_t *port_id)
+{
+	int ret = ib_check(dev, ib_port);
+
+	if (ret == 0 && port_id == NULL)
+		ret = -EINVAL;
+	if (ret == 0)
+		ret = ib_pkey_index_check(dev, ib_port, pkey_index);
+	/* a UD port the core could not map back, or not destroy, is no use */
+	if (ret == 0 && (dev->ops->ud_port_create == NULL ||
+			 dev->ops->ud_port_destroy == NULL ||
+			 dev->ops->ud_port_lookup == NULL))
+		ret = -ENOTSUP;
+	if (ret == 0)
+		ret = dev->ops->ud_port_create(dev, ib_port, pkey_index, port_id);
+	return ib_ret(ret);
+}
+
+int
+rte_ib_ud_port_destroy(uint16_t port_id)
+{
+	struct rte_ib_device *dev;
+	uint8_t ib_port = 0;
+	bool ud = false;
+	int ret = ib_ud_dev(port_id, &dev, &ib_port, &ud);
+
+	if (ret == 0 && !ud) {
+		IB_LOG(ERR, "%s: ethdev %u is the ethdev of IB port %u, not a UD port",
+		       dev->name, port_id, ib_port);
+		ret = -EINVAL;
+	}
+	if (ret == 0 && dev->ops->ud_port_destroy == NULL)
+		ret = -ENOTSUP;
+	if (ret == 0)
+		ret = dev->ops->ud_port_destroy(dev, port_id);
+	return ib_ret(ret);
+}
+
+int
+rte_ib_ud_port_pkey_index_set(uint16_t port_id, uint16_t pkey_index)
+{
+	struct rte_ib_device *dev;
+	uint8_t ib_port = 0;
+	bool ud;
+	int ret = ib_ud_dev(port_id, &dev, &ib_port, &ud);
+
+	if (ret == 0)
+		ret = ib_pkey_index_check(dev, ib_port, pkey_index);
+	if (ret == 0 && dev->ops->ud_port_pkey_index_set == NULL)
+		ret = -ENOTSUP;
+	if (ret == 0)
+		ret = dev->ops->ud_port_pkey_index_set(dev, port_id, pkey_index);
+	return ib_ret(ret);
+}

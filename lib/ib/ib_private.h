@@ -81,6 +81,20 @@ ib_port_is_valid(const struct rte_ib_device *dev, uint8_t port)
  * previous contents.
  */
 void ib_cache_refresh(struct rte_ib_device *dev, uint8_t port);
+/**
+ * The registered device behind ethdev @p port_id: the ethdev of one of
+ * its physical ports (eth_port_id[]), or a UD port its PMD created
+ * (ops->ud_port_lookup). Takes ib_lock; control side.
+ *
+ * @param ib_port
+ *   Filled with the IB port, 1-based; may be NULL.
+ * @param ud
+ *   Set to true for a UD port, false for a physical port's ethdev.
+ * @return
+ *   The device, or NULL (no rte_errno set).
+ */
+struct rte_ib_device *ib_device_of_port(uint16_t port_id, uint8_t *ib_port,
+					bool *ud);
 void ib_cache_set_attr(struct rte_ib_device *dev, uint8_t port,
 		       const struct rte_ib_port_attr *attr);
 

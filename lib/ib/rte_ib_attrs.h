@@ -10,7 +10,8 @@
  * MAD attributes in host form with their field tables for the
  * rte_ib_pack.h engine: NodeInfo (IBA 14.2.5.3) and PortInfo
  * (IBA 14.2.5.6), carried by SMPs and embedded in the SA's NodeRecord
- * and PortInfoRecord; ClassPortInfo (IBA 13.4.8.1), Notice
+ * and PortInfoRecord; PortCounters (IBA 16.1.3.5) of the performance
+ * management class; ClassPortInfo (IBA 13.4.8.1), Notice
  * (IBA 13.4.8.2) and InformInfo (IBA 13.4.8.3), the common attributes
  * that event subscription (Set(InformInfo), Report(Notice)) uses.
  *
@@ -46,6 +47,8 @@ extern "C" {
 #define RTE_IB_NOTICE_DATA_DETAILS_SIZE 54
 /** Size of InformInfo on the wire. */
 #define RTE_IB_INFORM_INFO_SIZE 36
+/** Size of PortCounters on the wire, PortXmitWait included. */
+#define RTE_IB_PORT_COUNTERS_SIZE 44
 
 /** NodeType values (IBA 14.2.5.3). */
 #define RTE_IB_NODE_TYPE_CA     1
@@ -121,6 +124,33 @@ struct rte_ib_port_info {
 	uint8_t link_speed_ext_active;  /**< LinkSpeedExtActive (4 bits). */
 	uint8_t link_speed_ext_supported; /**< LinkSpeedExtSupported (4). */
 	uint8_t link_speed_ext_enabled; /**< LinkSpeedExtEnabled (5 bits). */
+};
+
+/**
+ * PortCounters (IBA 16.1.3.5), 44 bytes: the performance management
+ * class's attribute at offset 64 of the MAD (24-byte header, 40 reserved
+ * bytes), PortXmitWait (IBA 1.2.1) last.
+ */
+struct rte_ib_port_counters {
+	uint8_t port_select;                 /**< PortSelect. */
+	uint16_t counter_select;             /**< CounterSelect. */
+	uint16_t symbol_error;               /**< SymbolErrorCounter. */
+	uint8_t link_error_recovery;         /**< LinkErrorRecoveryCounter. */
+	uint8_t link_downed;                 /**< LinkDownedCounter. */
+	uint16_t port_rcv_errors;            /**< PortRcvErrors. */
+	uint16_t port_rcv_remote_physical_errors; /**< PortRcvRemotePhysicalErrors. */
+	uint16_t port_rcv_switch_relay_errors; /**< PortRcvSwitchRelayErrors. */
+	uint16_t port_xmit_discards;         /**< PortXmitDiscards. */
+	uint8_t port_xmit_constraint_errors; /**< PortXmitConstraintErrors. */
+	uint8_t port_rcv_constraint_errors;  /**< PortRcvConstraintErrors. */
+	uint8_t local_link_integrity_errors; /**< LocalLinkIntegrityErrors (4 bits). */
+	uint8_t excessive_buffer_overrun_errors; /**< ExcessiveBufferOverrunErrors (4 bits). */
+	uint16_t vl15_dropped;               /**< VL15Dropped. */
+	uint32_t port_xmit_data;             /**< PortXmitData, in 4-byte words. */
+	uint32_t port_rcv_data;              /**< PortRcvData, in 4-byte words. */
+	uint32_t port_xmit_pkts;             /**< PortXmitPkts. */
+	uint32_t port_rcv_pkts;              /**< PortRcvPkts. */
+	uint32_t port_xmit_wait;             /**< PortXmitWait. */
 };
 
 /** ClassPortInfo (IBA 13.4.8.1), 72 bytes. */
@@ -237,6 +267,17 @@ rte_ib_node_info_layout(void);
 __rte_experimental
 const struct rte_ib_record_layout *
 rte_ib_port_info_layout(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * @return The PortCounters layout (struct rte_ib_port_counters). Never
+ *   NULL.
+ */
+__rte_experimental
+const struct rte_ib_record_layout *
+rte_ib_port_counters_layout(void);
 
 /**
  * @warning

@@ -251,6 +251,32 @@ struct rte_ib_mad_send_buf {
 	const void *mad;           /**< The MAD; the PMD copies it before returning. */
 };
 
+/**
+ * A UD queue of an IB port's ethdev (rte_ib_ud_queue_info()): what an
+ * upper layer (IPoIB) needs of it without knowing the PMD. Each rx and
+ * each tx queue of such an ethdev is one UD QP.
+ */
+struct rte_ib_ud_queue_info {
+	/**
+	 * QPN, 24 bits: the destination QPN peers put in their datagrams
+	 * (rx queue), the source QPN they see (tx queue).
+	 */
+	uint32_t qpn;
+	/**
+	 * Q_Key: a datagram whose DETH Q_Key differs is dropped by the HCA
+	 * (rx queue); the one sent when a send's Q_Key has bit 31 set (IBA
+	 * 10.2.4, tx queue).
+	 */
+	uint32_t qkey;
+	uint16_t pkey_index;  /**< P_Key table index the QP uses. */
+	uint8_t ib_port;      /**< IB port, 1-based. */
+	/**
+	 * 1: the QP is out of RESET (queue started) and the values are
+	 * those of its context; 0: the values its next start takes.
+	 */
+	uint8_t live;
+};
+
 /** rte_ib_process_mad() result bit: @c out_mad holds a reply to send. */
 #define RTE_IB_MAD_RESULT_REPLY 0x01
 
@@ -347,6 +373,53 @@ struct rte_ib_dev_ops {
 	/** Optional: the first @p n P_Key table entries, as query_gid_table. */
 	int (*query_pkey_table)(struct rte_ib_device *dev, uint8_t port,
 				uint16_t n, uint16_t *pkeys);
+	/**
+	 * Fill @p info for rx (@p tx false) or tx queue @p queue_id of
+	 * ethdev @p port_id, an ethdev of @p dev (a physical port's or a
+	 * UD port's; the core checked). -EINVAL when no such queue is set
+	 * up.
+	 */
+	int (*ud_queue_info)(struct rte_ib_device *dev, uint16_t port_id,
+			     uint16_t queue_id, bool tx,
+			     struct rte_ib_ud_queue_info *info);
+	/**
+	 * Set the Q_Key of every UD QP of ethdev @p port_id, live ones at
+	 * once (RTS->RTS with the Q_Key optional parameter, IBA 11.2.5.2;
+	 * Linux mthca_modify_qp), the others at their start. @p qkey has
+	 * bit 31 clear (the core checked).
+	 */
+	int (*ud_qkey_set)(struct rte_ib_device *dev, uint16_t port_id,
+			   uint32_t qkey);
+	/**
+	 * Create a UD port: a further ethdev on IB port @p ib_port whose
+	 * queues' QPs use P_Key index @p pkey_index (within the port's
+	 * P_Key table, the core checked); store its ethdev port id in
+	 * @p port_id. The port is left as rte_eth_dev_probing_finish()
+	 * leaves a probed one: to be configured and started by the caller.
+	 * ud_port_lookup must know it before this returns.
+	 */
+	int (*ud_port_create)(struct rte_ib_device *dev, uint8_t ib_port,
+			      uint16_t pkey_index, uint16_t *port_id);
+	/**
+	 * Stop, close and release UD port @p port_id (a UD port of @p dev,
+	 * the core checked), without disturbing the other ethdevs of the
+	 * device.
+	 */
+	int (*ud_port_destroy)(struct rte_ib_device *dev, uint16_t port_id);
+	/**
+	 * Make ethdev @p port_id's queues use P_Key index @p pkey_index
+	 * (within the table, the core checked) from their next start.
+	 */
+	int (*ud_port_pkey_index_set)(struct rte_ib_device *dev,
+				      uint16_t port_id, uint16_t pkey_index);
+	/**
+	 * 0 and the IB port in @p ib_port when @p port_id is a UD port of
+	 * @p dev (made by ud_port_create, not yet destroyed), else -ENODEV.
+	 * Called with the core's device lock held: must not block or call
+	 * back into rte_ib.
+	 */
+	int (*ud_port_lookup)(struct rte_ib_device *dev, uint16_t port_id,
+			      uint8_t *ib_port);
 };
 
 /**
@@ -431,7 +504,8 @@ struct rte_ib_device *rte_ib_device_get_by_name(const char *name);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Find the IB device and port behind an ethdev port. Control side.
+ * Find the IB device and port behind an ethdev port: the ethdev of a
+ * physical IB port, or a UD port (rte_ib_ud_port_create()). Control side.
  *
  * @param port_id
  *   ethdev port id.
@@ -722,6 +796,133 @@ const char *rte_ib_event_name(enum rte_ib_event_type type);
  */
 __rte_experimental
 uint32_t rte_ib_link_rate_mbps(uint8_t width, uint8_t speed);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * QPN, Q_Key and P_Key index of a UD queue of an IB port's ethdev, so
+ * that an upper layer (net_ipoib) can address peers and fill its
+ * hardware address without knowing the PMD. Control side, not
+ * concurrently with the configuration of the same ethdev. Valid from the
+ * queue's setup until its release.
+ *
+ * @param port_id
+ *   The ethdev of an IB port, or a UD port.
+ * @param queue_id
+ *   The queue.
+ * @param tx
+ *   false for rx queue @p queue_id, true for tx queue @p queue_id.
+ * @param info
+ *   Filled on success.
+ * @return
+ *   0, or -1 with rte_errno: ENODEV (@p port_id is not an IB port's
+ *   ethdev), EINVAL (@p info NULL, or no such queue set up), ENOTSUP
+ *   (the PMD lacks the op).
+ */
+__rte_experimental
+int rte_ib_ud_queue_info(uint16_t port_id, uint16_t queue_id, bool tx,
+			 struct rte_ib_ud_queue_info *info);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Set the Q_Key of every UD QP of an IB port's ethdev. Live QPs (a
+ * started port) take it at once, by an RTS->RTS modify whose optional
+ * Q_Key parameter IBA 11.2.5.2 allows; queues started later take it at
+ * their start. From then on the HCA drops datagrams that carry another
+ * Q_Key (IBA 10.2.4) and sends carry it when their own Q_Key has bit 31
+ * set. Meant for the broadcast group's Q_Key, which the SA gives after
+ * the port is up (RFC 4391 section 5). Control side, not concurrently
+ * with the configuration of the same ethdev; data lcores may keep
+ * calling bursts.
+ *
+ * @param port_id
+ *   The ethdev of an IB port, or a UD port.
+ * @param qkey
+ *   Q_Key; bit 31 must be clear (controlled Q_Keys are for privileged
+ *   QPs, IBA 10.2.4).
+ * @return
+ *   0, or -1 with rte_errno: ENODEV (not an IB port's ethdev), EINVAL
+ *   (bit 31 set), ENOTSUP (the PMD lacks the op), or the op's error (the
+ *   modify of a live QP failed: EIO; QPs already modified keep @p qkey).
+ */
+__rte_experimental
+int rte_ib_ud_qkey_set(uint16_t port_id, uint32_t qkey);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Create a UD port: a further ethdev on IB port @p ib_port of @p dev
+ * whose UD QPs (one per rx and per tx queue, as the physical port's
+ * ethdev) use P_Key index @p pkey_index, for traffic in another
+ * partition (an IPoIB P_Key child interface, RFC 4391 section 4). It
+ * is created and destroyed at run time without disturbing the ethdevs
+ * already running on the device. rte_ib_device_from_port_id() maps it
+ * to @p dev and @p ib_port; its link state follows the IB port's; it
+ * keeps statistics of its own. The caller configures, sets up and
+ * starts it as any ethdev. Control side.
+ *
+ * @param dev
+ *   A registered device.
+ * @param ib_port
+ *   Its port, 1..phys_port_cnt.
+ * @param pkey_index
+ *   Index in the port's P_Key table (rte_ib_pkey_find()).
+ * @param port_id
+ *   Filled with the new ethdev's port id.
+ * @return
+ *   0, or -1 with rte_errno: EINVAL (device not registered, bad port,
+ *   @p pkey_index beyond the P_Key table, @p port_id NULL), ENOTSUP (the
+ *   PMD has no UD ports), ENOSPC (no ethdev or UD port slot left),
+ *   ENOMEM, or the op's error.
+ */
+__rte_experimental
+int rte_ib_ud_port_create(struct rte_ib_device *dev, uint8_t ib_port,
+			  uint16_t pkey_index, uint16_t *port_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Destroy a UD port made by rte_ib_ud_port_create(): stop it, free its
+ * queues, QPs and mbufs, close and release its ethdev. The other
+ * ethdevs of the device keep running. Control side; no lcore may call
+ * its bursts any more.
+ *
+ * @param port_id
+ *   The UD port.
+ * @return
+ *   0, or -1 with rte_errno: ENODEV (not an IB port's ethdev), EINVAL
+ *   (the ethdev of a physical port, not a UD port), ENOTSUP, or the
+ *   op's error.
+ */
+__rte_experimental
+int rte_ib_ud_port_destroy(uint16_t port_id);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Change the P_Key index of an IB port's ethdev or UD port, when the SM
+ * moved its P_Key to another index of the table (find the new one with
+ * rte_ib_pkey_find() on a PKEY_CHANGE event). Takes effect at the next
+ * start of its queues (a QP takes its P_Key index when it leaves RESET):
+ * stop and start the ethdev to apply it at once. Control side, not
+ * concurrently with the configuration of the same ethdev.
+ *
+ * @param port_id
+ *   The ethdev of an IB port, or a UD port.
+ * @param pkey_index
+ *   Index in the port's P_Key table.
+ * @return
+ *   0, or -1 with rte_errno: ENODEV (not an IB port's ethdev), EINVAL
+ *   (@p pkey_index beyond the P_Key table), ENOTSUP.
+ */
+__rte_experimental
+int rte_ib_ud_port_pkey_index_set(uint16_t port_id, uint16_t pkey_index);
 
 #ifdef __cplusplus
 }

@@ -27,16 +27,12 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
+#include <rte_ib_attrs.h>
+
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
 #include "smi.h"
 
-
-/* PortInfo bytes snooped (IBA 14.2.5.6, table "PortInfo"). */
-#define PORTINFO_OFF_LID          16
-#define PORTINFO_OFF_MASTER_SM    18
-#define PORTINFO_OFF_MTU_SMSL     36   /* [7:4] NeighborMTU, [3:0] MasterSMSL */
-#define PORTINFO_OFF_REREG_TO     51   /* [7] ClientReregister, [4:0] SubnetTimeOut */
 
 /* AttributeIDs 0xFF00-0xFFFF are vendor specific (IBA 14.2.5). */
 #define SMP_ATTR_VENDOR_MASK      0xff00
@@ -121,10 +117,8 @@ local_snoop(struct ibmad_dev *mdev, uint8_t port, const uint8_t *in,
 	    const struct rte_ib_port_attr *prev)
 {
 	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)in;
-	const uint8_t *pi = in + IBMAD_SMP_OFF_DATA;
 	uint16_t attr = rte_be_to_cpu_16(hdr->attr_id);
-	uint16_t lid, sm_lid;
-	uint8_t sm_sl;
+	struct rte_ib_port_info pi;
 
 	if (!ibmad_class_is_smp(hdr->mgmt_class) ||
 	    hdr->method != RTE_IB_METHOD_SET)
@@ -134,21 +128,20 @@ local_snoop(struct ibmad_dev *mdev, uint8_t port, const uint8_t *in,
 		ibmad_event_queue(mdev->dev, RTE_IB_EVENT_PKEY_CHANGE, port);
 		return;
 	}
-	if (attr != RTE_IB_SMP_ATTR_PORT_INFO)
+	/* the PortInfo the SM set (IBA 14.2.5.6), through lib/ib's table */
+	if (attr != RTE_IB_SMP_ATTR_PORT_INFO ||
+	    rte_ib_unpack(rte_ib_port_info_layout(), in + IBMAD_SMP_OFF_DATA,
+			  RTE_IB_PORT_INFO_SIZE, &pi) != 0)
 		return;
-	lid = (uint16_t)(pi[PORTINFO_OFF_LID] << 8 | pi[PORTINFO_OFF_LID + 1]);
-	sm_lid = (uint16_t)(pi[PORTINFO_OFF_MASTER_SM] << 8 |
-			    pi[PORTINFO_OFF_MASTER_SM + 1]);
-	sm_sl = pi[PORTINFO_OFF_MTU_SMSL] & 0x0f;
-	if (lid != prev->lid) {
+	if (pi.lid != prev->lid) {
 		mdev->stats.events++;
 		ibmad_event_queue(mdev->dev, RTE_IB_EVENT_LID_CHANGE, port);
 	}
-	if (sm_lid != prev->sm_lid || sm_sl != prev->sm_sl) {
+	if (pi.master_sm_lid != prev->sm_lid || pi.master_sm_sl != prev->sm_sl) {
 		mdev->stats.events++;
 		ibmad_event_queue(mdev->dev, RTE_IB_EVENT_SM_CHANGE, port);
 	}
-	if ((pi[PORTINFO_OFF_REREG_TO] & 0x80) != 0) {
+	if (pi.client_reregister != 0) {
 		mdev->stats.events++;
 		ibmad_event_queue(mdev->dev, RTE_IB_EVENT_CLIENT_REREGISTER, port);
 	}

@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,7 @@
 #include <rte_errno.h>
 
 #include <ib_driver.h>
+#include <rte_ib_attrs.h>
 
 #include "umad_sysfs.h"
 
@@ -259,31 +261,33 @@ static void remove_tree(const char *path);
 /*
  * ports/N/counters/: Linux sysfs.c show_pma_counter(): the port's own PMA
  * asked Get(PortCounters) through the device's MAD_IFC (process_mad
- * without a work completion), each counter printed "%u\n" from its bit
- * offset and width in the attribute (IBA 16.1.3.5, table "PortCounters").
+ * without a work completion), each counter printed "%u\n", unpacked with
+ * lib/ib's PortCounters table (IBA 16.1.3.5).
  */
+#define PMA_COUNTER(n, f) { n, offsetof(struct rte_ib_port_counters, f), \
+			    sizeof(((struct rte_ib_port_counters *)NULL)->f) }
 static const struct {
 	const char *name;
-	uint16_t offset;        /* bits from the start of the attribute */
-	uint8_t width;          /* 4, 8, 16 or 32 bits */
+	uint16_t off;           /* of the member in struct rte_ib_port_counters */
+	uint8_t size;           /* its size: 1, 2 or 4 bytes */
 } pma_counters[] = {
-	{ "symbol_error", 32, 16 },
-	{ "link_error_recovery", 48, 8 },
-	{ "link_downed", 56, 8 },
-	{ "port_rcv_errors", 64, 16 },
-	{ "port_rcv_remote_physical_errors", 80, 16 },
-	{ "port_rcv_switch_relay_errors", 96, 16 },
-	{ "port_xmit_discards", 112, 16 },
-	{ "port_xmit_constraint_errors", 128, 8 },
-	{ "port_rcv_constraint_errors", 136, 8 },
-	{ "local_link_integrity_errors", 152, 4 },
-	{ "excessive_buffer_overrun_errors", 156, 4 },
-	{ "VL15_dropped", 176, 16 },
-	{ "port_xmit_data", 192, 32 },
-	{ "port_rcv_data", 224, 32 },
-	{ "port_xmit_packets", 256, 32 },
-	{ "port_rcv_packets", 288, 32 },
-	{ "port_xmit_wait", 320, 32 },
+	PMA_COUNTER("symbol_error", symbol_error),
+	PMA_COUNTER("link_error_recovery", link_error_recovery),
+	PMA_COUNTER("link_downed", link_downed),
+	PMA_COUNTER("port_rcv_errors", port_rcv_errors),
+	PMA_COUNTER("port_rcv_remote_physical_errors", port_rcv_remote_physical_errors),
+	PMA_COUNTER("port_rcv_switch_relay_errors", port_rcv_switch_relay_errors),
+	PMA_COUNTER("port_xmit_discards", port_xmit_discards),
+	PMA_COUNTER("port_xmit_constraint_errors", port_xmit_constraint_errors),
+	PMA_COUNTER("port_rcv_constraint_errors", port_rcv_constraint_errors),
+	PMA_COUNTER("local_link_integrity_errors", local_link_integrity_errors),
+	PMA_COUNTER("excessive_buffer_overrun_errors", excessive_buffer_overrun_errors),
+	PMA_COUNTER("VL15_dropped", vl15_dropped),
+	PMA_COUNTER("port_xmit_data", port_xmit_data),
+	PMA_COUNTER("port_rcv_data", port_rcv_data),
+	PMA_COUNTER("port_xmit_packets", port_xmit_pkts),
+	PMA_COUNTER("port_rcv_packets", port_rcv_pkts),
+	PMA_COUNTER("port_xmit_wait", port_xmit_wait),
 };
 
 /* Offset of a PerfMgt attribute in the MAD (24-byte header, 40 reserved). */
@@ -291,20 +295,21 @@ static const struct {
 #define PMA_ATTR_PORT_COUNTERS 0x0012
 
 static uint32_t
-pma_field(const uint8_t *attr, unsigned int offset, unsigned int width)
+pma_value(const struct rte_ib_port_counters *pc, unsigned int i)
 {
-	const uint8_t *b = attr + offset / 8;
+	const uint8_t *m = (const uint8_t *)pc + pma_counters[i].off;
+	uint16_t v16;
+	uint32_t v32;
 
-	switch (width) {
-	case 4:
-		return (uint32_t)(*b >> (4 - offset % 8)) & 0xf;
-	case 8:
-		return *b;
-	case 16:
-		return (uint32_t)b[0] << 8 | b[1];
+	switch (pma_counters[i].size) {
+	case 1:
+		return *m;
+	case 2:
+		memcpy(&v16, m, sizeof(v16));
+		return v16;
 	default:
-		return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 |
-			(uint32_t)b[2] << 8 | b[3];
+		memcpy(&v32, m, sizeof(v32));
+		return v32;
 	}
 }
 
@@ -312,6 +317,7 @@ static int
 put_counters(const char *port_dir, struct rte_ib_device *dev, uint8_t port)
 {
 	uint8_t in[RTE_IB_MAD_SIZE], out[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_counters pc;
 	char dir[PATH_MAX];
 	unsigned int i;
 	int rc;
@@ -328,15 +334,15 @@ put_counters(const char *port_dir, struct rte_ib_device *dev, uint8_t port)
 	if (rc < 0)
 		return -rte_errno;
 	/* No reply, or a MAD status (bad attribute...): no counters. */
-	if (!(rc & RTE_IB_MAD_RESULT_REPLY) || out[4] != 0 || out[5] != 0)
+	if (!(rc & RTE_IB_MAD_RESULT_REPLY) || out[4] != 0 || out[5] != 0 ||
+	    rte_ib_unpack(rte_ib_port_counters_layout(), out + PMA_DATA_OFF,
+			  RTE_IB_PORT_COUNTERS_SIZE, &pc) != 0)
 		return -EPROTO;
 	if (snprintf(dir, sizeof(dir), "%s/counters", port_dir) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	rc = make_dir("%s", dir);
 	for (i = 0; rc == 0 && i < RTE_DIM(pma_counters); i++)
-		rc = put_fmt(dir, pma_counters[i].name, "%u\n",
-			     pma_field(out + PMA_DATA_OFF, pma_counters[i].offset,
-				       pma_counters[i].width));
+		rc = put_fmt(dir, pma_counters[i].name, "%u\n", pma_value(&pc, i));
 	return rc;
 }
 

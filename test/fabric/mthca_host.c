@@ -27,6 +27,20 @@
  *                                                         ethdev 2's receive ring and the
  *                                                         datagrams in flight (default
  *                                                         NB_RX_DESC, NB_DESC)
+ *   test  -> "QINFO"                                      rte_ib_ud_queue_info of queue 0
+ *        <- "OK qinfo port=<ethdev> ib_port=<n> rx_qpn=<> rx_qkey=0x<> rx_pkey_index=<>
+ *            rx_live=<0|1> tx_qpn=<> tx_qkey=0x<> tx_pkey_index=<> tx_live=<0|1>"
+ *   test  -> "QKEY <hex>"                                 rte_ib_ud_qkey_set on the ethdev in use
+ *   test  -> "SQKEY <hex>"                                the Q_Key this host's sends carry
+ *                                                         (default QKEY)
+ *   test  -> "UDPORT <pkey hex>"                          rte_ib_ud_port_create on the P_Key's
+ *                                                         index (waits up to 30 s for the SM
+ *                                                         to put it in the table), configured,
+ *                                                         started, from a pool of its own
+ *        <- "OK udport port=<ethdev> pkey_index=<n> qpn=<rx> txqpn=<tx> name=<ethdev name>"
+ *   test  -> "USE <ethdev>"                               SEND/RECV/STATS/QINFO/QKEY on it; RECV
+ *                                                         expects its queue's P_Key index
+ *   test  -> "UDDEL <ethdev>"                             rte_ib_ud_port_destroy; its pool freed
  *   test  -> "QUIT"
  *   host  -> "EVENT LSC up|down"                          on a link state change
  *
@@ -51,10 +65,10 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memzone.h>
-#include <rte_pmd_mthca.h>
 
 #define NB_DESC		1024
 #define NB_RX_DESC	4096
+#define NB_UD_DESC	1024	/* a UD port's rings */
 #define BURST		32
 #define QKEY		0x00000b1bu	/* net_mthca's default Q_Key */
 
@@ -67,6 +81,18 @@ static struct rte_mempool *pool;
 static struct rte_ib_device *ibdev;
 static uint8_t ib_port;
 static uint16_t bench_rx_ring = NB_RX_DESC;	/* ethdev 2's receive ring now */
+static uint32_t send_qkey = QKEY;		/* the Q_Key of this host's sends */
+static uint16_t rx_pkey_index;			/* what RECV expects of the ethdev in use */
+static struct rte_mempool *ud_pool;		/* the UD port's mbufs */
+
+/* The QPN of queue 0 of @p port (rx or tx) through rte_ib, 0 when it fails. */
+static uint32_t
+queue_qpn(uint16_t port, bool tx)
+{
+	struct rte_ib_ud_queue_info qi;
+
+	return rte_ib_ud_queue_info(port, 0, tx, &qi) == 0 ? qi.qpn : 0;
+}
 
 /*
  * A UD QP has no address filter to open: the PMD refuses promiscuous and
@@ -90,7 +116,7 @@ filters_check(uint16_t port_id)
 }
 
 static int
-port_setup(uint16_t port_id)
+port_setup_pool(uint16_t port_id, struct rte_mempool *mp, uint16_t nb_rx)
 {
 	struct rte_eth_dev_info info;
 	struct rte_eth_conf conf;
@@ -105,14 +131,20 @@ port_setup(uint16_t port_id)
 	conf.txmode.offloads = info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	ret = rte_eth_dev_configure(port_id, 1, 1, &conf);
 	if (ret == 0)
-		ret = rte_eth_rx_queue_setup(port_id, 0, NB_RX_DESC, 0, NULL, pool);
+		ret = rte_eth_rx_queue_setup(port_id, 0, nb_rx, 0, NULL, mp);
 	if (ret == 0)
-		ret = rte_eth_tx_queue_setup(port_id, 0, NB_DESC, 0, NULL);
+		ret = rte_eth_tx_queue_setup(port_id, 0, RTE_MIN(nb_rx, (uint16_t)NB_DESC), 0, NULL);
 	if (ret == 0)
 		ret = rte_eth_dev_start(port_id);
 	if (ret == 0)
 		ret = filters_check(port_id);
 	return ret;
+}
+
+static int
+port_setup(uint16_t port_id)
+{
+	return port_setup_pool(port_id, pool, NB_RX_DESC);
 }
 
 static uint8_t
@@ -157,7 +189,7 @@ do_send(uint16_t dlid, uint32_t dqpn, uint64_t count, uint32_t size, uint64_t pp
 				p[j] = pattern(seq, j);
 			a->tx.ah = ah;
 			a->tx.dest_qpn = dqpn;
-			a->tx.qkey = QKEY;
+			a->tx.qkey = send_qkey;
 		}
 		for (k = 0; k < n;) {
 			uint16_t t = rte_eth_tx_burst(port_id, 0, m + k, n - k);
@@ -207,8 +239,9 @@ do_recv(uint64_t count, uint32_t timeout_ms, uint32_t peer_qpn, uint16_t peer_li
 				memcpy(&seq, p, sizeof(seq));
 				ok = seq < count && (peer_qpn == 0 || a->rx.src_qpn == peer_qpn) &&
 				     (peer_lid == 0 || a->rx.slid == peer_lid) && a->rx.port == ib_port &&
-				     /* SL 0, LMC 0, the default P_Key at index 0, no GRH */
-				     a->rx.sl == 0 && a->rx.path_bits == 0 && a->rx.pkey_index == 0 &&
+				     /* SL 0, LMC 0, the ethdev's P_Key index, no GRH */
+				     a->rx.sl == 0 && a->rx.path_bits == 0 &&
+				     a->rx.pkey_index == rx_pkey_index &&
 				     a->rx.flags == 0;
 				for (j = sizeof(seq); ok && j < len; j++)
 					ok = p[j] == pattern(seq, j);
@@ -331,7 +364,7 @@ do_segs(uint16_t dlid, uint32_t dqpn, unsigned int count, uint32_t size, unsigne
 		}
 		rte_ib_mbuf_addr(head)->tx.ah = ah;
 		rte_ib_mbuf_addr(head)->tx.dest_qpn = dqpn;
-		rte_ib_mbuf_addr(head)->tx.qkey = QKEY;
+		rte_ib_mbuf_addr(head)->tx.qkey = send_qkey;
 		while (rte_eth_tx_burst(port_id, 0, &head, 1) == 0)
 			;
 		usleep(200);
@@ -404,7 +437,7 @@ bench_alloc(struct rte_mbuf **m, uint32_t size, struct rte_ib_ah *ah, uint32_t r
 		rte_pktmbuf_append(m[i], size);
 		a->tx.ah = ah;
 		a->tx.dest_qpn = rqpn;
-		a->tx.qkey = QKEY;
+		a->tx.qkey = send_qkey;
 	}
 	return 0;
 }
@@ -628,12 +661,12 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	rdev = rte_ib_device_from_port_id(2, &rport);
 	if (rte_eth_dev_count_avail() < 3 || rdev == NULL ||
 	    rte_ib_query_port(rdev, rport, &pa) != 0 || pa.state != RTE_IB_PORT_ACTIVE ||
-	    rte_pmd_mthca_queue_qpn(2, 0, 0, &rqpn) != 0) {
+	    (rqpn = queue_qpn(2, false)) == 0) {
 		printf("ERR bench needs a second HCA (ethdev 2) with an ACTIVE port\n");
 		return;
 	}
 	ret = bench_rx_resize((uint16_t)rx_ring);
-	if (ret != 0 || rte_pmd_mthca_queue_qpn(2, 0, 0, &rqpn) != 0) {
+	if (ret != 0 || (rqpn = queue_qpn(2, false)) == 0) {
 		printf("ERR bench: ethdev 2 with a receive ring of %u: %s\n", rx_ring,
 		       strerror(ret != 0 ? -ret : rte_errno));
 		return;
@@ -730,6 +763,98 @@ do_cycle(unsigned int n)
 	       free0, free1, mb0, mb1);
 }
 
+static void
+do_qinfo(void)
+{
+	struct rte_ib_ud_queue_info rx, tx;
+
+	if (rte_ib_ud_queue_info(port_id, 0, false, &rx) != 0 ||
+	    rte_ib_ud_queue_info(port_id, 0, true, &tx) != 0) {
+		printf("ERR qinfo port %u: %s\n", port_id, rte_strerror(rte_errno));
+		return;
+	}
+	printf("OK qinfo port=%u ib_port=%u rx_qpn=%u rx_qkey=0x%08x rx_pkey_index=%u rx_live=%u "
+	       "tx_qpn=%u tx_qkey=0x%08x tx_pkey_index=%u tx_live=%u\n", port_id, rx.ib_port,
+	       rx.qpn, rx.qkey, rx.pkey_index, rx.live, tx.qpn, tx.qkey, tx.pkey_index, tx.live);
+}
+
+static void
+do_use(uint16_t port)
+{
+	struct rte_ib_ud_queue_info qi;
+
+	if (rte_ib_ud_queue_info(port, 0, false, &qi) != 0) {
+		printf("ERR use %u: %s\n", port, rte_strerror(rte_errno));
+		return;
+	}
+	port_id = port;
+	rx_pkey_index = qi.pkey_index;
+	printf("OK use %u\n", port);
+}
+
+/* A UD port on the P_Key @p pkey, set up as the others, from a pool of its own. */
+static void
+do_udport(uint16_t pkey)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	uint16_t idx = 0, pid = RTE_MAX_ETHPORTS;
+	int i, ret;
+
+	/* the SM's Set(P_KeyTable) refreshes the core's cache (PKEY_CHANGE) */
+	for (i = 0; i < 300 && rte_ib_pkey_find(ibdev, ib_port, pkey, &idx) != 0; i++)
+		rte_delay_ms(100);
+	if (i == 300) {
+		printf("ERR udport: P_Key 0x%04x not in the table of port %u\n", pkey, ib_port);
+		return;
+	}
+	if (ud_pool == NULL)
+		ud_pool = rte_pktmbuf_pool_create("mthca_host_ud", 2047, 256, 0,
+						  RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
+	if (ud_pool == NULL) {
+		printf("ERR udport pool: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	if (rte_ib_ud_port_create(ibdev, ib_port, idx, &pid) != 0) {
+		printf("ERR udport create: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	ret = port_setup_pool(pid, ud_pool, NB_UD_DESC);
+	if (ret == 0)
+		ret = rte_eth_dev_get_name_by_port(pid, name);
+	if (ret != 0) {
+		printf("ERR udport %u setup: %s\n", pid, strerror(-ret));
+		return;
+	}
+	printf("OK udport port=%u pkey_index=%u qpn=%u txqpn=%u name=%s\n", pid, idx,
+	       queue_qpn(pid, false), queue_qpn(pid, true), name);
+}
+
+static void
+do_uddel(uint16_t pid)
+{
+	uint8_t p;
+
+	if (rte_ib_ud_port_destroy(pid) != 0) {
+		printf("ERR uddel %u: %s\n", pid, rte_strerror(rte_errno));
+		return;
+	}
+	if (rte_ib_device_from_port_id(pid, &p) != NULL || rte_eth_dev_is_valid_port(pid)) {
+		printf("ERR uddel %u: the ethdev is still there\n", pid);
+		return;
+	}
+	/* every mbuf of the UD port's queues came back with its stop */
+	if (rte_mempool_full(ud_pool) == 0) {
+		printf("ERR uddel %u: %u mbufs of %u not back\n", pid,
+		       rte_mempool_in_use_count(ud_pool), ud_pool->size);
+		return;
+	}
+	rte_mempool_free(ud_pool);
+	ud_pool = NULL;
+	if (port_id == pid)
+		port_id = 0;
+	printf("OK uddel %u\n", pid);
+}
+
 /* STOP, START, CLOSE: every ethdev of the process, so the whole HCA follows */
 static void
 do_ports(const char *what)
@@ -790,8 +915,9 @@ main(int argc, char **argv)
 		}
 	}
 	port_id = 0;
-	if (rte_pmd_mthca_queue_qpn(port_id, 0, 0, &qpn) != 0 ||
-	    rte_pmd_mthca_queue_qpn(port_id, 0, 1, &txqpn) != 0) {
+	qpn = queue_qpn(port_id, false);
+	txqpn = queue_qpn(port_id, true);
+	if (qpn == 0 || txqpn == 0) {
 		printf("ERR queue QPNs: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
@@ -837,6 +963,22 @@ main(int argc, char **argv)
 			rte_pktmbuf_free_bulk(held, nheld);
 			nheld = 0;
 			do_ports("CLOSE");
+		} else if (strncmp(line, "QINFO", 5) == 0) {
+			do_qinfo();
+		} else if (sscanf(line, "QKEY %x", &a) == 1) {
+			if (rte_ib_ud_qkey_set(port_id, a) != 0)
+				printf("ERR qkey 0x%08x: %s\n", a, rte_strerror(rte_errno));
+			else
+				printf("OK qkey 0x%08x\n", a);
+		} else if (sscanf(line, "SQKEY %x", &a) == 1) {
+			send_qkey = a;
+			printf("OK sqkey 0x%08x\n", a);
+		} else if (sscanf(line, "UDPORT %x", &a) == 1) {
+			do_udport((uint16_t)a);
+		} else if (sscanf(line, "USE %u", &a) == 1) {
+			do_use((uint16_t)a);
+		} else if (sscanf(line, "UDDEL %u", &a) == 1) {
+			do_uddel((uint16_t)a);
 		} else if (strncmp(line, "QUIT", 4) == 0) {
 			break;
 		} else {

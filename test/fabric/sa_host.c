@@ -80,7 +80,6 @@
 #include <rte_ibmad_sa.h>
 #include <rte_ibmad_umad.h>
 #include <rte_mbuf.h>
-#include <rte_pmd_mthca.h>
 
 #include "sa_host_qps.h"
 
@@ -584,6 +583,7 @@ main(int argc, char **argv)
 	struct rte_ib_sa_mcmember_rec group;
 	struct rte_ib_gid gid;
 	char line[256], arg[128], s[64];
+	struct rte_ib_ud_queue_info qi;
 	uint32_t qpn, txqpn;
 	unsigned int a, b, c, d;
 	bool idle;
@@ -642,11 +642,9 @@ main(int argc, char **argv)
 		return 1;
 	}
 	gid_str(&gid, s, sizeof(s));
-	/* net_mthca's own API names the QP the SA client's MADs never use. */
-	if (rte_pmd_mthca_queue_qpn(port_id, 0, 0, &qpn) != 0)
-		qpn = 0;
-	if (rte_pmd_mthca_queue_qpn(port_id, 0, 1, &txqpn) != 0)
-		txqpn = 0;
+	/* rte_ib names the UD QPs of the ethdev, which the SA client's MADs never use. */
+	qpn = rte_ib_ud_queue_info(port_id, 0, false, &qi) == 0 ? qi.qpn : 0;
+	txqpn = rte_ib_ud_queue_info(port_id, 0, true, &qi) == 0 ? qi.qpn : 0;
 	printf("READY lid=%u sm_lid=%u gid=%s rx_qpn=%u tx_qpn=%u\n", pa.lid, pa.sm_lid, s, qpn,
 	       txqpn);
 	rte_ib_register_event_handler(ibdev, event_print, NULL);

@@ -86,6 +86,18 @@ def resources(fab, node):
     return {k: int(v) for k, v in (f.split('=', 1) for f in line.split()[2:])}
 
 
+def finish(h, fab, hosts):
+    """Every host quits with status 0; ibfabric logged no DMA fault or error, exits 0."""
+    for x in hosts:
+        x.cmd('QUIT', 'OK bye', timeout=30)
+        h.wait_for(lambda: not x.p.alive(), timeout=20, what='%s to exit' % x.name)
+        h.check_eq(x.p.popen.returncode, 0, '%s exit status' % x.name)
+    log = fab.proc.log()
+    for bad in ('DMA fault', 'error:'):
+        h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
+    h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
+
+
 def main():
     ibfabric, netfile, exe = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('mthca_fabric', timeout=280) as h:
@@ -184,14 +196,7 @@ def main():
         closed = resources(fab, a.name)
         h.check(all(v == 0 for v in closed.values()),
                 'model resources after dev_close, all zero: %s' % closed)
-        for x in hosts:
-            x.cmd('QUIT', 'OK bye', timeout=30)
-            h.wait_for(lambda: not x.p.alive(), timeout=20, what='%s to exit' % x.name)
-            h.check_eq(x.p.popen.returncode, 0, '%s exit status' % x.name)
-        log = fab.proc.log()
-        for bad in ('DMA fault', 'error:'):
-            h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
-        h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
+        finish(h, fab, hosts)
 
 
 if __name__ == '__main__':

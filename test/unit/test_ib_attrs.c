@@ -38,6 +38,7 @@ static const struct rte_ib_record_layout *(*const all_layouts[])(void) = {
 	rte_ib_class_port_info_layout,
 	rte_ib_notice_layout,
 	rte_ib_inform_info_layout,
+	rte_ib_port_counters_layout,
 	rte_ib_sa_node_rec_layout,
 	rte_ib_sa_port_info_rec_layout,
 	rte_ib_sa_inform_info_rec_layout,
@@ -502,6 +503,65 @@ test_class_port_info_vector(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * PortCounters, IBA 16.1.3.5 table "PortCounters", one word per line:
+ * w0 = Reserved 0, PortSelect 1, CounterSelect 0xffff -> 00 01 ff ff;
+ * w1 = SymbolErrorCounter 0x1234, LinkErrorRecoveryCounter 0x56,
+ * LinkDownedCounter 0x78 -> 12 34 56 78; w2 = PortRcvErrors 0x9abc,
+ * PortRcvRemotePhysicalErrors 0x0102 -> 9a bc 01 02; w3 =
+ * PortRcvSwitchRelayErrors 0x0304, PortXmitDiscards 0x0506; w4 =
+ * PortXmitConstraintErrors 7, PortRcvConstraintErrors 8, reserved 8 bits,
+ * LocalLinkIntegrityErrors 0xa in bits 24-27 (the high nibble of byte 19)
+ * and ExcessiveBufferOverrunErrors 5 in bits 28-31 -> 07 08 00 a5;
+ * w5 = reserved 16 bits, VL15Dropped 0xbeef -> 00 00 be ef; w6..w10 =
+ * PortXmitData, PortRcvData, PortXmitPkts, PortRcvPkts, PortXmitWait.
+ * The byte-19 split is also Linux's struct ib_pma_portcounters
+ * ("LocalLink: 7:4, BufferOverrun: 3:0").
+ */
+static int
+test_port_counters_vector(void)
+{
+	struct rte_ib_port_counters pc, back;
+	uint8_t buf[RTE_IB_PORT_COUNTERS_SIZE];
+	static const uint8_t want[RTE_IB_PORT_COUNTERS_SIZE] = {
+		0x00, 0x01, 0xff, 0xff, 0x12, 0x34, 0x56, 0x78,
+		0x9a, 0xbc, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06,
+		0x07, 0x08, 0x00, 0xa5, 0x00, 0x00, 0xbe, 0xef,
+		0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
+		0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f, 0x10,
+		0x11, 0x12, 0x13, 0x14,
+	};
+
+	memset(&pc, 0, sizeof(pc));
+	pc.port_select = 1;
+	pc.counter_select = 0xffff;
+	pc.symbol_error = 0x1234;
+	pc.link_error_recovery = 0x56;
+	pc.link_downed = 0x78;
+	pc.port_rcv_errors = 0x9abc;
+	pc.port_rcv_remote_physical_errors = 0x0102;
+	pc.port_rcv_switch_relay_errors = 0x0304;
+	pc.port_xmit_discards = 0x0506;
+	pc.port_xmit_constraint_errors = 7;
+	pc.port_rcv_constraint_errors = 8;
+	pc.local_link_integrity_errors = 0xa;
+	pc.excessive_buffer_overrun_errors = 5;
+	pc.vl15_dropped = 0xbeef;
+	pc.port_xmit_data = 0x01020304;
+	pc.port_rcv_data = 0x05060708;
+	pc.port_xmit_pkts = 0x090a0b0c;
+	pc.port_rcv_pkts = 0x0d0e0f10;
+	pc.port_xmit_wait = 0x11121314;
+	TEST_ASSERT_SUCCESS(rte_ib_pack(rte_ib_port_counters_layout(), &pc, buf,
+					sizeof(buf)), "pack");
+	TEST_ASSERT_BUFFERS_EQUAL(buf, want, sizeof(buf), "PortCounters");
+	memset(&back, 0, sizeof(back)); /* padding */
+	TEST_ASSERT_SUCCESS(rte_ib_unpack(rte_ib_port_counters_layout(), want,
+					  sizeof(want), &back), "unpack");
+	TEST_ASSERT(memcmp(&pc, &back, sizeof(pc)) == 0, "round trip");
+	return TEST_SUCCESS;
+}
+
 /* Too-wide values and short buffers are refused and change nothing. */
 static int
 test_bad_input(void)
@@ -558,6 +618,7 @@ static struct unit_test_suite ib_attrs_suite = {
 		TEST_CASE(test_notice_vector),
 		TEST_CASE(test_inform_info_vectors),
 		TEST_CASE(test_class_port_info_vector),
+		TEST_CASE(test_port_counters_vector),
 		TEST_CASE(test_bad_input),
 		TEST_CASE(test_layout_by_attr),
 		TEST_CASES_END(),

@@ -39,6 +39,12 @@ struct tdev {
 	unsigned int nb_query_port;
 	unsigned int nb_ah;
 	uint32_t cap_set, cap_clear;
+	/* UD queues and UD ports (t_ud_ops) */
+	uint32_t qkey;              /* last ud_qkey_set */
+	unsigned int nb_qkey_set;
+	uint16_t ud_port;           /* ethdev of the UD port, or RTE_IB_NO_ETH_PORT */
+	uint8_t ud_ib_port;
+	uint16_t ud_pkey_index;
 };
 
 struct tah {
@@ -128,6 +134,95 @@ static const struct rte_ib_dev_ops t_ops = {
 	.ah_destroy = t_ah_destroy,
 };
 
+/* One rx and one tx queue (queue 0) per ethdev: QPN 0x48 + tx. */
+static int
+t_ud_queue_info(struct rte_ib_device *dev, uint16_t port_id, uint16_t queue_id,
+		bool tx, struct rte_ib_ud_queue_info *info)
+{
+	struct tdev *t = dev->dev_private;
+
+	if (queue_id != 0)
+		return -EINVAL;
+	info->qpn = 0x48 + (tx ? 1 : 0);
+	info->qkey = t->qkey;
+	info->pkey_index = port_id == t->ud_port ? t->ud_pkey_index : 0;
+	info->ib_port = port_id == t->ud_port ? t->ud_ib_port : 1;
+	return 0;
+}
+
+static int
+t_ud_qkey_set(struct rte_ib_device *dev, uint16_t port_id, uint32_t qkey)
+{
+	struct tdev *t = dev->dev_private;
+
+	RTE_SET_USED(port_id);
+	t->qkey = qkey;
+	t->nb_qkey_set++;
+	return 0;
+}
+
+static int
+t_ud_port_create(struct rte_ib_device *dev, uint8_t ib_port, uint16_t pkey_index,
+		 uint16_t *port_id)
+{
+	struct tdev *t = dev->dev_private;
+
+	if (t->ud_port != RTE_IB_NO_ETH_PORT)
+		return -ENOSPC;
+	t->ud_port = 20;
+	t->ud_ib_port = ib_port;
+	t->ud_pkey_index = pkey_index;
+	*port_id = t->ud_port;
+	return 0;
+}
+
+static int
+t_ud_port_destroy(struct rte_ib_device *dev, uint16_t port_id)
+{
+	struct tdev *t = dev->dev_private;
+
+	if (port_id != t->ud_port)
+		return -ENODEV;
+	t->ud_port = RTE_IB_NO_ETH_PORT;
+	return 0;
+}
+
+static int
+t_ud_port_pkey_index_set(struct rte_ib_device *dev, uint16_t port_id,
+			 uint16_t pkey_index)
+{
+	struct tdev *t = dev->dev_private;
+
+	if (port_id != t->ud_port)
+		return -EINVAL;
+	t->ud_pkey_index = pkey_index;
+	return 0;
+}
+
+static int
+t_ud_port_lookup(struct rte_ib_device *dev, uint16_t port_id, uint8_t *ib_port)
+{
+	struct tdev *t = dev->dev_private;
+
+	if (port_id == RTE_IB_NO_ETH_PORT || port_id != t->ud_port)
+		return -ENODEV;
+	*ib_port = t->ud_ib_port;
+	return 0;
+}
+
+/* t_ops with the UD queue and UD port ops. */
+static const struct rte_ib_dev_ops t_ud_ops = {
+	.query_port = t_query_port,
+	.query_gid = t_query_gid,
+	.query_pkey = t_query_pkey,
+	.ud_queue_info = t_ud_queue_info,
+	.ud_qkey_set = t_ud_qkey_set,
+	.ud_port_create = t_ud_port_create,
+	.ud_port_destroy = t_ud_port_destroy,
+	.ud_port_pkey_index_set = t_ud_port_pkey_index_set,
+	.ud_port_lookup = t_ud_port_lookup,
+};
+
 static void
 tdev_init(struct tdev *t, const char *name, uint16_t eth0)
 {
@@ -140,6 +235,7 @@ tdev_init(struct tdev *t, const char *name, uint16_t eth0)
 	t->dev.dev_private = t;
 	t->dev.eth_port_id[0] = eth0;
 	t->dev.eth_port_id[1] = RTE_IB_NO_ETH_PORT;
+	t->ud_port = RTE_IB_NO_ETH_PORT;
 	t->port[0].state = RTE_IB_PORT_DOWN;
 	t->port[0].gid_tbl_len = 1;
 	t->port[0].pkey_tbl_len = 4;
@@ -391,6 +487,141 @@ test_cache_and_ops(void)
 	return TEST_SUCCESS;
 }
 
+/* --- UD queues and UD ports --- */
+
+/* Every wrapper on an ethdev that is no IB port's: ENODEV, no op called. */
+static int
+expect_no_ib_port(uint16_t port_id)
+{
+	struct rte_ib_ud_queue_info info;
+
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_ib_ud_queue_info(port_id, 0, false, &info), -1,
+			  "queue info of ethdev %u", port_id);
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "queue info: rte_errno");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_ib_ud_qkey_set(port_id, 0x1234), -1, "qkey of %u", port_id);
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "qkey: rte_errno");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_destroy(port_id), -1, "destroy %u", port_id);
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "destroy: rte_errno");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_pkey_index_set(port_id, 1), -1,
+			  "pkey index of %u", port_id);
+	TEST_ASSERT_EQUAL(rte_errno, ENODEV, "pkey index: rte_errno");
+	return TEST_SUCCESS;
+}
+
+static int
+test_ud_ops_missing(void)
+{
+	struct rte_ib_ud_queue_info info;
+	uint16_t pid = 0;
+	struct tdev t;
+
+	/* t_ops has none of the UD ops */
+	tdev_init(&t, "tU0", 3);
+	TEST_ASSERT_SUCCESS(rte_ib_device_register(&t.dev), "register");
+	TEST_ASSERT_EQUAL(rte_ib_ud_queue_info(3, 0, false, &info), -1, "queue info");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "queue info: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_qkey_set(3, 0x1234), -1, "qkey");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "qkey: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(&t.dev, 1, 0, &pid), -1, "create");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "create: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_pkey_index_set(3, 0), -1, "pkey index");
+	TEST_ASSERT_EQUAL(rte_errno, ENOTSUP, "pkey index: rte_errno");
+	/* the ethdev of a physical port is never a UD port to destroy */
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_destroy(3), -1, "destroy a physical port");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "destroy: rte_errno");
+	TEST_ASSERT_SUCCESS(expect_no_ib_port(5), "ethdev 5");
+	TEST_ASSERT_SUCCESS(rte_ib_device_unregister(&t.dev), "unregister");
+	TEST_ASSERT_SUCCESS(expect_no_ib_port(3), "ethdev 3 after unregister");
+	return TEST_SUCCESS;
+}
+
+static int
+test_ud_queue_qkey(void)
+{
+	struct rte_ib_ud_queue_info info;
+	struct tdev t;
+
+	tdev_init(&t, "tU1", 7);
+	t.dev.ops = &t_ud_ops;
+	t.qkey = 0xb1b;
+	TEST_ASSERT_SUCCESS(rte_ib_device_register(&t.dev), "register");
+	memset(&info, 0xa5, sizeof(info));
+	TEST_ASSERT_SUCCESS(rte_ib_ud_queue_info(7, 0, false, &info), "rx queue 0");
+	TEST_ASSERT_EQUAL(info.qpn, 0x48, "rx QPN");
+	TEST_ASSERT_EQUAL(info.qkey, 0xb1b, "rx Q_Key");
+	TEST_ASSERT_EQUAL(info.pkey_index, 0, "rx P_Key index");
+	TEST_ASSERT_EQUAL(info.ib_port, 1, "IB port");
+	TEST_ASSERT_EQUAL(info.live, 0, "cleared before the op");
+	TEST_ASSERT_SUCCESS(rte_ib_ud_queue_info(7, 0, true, &info), "tx queue 0");
+	TEST_ASSERT_EQUAL(info.qpn, 0x49, "tx QPN");
+	TEST_ASSERT_EQUAL(rte_ib_ud_queue_info(7, 1, false, &info), -1, "no queue 1");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "queue 1: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_queue_info(7, 0, false, NULL), -1, "NULL info");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL info: rte_errno");
+
+	/* IBA 10.2.4: a Q_Key with bit 31 set is controlled, not for a UD port */
+	TEST_ASSERT_EQUAL(rte_ib_ud_qkey_set(7, 0x80010000), -1, "controlled Q_Key");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "controlled: rte_errno");
+	TEST_ASSERT_EQUAL(t.nb_qkey_set, 0, "the op never saw it");
+	TEST_ASSERT_SUCCESS(rte_ib_ud_qkey_set(7, 0x7fffffff), "highest plain Q_Key");
+	TEST_ASSERT_EQUAL(t.qkey, 0x7fffffff, "the op got it");
+	TEST_ASSERT_SUCCESS(rte_ib_ud_queue_info(7, 0, false, &info), "rx queue 0");
+	TEST_ASSERT_EQUAL(info.qkey, 0x7fffffff, "queue reports the new Q_Key");
+	TEST_ASSERT_SUCCESS(rte_ib_device_unregister(&t.dev), "unregister");
+	return TEST_SUCCESS;
+}
+
+static int
+test_ud_port(void)
+{
+	struct rte_ib_ud_queue_info info;
+	uint8_t ib_port = 0;
+	uint16_t pid = 0;
+	struct tdev t;
+
+	tdev_init(&t, "tU2", 7);
+	t.dev.ops = &t_ud_ops;
+	TEST_ASSERT_SUCCESS(rte_ib_device_register(&t.dev), "register");
+	/* the P_Key table has 4 entries (tdev_init) */
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(&t.dev, 1, 4, &pid), -1, "index 4");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "index 4: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(&t.dev, 3, 0, &pid), -1, "port 3");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "port 3: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(&t.dev, 0, 0, &pid), -1, "port 0");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(&t.dev, 1, 0, NULL), -1, "NULL port_id");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "NULL port_id: rte_errno");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_create(NULL, 1, 0, &pid), -1, "NULL device");
+	TEST_ASSERT_EQUAL(t.ud_port, RTE_IB_NO_ETH_PORT, "no UD port made so far");
+
+	TEST_ASSERT_SUCCESS(rte_ib_ud_port_create(&t.dev, 2, 3, &pid), "create");
+	TEST_ASSERT_EQUAL(pid, 20, "its ethdev");
+	TEST_ASSERT(rte_ib_device_from_port_id(20, &ib_port) == &t.dev,
+		    "the UD port maps to its device");
+	TEST_ASSERT_EQUAL(ib_port, 2, "and to its IB port");
+	TEST_ASSERT_SUCCESS(rte_ib_ud_queue_info(20, 0, false, &info), "its queue");
+	TEST_ASSERT_EQUAL(info.pkey_index, 3, "its P_Key index");
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_destroy(7), -1, "destroy a physical port");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "physical port: rte_errno");
+
+	TEST_ASSERT_EQUAL(rte_ib_ud_port_pkey_index_set(20, 4), -1, "move to index 4");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "index 4: rte_errno");
+	TEST_ASSERT_EQUAL(t.ud_pkey_index, 3, "index kept");
+	TEST_ASSERT_SUCCESS(rte_ib_ud_port_pkey_index_set(20, 1), "move to index 1");
+	TEST_ASSERT_EQUAL(t.ud_pkey_index, 1, "the op got index 1");
+
+	TEST_ASSERT_SUCCESS(rte_ib_ud_port_destroy(20), "destroy");
+	TEST_ASSERT_EQUAL(t.ud_port, RTE_IB_NO_ETH_PORT, "the op destroyed it");
+	TEST_ASSERT_SUCCESS(expect_no_ib_port(20), "ethdev 20 after destroy");
+	TEST_ASSERT(rte_ib_device_from_port_id(7, &ib_port) == &t.dev && ib_port == 1,
+		    "the physical port's ethdev still maps");
+	TEST_ASSERT_SUCCESS(rte_ib_device_unregister(&t.dev), "unregister");
+	return TEST_SUCCESS;
+}
+
 /* --- events --- */
 
 struct ev_log {
@@ -620,6 +851,9 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_register_checks),
 		TEST_CASE(test_register_lookup),
 		TEST_CASE(test_cache_and_ops),
+		TEST_CASE(test_ud_ops_missing),
+		TEST_CASE(test_ud_queue_qkey),
+		TEST_CASE(test_ud_port),
 		TEST_CASE(test_events),
 		TEST_CASE(test_clients),
 		TEST_CASE(test_mad_handler),

@@ -46,6 +46,7 @@ extern int mthca_logtype;
 #define MTHCA_EQ_ASYNC			1
 #define MTHCA_EQ_NENT			256	/**< 128 + Linux's 128 spare entries */
 #define MTHCA_MAX_QUEUES		16	/**< rx and tx queues per port */
+#define MTHCA_MAX_UD_PORTS		16	/**< UD ports (rte_ib_ud_port_create) per HCA */
 #define MTHCA_MAX_DESC			4096
 #define MTHCA_MIN_DESC			16
 #define MTHCA_CMD_TIMEOUT_MS		10000
@@ -140,11 +141,17 @@ struct mthca_sim;
 struct mthca_sqp;
 struct rte_ib_device;
 
-/** The ethdev of one IB port (eth_dev->data->dev_private). */
+/**
+ * The ethdev of one IB port (eth_dev->data->dev_private), or a UD port: a
+ * further ethdev on an IB port whose queues use another P_Key index
+ * (rte_ib_ud_port_create, an IPoIB P_Key child's).
+ */
 struct mthca_port {
 	struct mthca_dev *dev;
 	uint16_t port_id;	/**< ethdev port */
 	uint8_t port;		/**< IB port number, 1-based */
+	bool ud;		/**< a UD port (in dev->ud_port[]), not dev->eth_port[] */
+	uint16_t pkey_index;	/**< P_Key index of the queues' QPs from their next start */
 	bool started;
 	uint16_t mtu;
 	/* cached PortInfo (MAD_IFC), refreshed by link_update / events */
@@ -167,8 +174,43 @@ mthca_port_qkey(const struct mthca_port *p)
 	return p->qkey;
 }
 
+/**
+ * What the layers below the ethdev report or ask of it: the EQ drain
+ * (mthca_eq.c), the simulated function (mthca_sim.c) and the rte_ib ops
+ * (mthca_ib.c, for UD ports) call these, never a function of
+ * mthca_ethdev.c, and the EQ drain none of mthca_ib.c either, so no PMD
+ * file calls into one that calls it back (doc/guides/nics/mthca.rst,
+ * "Files"). Set once at probe (mthca_ethdev.c), before the EQs exist;
+ * read-only afterwards.
+ */
+struct mthca_event_ops {
+	/** PORT_CHANGE event of @p port (EAL interrupt thread, EQ alarm). */
+	void (*port_change)(struct mthca_dev *dev, uint8_t port, bool active);
+	/** Completion event of CQ @p cqn (EQ drain, under eq_lock). */
+	void (*cq_event)(struct mthca_dev *dev, uint32_t cqn);
+	/**
+	 * The device is gone (the simulated function's socket closed): no
+	 * command is posted any more, every port goes down with an LSC
+	 * event, the IB device raises DEVICE_FATAL. Closing the ports then
+	 * only frees host memory.
+	 */
+	void (*gone)(struct mthca_dev *dev);
+	/**
+	 * A UD port on IB port @p port whose queues use @p pkey_index, named
+	 * "<the port's ethdev name>.<pkey hex>"; probed, not configured.
+	 * -EEXIST (name taken), -ENOSPC (MTHCA_MAX_UD_PORTS), -ENOMEM.
+	 */
+	int (*ud_port_create)(struct mthca_dev *dev, uint8_t port, uint16_t pkey_index,
+			      uint16_t pkey, uint16_t *port_id);
+	/** 0 and its IB port when @p port_id is a UD port of @p dev, else -ENODEV. */
+	int (*ud_port_lookup)(struct mthca_dev *dev, uint16_t port_id, uint8_t *port);
+	/** The struct mthca_port of ethdev @p port_id if it is one of @p dev's, else NULL. */
+	struct mthca_port *(*port_of)(struct mthca_dev *dev, uint16_t port_id);
+};
+
 /** The HCA: one per PCI function. */
 struct mthca_dev {
+	const struct mthca_event_ops *ev;	/**< upcalls, set at probe */
 	char name[RTE_DEV_NAME_MAX_LEN];
 	struct rte_pci_device *pci;
 	struct mthca_sim *sim;		/**< simulated function, or NULL */
@@ -179,6 +221,11 @@ struct mthca_dev {
 	char node_desc[MTHCA_NODE_DESC_LEN + 1];
 	unsigned int nports_open;	/**< ethdevs not yet closed */
 	uint16_t eth_port[MTHCA_MAX_PORTS];
+	/** UD ports' ethdevs, RTE_MAX_ETHPORTS when free; written by their create
+	 *  and close (control side), read by the port events and the rte_ib
+	 *  core's lookup: ud_lock protects it */
+	uint16_t ud_port[MTHCA_MAX_UD_PORTS];
+	pthread_mutex_t ud_lock;
 	unsigned int dma_seq;		/**< memzone name counter */
 
 	pthread_mutex_t cmd_lock;
@@ -267,8 +314,19 @@ void mthca_uar_free(struct mthca_dev *dev, struct mthca_uar *u);
 /** Doorbell record @p idx of @p u: counter 0, identity (qn << 8) | (type << 5). */
 volatile uint8_t *mthca_dbr_init(struct mthca_uar *u, uint32_t idx, uint32_t qn,
 				 uint32_t type);
-void mthca_bar0_write32(struct mthca_dev *dev, uint64_t off, uint32_t v);
-uint32_t mthca_bar0_read32(struct mthca_dev *dev, uint64_t off);
+
+/** A 32-bit big-endian register of BAR0 (HCR, EQ set-CI and arm, reset). */
+static inline void
+mthca_bar0_write32(struct mthca_dev *dev, uint64_t off, uint32_t v)
+{
+	mthca_mmio_write32(dev->bar0 + off, v);
+}
+
+static inline uint32_t
+mthca_bar0_read32(struct mthca_dev *dev, uint64_t off)
+{
+	return mthca_mmio_read32(dev->bar0 + off);
+}
 
 /* mthca_mr.c */
 int mthca_mr_phys(struct mthca_dev *dev, struct mthca_mr *mr);
@@ -283,17 +341,10 @@ void mthca_mr_free(struct mthca_dev *dev, struct mthca_mr *mr);
 /* mthca_eq.c */
 int mthca_eq_init(struct mthca_dev *dev);
 void mthca_eq_cleanup(struct mthca_dev *dev);
-/** Drain the EQs; port changes are reported through mthca_port_event(). */
+/** Drain the EQs; events go up through dev->ev (struct mthca_event_ops). */
 void mthca_eq_poll(struct mthca_dev *dev);
 /** Drain the completion EQ only (the MAD core's thread), arm every EQ. */
 void mthca_eq_poll_comp(struct mthca_dev *dev);
-void mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active);
-/**
- * The device is gone (simulated function's socket closed): no command is
- * posted any more, every port goes down with an LSC event, the IB device
- * raises DEVICE_FATAL. Closing the ports then only frees host memory.
- */
-void mthca_dev_gone(struct mthca_dev *dev);
 
 /* mthca_cq.c */
 int mthca_cq_create(struct mthca_dev *dev, struct mthca_cq *cq, uint32_t nent);
@@ -310,6 +361,12 @@ int mthca_qp_up(struct mthca_dev *dev, struct mthca_qp *qp);
 int mthca_qp_init(struct mthca_dev *dev, struct mthca_qp *qp);
 /** INIT -> RTR -> RTS, with INIT_IB for a QP0 at RTR. */
 int mthca_qp_rts(struct mthca_dev *dev, struct mthca_qp *qp);
+/**
+ * Set the Q_Key of @p qp: a live QP in RTS takes it at once (RTS->RTS with
+ * the Q_Key optional parameter), a QP in RESET at its next RST2INIT.
+ * -EBUSY in another state; on failure the QP keeps its Q_Key.
+ */
+int mthca_qp_qkey_set(struct mthca_dev *dev, struct mthca_qp *qp, uint32_t qkey);
 /** Any state -> RESET (the doorbell records restart at 0). */
 int mthca_qp_reset(struct mthca_dev *dev, struct mthca_qp *qp);
 void mthca_qp_destroy(struct mthca_dev *dev, struct mthca_qp *qp);

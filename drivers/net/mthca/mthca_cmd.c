@@ -169,6 +169,7 @@ mthca_cmd_name(uint16_t op)
 	case MTHCA_CMD_RST2INIT_QP: return "RST2INIT_QP";
 	case MTHCA_CMD_INIT2RTR_QP: return "INIT2RTR_QP";
 	case MTHCA_CMD_RTR2RTS_QP: return "RTR2RTS_QP";
+	case MTHCA_CMD_RTS2RTS_QP: return "RTS2RTS_QP";
 	case MTHCA_CMD_2ERR_QP: return "2ERR_QP";
 	case MTHCA_CMD_2RST_QP: return "2RST_QP";
 	case MTHCA_CMD_CONF_SPECIAL_QP: return "CONF_SPECIAL_QP";

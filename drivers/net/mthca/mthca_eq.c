@@ -66,13 +66,13 @@ eqe_handle(struct mthca_dev *dev, const uint8_t *e)
 	switch (type) {
 	case MTHCA_EVT_PORT_CHANGE:
 		port = (mthca_get32(e, MTHCA_EQE_PORT) >> 28) & 3;
-		mthca_port_event(dev, port,
-				 mthca_get8(e, MTHCA_EQE_SUBTYPE) == MTHCA_PORT_CHANGE_ACTIVE);
+		dev->ev->port_change(dev, port, mthca_get8(e, MTHCA_EQE_SUBTYPE) ==
+					 MTHCA_PORT_CHANGE_ACTIVE);
 		break;
 	case MTHCA_EVT_COMP:
 		MTHCA_LOG(DEBUG, "%s: completion event, CQ 0x%x", dev->name, data);
 		dev->comp_events++;
-		mthca_ib_cq_event(dev, data);
+		dev->ev->cq_event(dev, data);
 		break;
 	case MTHCA_EVT_CQ_ERROR:
 		MTHCA_LOG(ERR, "%s: CQ 0x%x error (%s)", dev->name, data,

@@ -113,6 +113,8 @@ parse_devargs(const struct rte_devargs *da, struct mthca_dev *dev)
 
 /* ---- link --------------------------------------------------------------- */
 
+static const struct eth_dev_ops ops;
+
 static void
 port_link_fill(const struct mthca_port *p, struct rte_eth_link *link)
 {
@@ -159,51 +161,92 @@ mthca_dev_link_update(struct rte_eth_dev *eth, int wait)
 	return rte_eth_linkstatus_set(eth, &link);
 }
 
+static struct mthca_port *
+mthca_port_of(struct mthca_dev *dev, uint16_t port_id)
+{
+	struct mthca_port *p;
+
+	if (!rte_eth_dev_is_valid_port(port_id) ||
+	    rte_eth_devices[port_id].dev_ops != &ops)
+		return NULL;
+	p = rte_eth_devices[port_id].data->dev_private;
+	return p != NULL && p->dev == dev ? p : NULL;
+}
+
+/*
+ * The ethdevs on IB port @p port: its own and its UD ports', copied under
+ * ud_lock so that no callback runs with the lock held (an LSC callback may
+ * destroy a UD port).
+ */
+static unsigned int
+port_ethdevs(struct mthca_dev *dev, uint8_t port, uint16_t *ids)
+{
+	unsigned int i, n = 0;
+
+	if (dev->eth_port[port - 1] != RTE_MAX_ETHPORTS)
+		ids[n++] = dev->eth_port[port - 1];
+	pthread_mutex_lock(&dev->ud_lock);
+	for (i = 0; i < MTHCA_MAX_UD_PORTS; i++) {
+		struct mthca_port *p;
+
+		if (dev->ud_port[i] == RTE_MAX_ETHPORTS)
+			continue;
+		p = rte_eth_devices[dev->ud_port[i]].data->dev_private;
+		if (p->port == port)
+			ids[n++] = dev->ud_port[i];
+	}
+	pthread_mutex_unlock(&dev->ud_lock);
+	return n;
+}
+
+/* Link of every ethdev on IB port @p port after a change; LSC callbacks. */
+static void
+port_link_changed(struct mthca_dev *dev, uint8_t port, bool active, bool refresh)
+{
+	uint16_t ids[1 + MTHCA_MAX_UD_PORTS];
+	unsigned int i, n = port_ethdevs(dev, port, ids);
+
+	for (i = 0; i < n; i++) {
+		struct mthca_port *p = mthca_port_of(dev, ids[i]);
+		struct rte_eth_dev *eth;
+		struct rte_eth_link link;
+
+		if (p == NULL)
+			continue;	/* a UD port destroyed since */
+		eth = &rte_eth_devices[ids[i]];
+		if (!refresh || port_refresh(p) != 0 || !active)
+			p->state = active ? 4 : 1;
+		port_link_fill(p, &link);
+		/* rte_eth_linkstatus_set() returns 0 when the status changed */
+		if (rte_eth_linkstatus_set(eth, &link) == 0 && eth->data->dev_conf.intr_conf.lsc)
+			rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
+	}
+}
+
 /* Called from the EQ drain (EAL interrupt thread) on a PORT_CHANGE event. */
-void
+static void
 mthca_port_event(struct mthca_dev *dev, uint8_t port, bool active)
 {
-	struct rte_eth_dev *eth;
-	struct mthca_port *p;
-	struct rte_eth_link link;
-
-	if (port == 0 || port > dev->num_ports || dev->eth_port[port - 1] == RTE_MAX_ETHPORTS)
+	if (port == 0 || port > dev->num_ports)
 		return;
-	eth = &rte_eth_devices[dev->eth_port[port - 1]];
-	p = eth->data->dev_private;
 	MTHCA_LOG(INFO, "%s: port %u %s", dev->name, port, active ? "active" : "down");
-	if (port_refresh(p) != 0 || !active)
-		p->state = active ? 4 : 1;
-	port_link_fill(p, &link);
-	/* rte_eth_linkstatus_set() returns 0 when the status changed */
-	if (rte_eth_linkstatus_set(eth, &link) == 0 && eth->data->dev_conf.intr_conf.lsc)
-		rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
+	port_link_changed(dev, port, active, true);
 	mthca_ib_port_event(dev, port, active);
 }
 
-void
+static void
 mthca_dev_gone(struct mthca_dev *dev)
 {
 	unsigned int p;
 
 	dev->catastrophic = true;
-	for (p = 1; p <= dev->num_ports; p++) {
-		struct rte_eth_dev *eth;
-		struct rte_eth_link link;
-		struct mthca_port *mp;
-
-		if (dev->eth_port[p - 1] == RTE_MAX_ETHPORTS)
-			continue;
-		eth = &rte_eth_devices[dev->eth_port[p - 1]];
-		mp = eth->data->dev_private;
-		mp->state = 1;
-		port_link_fill(mp, &link);
-		if (rte_eth_linkstatus_set(eth, &link) == 0 && eth->data->dev_conf.intr_conf.lsc)
-			rte_eth_dev_callback_process(eth, RTE_ETH_EVENT_INTR_LSC, NULL);
+	for (p = 1; p <= dev->num_ports && p <= MTHCA_MAX_PORTS; p++) {
+		port_link_changed(dev, (uint8_t)p, false, false);
 		mthca_ib_port_event(dev, (uint8_t)p, false);
 	}
 	mthca_ib_fatal(dev);
 }
+
 
 /* ---- ethdev operations -------------------------------------------------- */
 
@@ -331,7 +374,15 @@ mthca_dev_close(struct rte_eth_dev *eth)
 		mthca_txq_release(eth->data->tx_queues[i]);
 		eth->data->tx_queues[i] = NULL;
 	}
-	dev->eth_port[p->port - 1] = RTE_MAX_ETHPORTS;
+	if (p->ud) {
+		pthread_mutex_lock(&dev->ud_lock);
+		for (i = 0; i < MTHCA_MAX_UD_PORTS; i++)
+			if (dev->ud_port[i] == p->port_id)
+				dev->ud_port[i] = RTE_MAX_ETHPORTS;
+		pthread_mutex_unlock(&dev->ud_lock);
+	} else {
+		dev->eth_port[p->port - 1] = RTE_MAX_ETHPORTS;
+	}
 	eth->data->mac_addrs = NULL;	/* p->mac, freed with the private data */
 	if (--dev->nports_open == 0)
 		mthca_dev_free(dev);
@@ -446,6 +497,7 @@ mthca_dev_free(struct mthca_dev *dev)
 		mthca_sim_close(dev);
 	else if (dev->bar0 != NULL)
 		rte_pci_unmap_device(dev->pci);
+	pthread_mutex_destroy(&dev->ud_lock);
 	pthread_mutex_destroy(&dev->mcg_lock);
 	pthread_mutex_destroy(&dev->eq_lock);
 	pthread_mutex_destroy(&dev->cmd_lock);
@@ -501,21 +553,36 @@ map_bars(struct mthca_dev *dev)
 	return 0;
 }
 
-static int
-port_create(struct mthca_dev *dev, uint8_t port)
+/* The ethdev name of IB port @p port: the PCI address, "_p2" added for port 2. */
+static void
+port_name(const struct mthca_dev *dev, uint8_t port, char *name, size_t len)
 {
-	char name[RTE_ETH_NAME_MAX_LEN];
+	if (port == 1)
+		snprintf(name, len, "%s", dev->name);
+	else
+		snprintf(name, len, "%.48s_p%u", dev->name, port);
+}
+
+/*
+ * The ethdev @p name on IB port @p port, probed: for the port itself, or
+ * with @p ud for a UD port on it (whose MAC, made up as the port's, holds
+ * @p pkey instead of the PCI address's first byte).
+ */
+static int
+port_alloc(struct mthca_dev *dev, uint8_t port, const char *name, bool ud, uint16_t pkey,
+	   uint16_t pkey_index, struct mthca_port **out)
+{
 	struct rte_eth_dev *eth;
 	struct mthca_port *p;
 
-	if (port == 1)
-		snprintf(name, sizeof(name), "%s", dev->name);
-	else
-		snprintf(name, sizeof(name), "%.48s_p%u", dev->name, port);
+	if (rte_eth_dev_allocated(name) != NULL) {
+		MTHCA_LOG(ERR, "%s: ethdev %s exists", dev->name, name);
+		return -EEXIST;
+	}
 	eth = rte_eth_dev_allocate(name);
 	if (eth == NULL) {
-		MTHCA_LOG(ERR, "%s: no ethdev for port %u", dev->name, port);
-		return -ENOMEM;
+		MTHCA_LOG(ERR, "%s: no ethdev %s for port %u", dev->name, name, port);
+		return -ENOSPC;
 	}
 	p = rte_zmalloc_socket(name, sizeof(*p), RTE_CACHE_LINE_SIZE, dev->pci->device.numa_node);
 	if (p == NULL) {
@@ -524,6 +591,8 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	}
 	p->dev = dev;
 	p->port = port;
+	p->ud = ud;
+	p->pkey_index = pkey_index;
 	p->port_id = eth->data->port_id;
 	p->mtu = 2048;
 	p->state = 1;
@@ -538,19 +607,95 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	eth->data->mtu = 2048;
 	eth->data->dev_flags |= RTE_ETH_DEV_INTR_LSC;
 	/* ethdev wants a MAC: a locally administered one from the PCI address and port */
-	p->mac.addr_bytes[0] = 0x02;
-	p->mac.addr_bytes[1] = 0x15;
-	p->mac.addr_bytes[2] = 0xb3;
+	p->mac.addr_bytes[0] = ud ? 0x06 : 0x02;
+	p->mac.addr_bytes[1] = ud ? (uint8_t)(pkey >> 8) : 0x15;
+	p->mac.addr_bytes[2] = ud ? (uint8_t)pkey : 0xb3;
 	p->mac.addr_bytes[3] = dev->pci->addr.bus;
 	p->mac.addr_bytes[4] = (uint8_t)((dev->pci->addr.devid << 3) | dev->pci->addr.function);
 	p->mac.addr_bytes[5] = port;
 	eth->data->mac_addrs = &p->mac;
-	dev->eth_port[port - 1] = eth->data->port_id;
 	dev->nports_open++;
 	port_refresh(p);
-	rte_eth_dev_probing_finish(eth);
+	*out = p;
 	return 0;
 }
+
+static int
+port_create(struct mthca_dev *dev, uint8_t port)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	struct mthca_port *p;
+	int ret;
+
+	port_name(dev, port, name, sizeof(name));
+	ret = port_alloc(dev, port, name, false, 0, 0, &p);
+	if (ret != 0)
+		return ret;
+	dev->eth_port[port - 1] = p->port_id;
+	rte_eth_dev_probing_finish(&rte_eth_devices[p->port_id]);
+	return 0;
+}
+
+static int
+mthca_ud_port_create(struct mthca_dev *dev, uint8_t port, uint16_t pkey_index, uint16_t pkey,
+		     uint16_t *port_id)
+{
+	char name[RTE_ETH_NAME_MAX_LEN], parent[RTE_ETH_NAME_MAX_LEN];
+	struct mthca_port *p;
+	unsigned int i;
+	int ret;
+
+	port_name(dev, port, parent, sizeof(parent));
+	snprintf(name, sizeof(name), "%.56s.%04x", parent, pkey);
+	pthread_mutex_lock(&dev->ud_lock);
+	for (i = 0; i < MTHCA_MAX_UD_PORTS && dev->ud_port[i] != RTE_MAX_ETHPORTS; i++)
+		;
+	pthread_mutex_unlock(&dev->ud_lock);
+	if (i == MTHCA_MAX_UD_PORTS) {
+		MTHCA_LOG(ERR, "%s: UD port %s: all %u UD ports in use", dev->name, name,
+			  MTHCA_MAX_UD_PORTS);
+		return -ENOSPC;
+	}
+	ret = port_alloc(dev, port, name, true, pkey, pkey_index, &p);
+	if (ret != 0)
+		return ret;
+	/* only this control thread fills slots: slot i is still free */
+	pthread_mutex_lock(&dev->ud_lock);
+	dev->ud_port[i] = p->port_id;
+	pthread_mutex_unlock(&dev->ud_lock);
+	rte_eth_dev_probing_finish(&rte_eth_devices[p->port_id]);
+	MTHCA_LOG(INFO, "%s: UD port %s (ethdev %u) on port %u, P_Key index %u", dev->name,
+		  name, p->port_id, port, pkey_index);
+	*port_id = p->port_id;
+	return 0;
+}
+
+static int
+mthca_ud_port_lookup(struct mthca_dev *dev, uint16_t port_id, uint8_t *port)
+{
+	unsigned int i;
+	int ret = -ENODEV;
+
+	pthread_mutex_lock(&dev->ud_lock);
+	for (i = 0; i < MTHCA_MAX_UD_PORTS && ret != 0; i++)
+		if (dev->ud_port[i] == port_id && port_id != RTE_MAX_ETHPORTS) {
+			*port = ((struct mthca_port *)
+				 rte_eth_devices[port_id].data->dev_private)->port;
+			ret = 0;
+		}
+	pthread_mutex_unlock(&dev->ud_lock);
+	return ret;
+}
+
+/* what the layers below report or ask of the ethdevs (struct mthca_event_ops) */
+static const struct mthca_event_ops mthca_events = {
+	.port_change = mthca_port_event,
+	.cq_event = mthca_ib_cq_event,
+	.gone = mthca_dev_gone,
+	.ud_port_create = mthca_ud_port_create,
+	.ud_port_lookup = mthca_ud_port_lookup,
+	.port_of = mthca_port_of,
+};
 
 static int
 mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
@@ -576,8 +721,12 @@ mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 		return -ENOMEM;
 	snprintf(dev->name, sizeof(dev->name), "%s", pci->device.name);
 	dev->pci = pci;
+	dev->ev = &mthca_events;
 	for (i = 0; i < MTHCA_MAX_PORTS; i++)
 		dev->eth_port[i] = RTE_MAX_ETHPORTS;
+	for (i = 0; i < MTHCA_MAX_UD_PORTS; i++)
+		dev->ud_port[i] = RTE_MAX_ETHPORTS;
+	pthread_mutex_init(&dev->ud_lock, NULL);
 	pthread_mutex_init(&dev->cmd_lock, NULL);
 	pthread_mutex_init(&dev->eq_lock, NULL);
 	pthread_mutex_init(&dev->mcg_lock, NULL);

@@ -21,14 +21,7 @@
 
 #include "mthca.h"
 #include "mthca_cmd.h"
-
-/* The profile: enough for 2 ports x (16 rx + 16 tx) queues and the special QPs. */
-#define PROF_NUM_QPS		1024
-#define PROF_NUM_CQS		1024
-#define PROF_NUM_MPTS		1024
-#define PROF_NUM_MTT_SEGS	16384	/* 131072 pages of 4 KiB: 512 MiB of registered memory */
-#define PROF_NUM_MCGS		256	/* 128 hash buckets + 128 overflow entries */
-#define PROF_RDB_PER_QP		4
+#include "mthca_profile.h"
 
 static unsigned int
 ilog2_ceil(uint64_t v)
@@ -38,18 +31,6 @@ ilog2_ceil(uint64_t v)
 	while ((1ull << l) < v)
 		l++;
 	return l;
-}
-
-void
-mthca_bar0_write32(struct mthca_dev *dev, uint64_t off, uint32_t v)
-{
-	mthca_mmio_write32(dev->bar0 + off, v);
-}
-
-uint32_t
-mthca_bar0_read32(struct mthca_dev *dev, uint64_t off)
-{
-	return mthca_mmio_read32(dev->bar0 + off);
 }
 
 /*
@@ -188,64 +169,70 @@ struct prof_res {
 	bool back;		/* backed with host memory at bring-up */
 };
 
-/* Linux mthca_make_profile: sizes, stable sort by size decreasing, bases. */
+/* Linux mthca_make_profile: the profile of mthca_profile.h on this HCA's entry sizes. */
 static int
 make_profile(struct mthca_dev *dev, struct prof_res *r, unsigned int *nres)
 {
-	unsigned int i, j, n = 0;
-	uint64_t total = 0;
+	uint64_t *const bases[MTHCA_ICM_NUM] = {
+		[MTHCA_ICM_QPC] = &dev->qpc_base, [MTHCA_ICM_EEC] = &dev->eec_base,
+		[MTHCA_ICM_SRQC] = &dev->srqc_base, [MTHCA_ICM_CQC] = &dev->cqc_base,
+		[MTHCA_ICM_EQPC] = &dev->eqpc_base, [MTHCA_ICM_EEEC] = &dev->eeec_base,
+		[MTHCA_ICM_EQC] = &dev->eqc_base, [MTHCA_ICM_RDB] = &dev->rdb_base,
+		[MTHCA_ICM_MCG] = &dev->mc_base, [MTHCA_ICM_MPT] = &dev->mpt_base,
+		[MTHCA_ICM_MTT] = &dev->mtt_base, [MTHCA_ICM_UAR_SCR] = &dev->uar_scr_base,
+		[MTHCA_ICM_UARC] = &dev->uarc_base,
+	};
+	struct mthca_icm_profile p;
+	unsigned int i;
 
-	dev->num_qps = PROF_NUM_QPS;
-	while (dev->num_qps < 4 * dev->rsvd_qps)
-		dev->num_qps <<= 1;
-	dev->num_cqs = PROF_NUM_CQS;
-	while (dev->num_cqs < 4 * dev->rsvd_cqs)
-		dev->num_cqs <<= 1;
-	dev->num_mpts = PROF_NUM_MPTS;
-	while (dev->num_mpts < 4 * dev->rsvd_mrws)
-		dev->num_mpts <<= 1;
-	dev->num_mtt_segs = PROF_NUM_MTT_SEGS;
-	dev->num_mcgs = PROF_NUM_MCGS;
+	dev->num_qps = mthca_prof_scale(MTHCA_PROF_NUM_QPS, dev->rsvd_qps);
+	dev->num_cqs = mthca_prof_scale(MTHCA_PROF_NUM_CQS, dev->rsvd_cqs);
+	dev->num_mpts = mthca_prof_scale(MTHCA_PROF_NUM_MPTS, dev->rsvd_mrws);
+	dev->num_mtt_segs = MTHCA_PROF_NUM_MTT_SEGS;
+	dev->num_mcgs = MTHCA_PROF_NUM_MCGS;
 	dev->num_uars = dev->uar_size / MTHCA_UAR_PAGE_SIZE;
-
-#define RES(nm, esz, cnt, b, bk) do { \
-	r[n].name = nm; r[n].base = (b); r[n].back = (bk); \
-	r[n].size = RTE_MAX((uint64_t)(esz) * (cnt), (uint64_t)MTHCA_ICM_PAGE_SIZE); \
-	n++; \
-} while (0)
-	RES("QPC", dev->qpc_sz, dev->num_qps, &dev->qpc_base, true);
-	RES("EEC", dev->eec_sz, 0, &dev->eec_base, false);
-	RES("SRQC", dev->srqc_sz, 0, &dev->srqc_base, false);
-	RES("CQC", dev->cqc_sz, dev->num_cqs, &dev->cqc_base, true);
-	RES("EQPC", dev->eqpc_sz, dev->num_qps, &dev->eqpc_base, true);
-	RES("EEEC", dev->eeec_sz, 0, &dev->eeec_base, false);
-	RES("EQC", dev->eqc_sz, MTHCA_NUM_EQS, &dev->eqc_base, true);
-	RES("RDB", MTHCA_RDB_ENTRY_SIZE, dev->num_qps * PROF_RDB_PER_QP, &dev->rdb_base, true);
-	RES("MCG", MTHCA_MGM_ENTRY_SIZE, dev->num_mcgs, &dev->mc_base, true);
-	RES("MPT", dev->mpt_sz, dev->num_mpts, &dev->mpt_base, true);
-	RES("MTT", MTHCA_MTT_SEG_SIZE, dev->num_mtt_segs, &dev->mtt_base, true);
-	RES("UAR_SCR", dev->uar_scr_sz, dev->num_uars, &dev->uar_scr_base, false);
-	RES("UARC", MTHCA_UARC_SIZE, dev->num_uars, &dev->uarc_base, false);
-#undef RES
-	for (i = 0; i < n; i++)
-		for (j = 0; j + 1 < n - i; j++)
-			if (r[j + 1].size > r[j].size) {
-				struct prof_res t = r[j];
-
-				r[j] = r[j + 1];
-				r[j + 1] = t;
-			}
-	for (i = 0; i < n; i++) {
-		*r[i].base = total;
-		total += r[i].size;
-	}
-	if (dev->max_icm != 0 && total > dev->max_icm) {
+	memset(&p, 0, sizeof(p));
+	p.entry_size[MTHCA_ICM_QPC] = dev->qpc_sz;
+	p.count[MTHCA_ICM_QPC] = dev->num_qps;
+	p.entry_size[MTHCA_ICM_EEC] = dev->eec_sz;
+	p.entry_size[MTHCA_ICM_SRQC] = dev->srqc_sz;
+	p.entry_size[MTHCA_ICM_CQC] = dev->cqc_sz;
+	p.count[MTHCA_ICM_CQC] = dev->num_cqs;
+	p.entry_size[MTHCA_ICM_EQPC] = dev->eqpc_sz;
+	p.count[MTHCA_ICM_EQPC] = dev->num_qps;
+	p.entry_size[MTHCA_ICM_EEEC] = dev->eeec_sz;
+	p.entry_size[MTHCA_ICM_EQC] = dev->eqc_sz;
+	p.count[MTHCA_ICM_EQC] = MTHCA_NUM_EQS;
+	p.entry_size[MTHCA_ICM_RDB] = MTHCA_RDB_ENTRY_SIZE;
+	p.count[MTHCA_ICM_RDB] = (uint64_t)dev->num_qps * MTHCA_PROF_RDB_PER_QP;
+	p.entry_size[MTHCA_ICM_MCG] = MTHCA_MGM_ENTRY_SIZE;
+	p.count[MTHCA_ICM_MCG] = dev->num_mcgs;
+	p.entry_size[MTHCA_ICM_MPT] = dev->mpt_sz;
+	p.count[MTHCA_ICM_MPT] = dev->num_mpts;
+	p.entry_size[MTHCA_ICM_MTT] = MTHCA_MTT_SEG_SIZE;
+	p.count[MTHCA_ICM_MTT] = dev->num_mtt_segs;
+	p.entry_size[MTHCA_ICM_UAR_SCR] = dev->uar_scr_sz;
+	p.count[MTHCA_ICM_UAR_SCR] = dev->num_uars;
+	p.entry_size[MTHCA_ICM_UARC] = MTHCA_UARC_SIZE;
+	p.count[MTHCA_ICM_UARC] = dev->num_uars;
+	mthca_icm_layout(&p, MTHCA_ICM_PAGE_SIZE);
+	if (dev->max_icm != 0 && p.total > dev->max_icm) {
 		MTHCA_LOG(ERR, "%s: the profile needs %" PRIu64 " bytes of ICM, the HCA has %"
-			  PRIu64, dev->name, total, dev->max_icm);
+			  PRIu64, dev->name, p.total, dev->max_icm);
 		return -ENOMEM;
 	}
-	dev->icm_total = total;
-	*nres = n;
+	/* r[] in ICM order, as the tables are mapped */
+	for (i = 0; i < MTHCA_ICM_NUM; i++) {
+		enum mthca_icm_table t = p.order[i];
+
+		*bases[t] = p.base[t];
+		r[i].name = mthca_icm_table_name(t);
+		r[i].size = p.size[t];
+		r[i].base = bases[t];
+		r[i].back = mthca_icm_table_backed(t);
+	}
+	dev->icm_total = p.total;
+	*nres = MTHCA_ICM_NUM;
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #ifndef _MTHCA_HW_H_
 #define _MTHCA_HW_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -178,6 +179,7 @@ mthca_doorbell64(volatile void *addr, uint32_t hi, uint32_t lo)
 #define MTHCA_CMD_RST2INIT_QP		0x019
 #define MTHCA_CMD_INIT2RTR_QP		0x01a
 #define MTHCA_CMD_RTR2RTS_QP		0x01b
+#define MTHCA_CMD_RTS2RTS_QP		0x01c	/**< Linux CMD_RTS2RTS_QPEE */
 #define MTHCA_CMD_2ERR_QP		0x01e
 #define MTHCA_CMD_2RST_QP		0x021	/**< ERR2RST: any state to RESET */
 #define MTHCA_CMD_CONF_SPECIAL_QP	0x023
@@ -475,6 +477,93 @@ mthca_cqe_syndrome(const struct mthca_cqe *c)
 	return mthca_get8(c, MTHCA_CQE_SYNDROME);
 }
 
+/**
+ * The CQE is the software's (owner bit clear). A relaxed load: the caller
+ * orders the body after it with a read barrier (rte_io_rmb()).
+ */
+static __rte_always_inline bool
+mthca_cqe_sw_owned(const struct mthca_cqe *c)
+{
+	return !(__atomic_load_n(&c->owner, __ATOMIC_RELAXED) & MTHCA_OWNER_HW);
+}
+
+/** Hand the CQE back to the HCA (owner bit set, Linux set_cqe_hw). */
+static __rte_always_inline void
+mthca_cqe_set_hw(struct mthca_cqe *c)
+{
+	c->owner = MTHCA_OWNER_HW;
+}
+
+/** An error CQE (opcode 0xfe receive, 0xff send; Linux MTHCA_ERROR_CQE_OPCODE_MASK). */
+static __rte_always_inline bool
+mthca_cqe_is_error(const struct mthca_cqe *c)
+{
+	return (c->opcode & MTHCA_CQE_ERR_OPCODE_MASK) == MTHCA_CQE_ERR_OPCODE_MASK;
+}
+
+/** A send completion (is_send [7]; an error CQE of a send has opcode 0xff). */
+static inline bool
+mthca_cqe_is_send(const struct mthca_cqe *c)
+{
+	return (c->is_send & 0x80) != 0 || c->opcode == 0xff;
+}
+
+/** The QP the completion is of, 24 bits. */
+static inline uint32_t
+mthca_cqe_qpn(const struct mthca_cqe *c)
+{
+	return rte_be_to_cpu_32(c->my_qpn) & 0xffffff;
+}
+
+/** The low 32 bits of the completed WQE's address. */
+static inline uint32_t
+mthca_cqe_wqe(const struct mthca_cqe *c)
+{
+	return rte_be_to_cpu_32(c->wqe);
+}
+
+/** UD receive: the source QPN (DETH), 24 bits. */
+static inline uint32_t
+mthca_cqe_src_qpn(const struct mthca_cqe *c)
+{
+	return rte_be_to_cpu_32(c->rqpn) & 0xffffff;
+}
+
+/** UD receive: the source LID. */
+static inline uint16_t
+mthca_cqe_slid(const struct mthca_cqe *c)
+{
+	return rte_be_to_cpu_16(c->rlid);
+}
+
+/** UD receive: the P_Key index the packet matched. */
+static inline uint16_t
+mthca_cqe_pkey_index(const struct mthca_cqe *c)
+{
+	return (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
+}
+
+/** UD receive: the SL. */
+static inline uint8_t
+mthca_cqe_sl(const struct mthca_cqe *c)
+{
+	return c->sl_ipok >> 4;
+}
+
+/** UD receive: the DLID path bits. */
+static inline uint8_t
+mthca_cqe_path_bits(const struct mthca_cqe *c)
+{
+	return c->g_mlpath & 0x7f;
+}
+
+/** UD receive: a GRH came (it is in the first 40 bytes of the scatter list). */
+static inline bool
+mthca_cqe_has_grh(const struct mthca_cqe *c)
+{
+	return (c->g_mlpath & 0x80) != 0;
+}
+
 /* ---- QP modify mailbox (Linux struct mthca_qp_param; 0x200 bytes) ------- */
 
 #define MTHCA_QPM_SIZE			0x200
@@ -607,6 +696,27 @@ mthca_next_set_flags(struct mthca_next_seg *n, uint32_t flags)
 	n->flags = rte_cpu_to_be_32(flags);
 }
 
+/** MLX control fields: flags (MTHCA_MLX_*, SL, C), the LRH DLID; VCRC by the HCA. */
+static inline void
+mthca_mlx_seg_set(struct mthca_mlx_seg *w, uint32_t flags, uint16_t rlid)
+{
+	w->flags = rte_cpu_to_be_32(flags);
+	w->rlid = rte_cpu_to_be_16(rlid);
+	w->vcrc = 0;
+}
+
+/**
+ * An inline segment of @p len bytes, all zero, in place of a data segment:
+ * with len 4 after an MLX WQE's headers and payload, the ICRC slot the HCA
+ * fills (Linux mthca_arbel_post_send, MLX: "data seg" of 4 inline bytes).
+ */
+static inline void
+mthca_dseg_set_inline_zero(struct mthca_data_seg *d, uint32_t len)
+{
+	d->byte_count = rte_cpu_to_be_32(MTHCA_INLINE_SEG | len);
+	d->lkey = 0;
+}
+
 static inline void
 mthca_ud_seg_set(struct mthca_ud_seg *u, const uint8_t *av, uint32_t dqpn, uint32_t qkey)
 {
@@ -653,6 +763,13 @@ mthca_send_db_lo(uint32_t qpn, uint32_t size16)
 #define MTHCA_CQ_DB_REQ_NOT_SOL		1u
 #define MTHCA_CQ_DB_REQ_NOT		2u
 
+/** CQ doorbell high word: arm sequence number, command, CQN (Linux mthca_arbel_arm_cq). */
+static inline uint32_t
+mthca_cq_db_hi(uint32_t sn, uint32_t cmd, uint32_t cqn)
+{
+	return ((sn & 3) << 28) | (cmd << 24) | cqn;
+}
+
 /* doorbell records (Linux mthca_memfree.h) */
 #define MTHCA_DBR_SIZE			8
 #define MTHCA_DBR_PER_PAGE		(4096 / MTHCA_DBR_SIZE)
@@ -665,6 +782,13 @@ static inline uint32_t
 mthca_dbr_identity(uint32_t qn, uint32_t type)
 {
 	return (qn << 8) | (type << 5);
+}
+
+/** Word 1 of a CQ arm record: identity, arm sequence number, command. */
+static inline uint32_t
+mthca_dbr_cq_arm(uint32_t cqn, uint32_t sn, uint32_t cmd)
+{
+	return mthca_dbr_identity(cqn, MTHCA_DBR_CQ_ARM) | ((sn & 3) << 3) | cmd;
 }
 
 /* ---- MGM entry (Linux mthca_mcg.c; 256 bytes) ---------------------------- */

@@ -27,6 +27,7 @@
 #include "mthca.h"
 #include "mthca_cmd.h"
 #include "mthca_port.h"
+#include "mthca_queue.h"
 #include "mthca_rxtx.h"
 
 #define SQP_DEPTH	64
@@ -103,11 +104,12 @@ sqp_arm(struct mthca_sqp *s)
 
 	/* arm record, barrier, CQ doorbell (Linux mthca_arbel_arm_cq) */
 	mthca_put32((void *)(uintptr_t)cq->arm_rec, 0, cq->cons);
-	mthca_put32((void *)(uintptr_t)cq->arm_rec, 4, (cq->cqn << 8) | (MTHCA_DBR_CQ_ARM << 5) |
-		    (sn << 3) | MTHCA_CQ_DB_REQ_NOT);
+	mthca_put32((void *)(uintptr_t)cq->arm_rec, 4,
+		    mthca_dbr_cq_arm(cq->cqn, sn, MTHCA_CQ_DB_REQ_NOT));
+	/* the arm record in memory before the doorbell that makes the HCA read it */
 	rte_wmb();
 	mthca_doorbell64(cq->uar.page + MTHCA_UAR_CQ_DB,
-			 (sn << 28) | (MTHCA_CQ_DB_REQ_NOT << 24) | cq->cqn, cq->cons);
+			 mthca_cq_db_hi(sn, MTHCA_CQ_DB_REQ_NOT, cq->cqn), cq->cons);
 }
 
 static void
@@ -234,30 +236,31 @@ sqp_poll(struct mthca_dev *dev, struct mthca_sqp *s, struct mthca_cq *cq)
 		unsigned int q;
 		uint8_t *slot;
 
-		if (c->owner & MTHCA_OWNER_HW)
+		if (!mthca_cqe_sw_owned(c))
 			break;
+		/* the owner bit before the CQE body (Linux mthca_poll_one rmb) */
 		rte_rmb();
-		qpn = rte_be_to_cpu_32(c->my_qpn) & 0xffffff;
+		qpn = mthca_cqe_qpn(c);
 		q = qpn == s->qp[0].qpn ? 0 : 1;
 		qp = &s->qp[q];
-		if (c->is_send & 0x80 || c->opcode == 0xff) {
+		if (mthca_cqe_is_send(c)) {
 			s->sq_tail[q]++;
 		} else {
-			ind = (rte_be_to_cpu_32(c->wqe) >> qp->rq_shift) & (qp->rq_max - 1);
+			ind = (mthca_cqe_wqe(c) >> qp->rq_shift) & (qp->rq_max - 1);
 			slot = s->rbuf[q].va + (size_t)ind * SQP_SLOT;
-			if (c->opcode == 0xfe) {
+			if (mthca_cqe_is_error(c)) {
 				MTHCA_LOG(DEBUG, "%s: QP%u port %u: receive error 0x%02x", dev->name,
 					  q, s->port, mthca_cqe_syndrome(c));
 			} else if (dev->ibdev != NULL) {
 				memset(&wc, 0, sizeof(wc));
-				wc.src_qpn = rte_be_to_cpu_32(c->rqpn) & 0xffffff;
-				wc.slid = rte_be_to_cpu_16(c->rlid);
-				wc.pkey_index = (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
-				wc.sl = c->sl_ipok >> 4;
-				wc.path_bits = c->g_mlpath & 0x7f;
+				wc.src_qpn = mthca_cqe_src_qpn(c);
+				wc.slid = mthca_cqe_slid(c);
+				wc.pkey_index = mthca_cqe_pkey_index(c);
+				wc.sl = mthca_cqe_sl(c);
+				wc.path_bits = mthca_cqe_path_bits(c);
 				wc.port = s->port;
 				wc.qpn = (uint8_t)q;
-				if (c->g_mlpath & 0x80) {
+				if (mthca_cqe_has_grh(c)) {
 					wc.flags = RTE_IB_MAD_WC_GRH;
 					memcpy(&wc.grh, slot, sizeof(wc.grh));
 				}
@@ -267,11 +270,15 @@ sqp_poll(struct mthca_dev *dev, struct mthca_sqp *s, struct mthca_cq *cq)
 			}
 			sqp_post_recv(dev, s, q);
 			qp->rq_head++;
+			/* the reposted WQE before the record that hands it over
+			 * (Linux mthca_arbel_post_receive) */
 			rte_wmb();
 			mthca_put32((void *)(uintptr_t)qp->rq_rec, 0, qp->rq_head & 0xffff);
 		}
-		c->owner = MTHCA_OWNER_HW;
+		mthca_cqe_set_hw(c);
 		cq->cons++;
+		/* the owner byte back before the consumer index that lets the HCA
+		 * reuse the entry (Linux update_cons_index) */
 		rte_wmb();
 		mthca_put32((void *)(uintptr_t)cq->set_ci_rec, 0, cq->cons);
 	}
@@ -400,24 +407,25 @@ ib_mad_send(struct rte_ib_device *ib, uint8_t port, uint8_t qpn,
 		flags |= MTHCA_MLX_VL15;
 	if (ah->dlid == LID_PERMISSIVE)
 		flags |= MTHCA_MLX_SLR;
-	w->flags = rte_cpu_to_be_32(flags);
-	w->rlid = rte_cpu_to_be_16(ah->dlid);	/* the LRH DLID (PRM ctrl_mlx) */
-	w->vcrc = 0;
+	mthca_mlx_seg_set(w, flags, ah->dlid);	/* rlid: the LRH DLID (PRM ctrl_mlx) */
 	d = (struct mthca_data_seg *)(w + 1);
 	mthca_dseg_set(&d[0], hlen, dev->ntmr.lkey, s->sbuf[qpn].iova + (uint64_t)ind * SQP_SLOT);
 	mthca_dseg_set(&d[1], RTE_IB_MAD_SIZE, dev->ntmr.lkey,
 		       s->sbuf[qpn].iova + (uint64_t)ind * SQP_SLOT + SQP_MAD_OFF);
 	/* a 4-byte inline segment: the ICRC slot, 0 = the HCA computes it */
-	d[2].byte_count = rte_cpu_to_be_32(MTHCA_INLINE_SEG | 4);
-	d[2].lkey = 0;
+	mthca_dseg_set_inline_zero(&d[2], 4);
 	prev = (struct mthca_next_seg *)(qp->buf.va + qp->send_off +
 					 ((size_t)((ind - 1) & (qp->sq_max - 1)) << qp->sq_shift));
 	mthca_next_set_op(prev, qp->send_off + (ind << qp->sq_shift), MTHCA_OPCODE_SEND);
+	/* the whole WQE and the link to it before the DBD bit that makes the
+	 * link valid: the HCA may follow it at once (rdma-core qp.c) */
 	rte_wmb();
 	mthca_next_set_nds(prev, 4);
 	qp->sq_head++;
+	/* descriptors before the doorbell record (udma_to_device_barrier) */
 	rte_wmb();
 	mthca_put32((void *)(uintptr_t)qp->sq_rec, 0, qp->sq_head & 0xffff);
+	/* the record before the MMIO doorbell that makes the HCA read it */
 	rte_wmb();
 	mthca_doorbell64(qp->uar.page + MTHCA_UAR_SEND_DB,
 			 mthca_send_db_hi(1, qp->sq_head - 1, MTHCA_OPCODE_SEND),
@@ -772,6 +780,76 @@ ib_mcast_detach(struct rte_ib_device *ib, const struct rte_ib_gid *gid, uint16_t
 	return mthca_mcg_detach(to_dev(ib), gid->raw, qpn);
 }
 
+/* ---- UD queues and UD ports (the ethdevs; the core checked port_id is ours) -- */
+
+static int
+ib_ud_queue_info(struct rte_ib_device *ib, uint16_t port_id, uint16_t queue_id, bool tx,
+		 struct rte_ib_ud_queue_info *info)
+{
+	if (to_dev(ib)->ev->port_of(to_dev(ib), port_id) == NULL)
+		return -ENODEV;
+	return mthca_queue_info(&rte_eth_devices[port_id], queue_id, tx, info);
+}
+
+static int
+ib_ud_qkey_set(struct rte_ib_device *ib, uint16_t port_id, uint32_t qkey)
+{
+	if (to_dev(ib)->ev->port_of(to_dev(ib), port_id) == NULL)
+		return -ENODEV;
+	return mthca_queues_qkey_set(&rte_eth_devices[port_id], qkey);
+}
+
+static int
+ib_ud_port_create(struct rte_ib_device *ib, uint8_t port, uint16_t pkey_index,
+		  uint16_t *port_id)
+{
+	struct mthca_dev *dev = to_dev(ib);
+	uint16_t pkey;
+	int ret;
+
+	/* the P_Key names the ethdev; the firmware's table, not a cache */
+	ret = pkey_of(dev, port, pkey_index, &pkey);
+	if (ret != 0) {
+		MTHCA_LOG(ERR, "%s: port %u P_Key index %u: %s", dev->name, port, pkey_index,
+			  strerror(-ret));
+		return ret;
+	}
+	return dev->ev->ud_port_create(dev, port, pkey_index, pkey, port_id);
+}
+
+static int
+ib_ud_port_destroy(struct rte_ib_device *ib, uint16_t port_id)
+{
+	struct mthca_port *p = to_dev(ib)->ev->port_of(to_dev(ib), port_id);
+	int ret;
+
+	if (p == NULL || !p->ud)
+		return -ENODEV;
+	/* ethdev refuses to close a started port; closing releases it */
+	ret = rte_eth_dev_stop(port_id);
+	if (ret == 0)
+		ret = rte_eth_dev_close(port_id);
+	return ret;
+}
+
+static int
+ib_ud_port_pkey_index_set(struct rte_ib_device *ib, uint16_t port_id, uint16_t pkey_index)
+{
+	struct mthca_port *p = to_dev(ib)->ev->port_of(to_dev(ib), port_id);
+
+	if (p == NULL)
+		return -ENODEV;
+	/* a QP takes its P_Key index leaving RESET: the queues' next start */
+	p->pkey_index = pkey_index;
+	return 0;
+}
+
+static int
+ib_ud_port_lookup(struct rte_ib_device *ib, uint16_t port_id, uint8_t *port)
+{
+	return to_dev(ib)->ev->ud_port_lookup(to_dev(ib), port_id, port);
+}
+
 static const struct rte_ib_dev_ops mthca_ib_ops = {
 	.query_device = ib_query_device,
 	.query_port = ib_query_port,
@@ -788,6 +866,12 @@ static const struct rte_ib_dev_ops mthca_ib_ops = {
 	.intr_process = ib_intr_process,
 	.query_gid_table = ib_query_gid_table,
 	.query_pkey_table = ib_query_pkey_table,
+	.ud_queue_info = ib_ud_queue_info,
+	.ud_qkey_set = ib_ud_qkey_set,
+	.ud_port_create = ib_ud_port_create,
+	.ud_port_destroy = ib_ud_port_destroy,
+	.ud_port_pkey_index_set = ib_ud_port_pkey_index_set,
+	.ud_port_lookup = ib_ud_port_lookup,
 };
 
 /* ---- registration ---------------------------------------------------------- */

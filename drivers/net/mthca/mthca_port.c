@@ -4,11 +4,15 @@
 
 /*
  * PortInfo, NodeInfo and PortCounters through MAD_IFC. The MADs are built
- * here from the IBA (13.4.2 MAD header, 14.2.1.1 SMP, 16.1.3.5
- * PortCounters); MAD_IFC's mailbox is the hardware's (Linux mthca_MAD_IFC).
+ * here from the IBA (13.4.2 MAD header, 14.2.1.1 SMP, 16.1.1 PMA);
+ * the attributes in the replies are decoded by lib/ib's field tables
+ * (rte_ib_attrs.h), the one decoding of them on the host; MAD_IFC's
+ * mailbox is the hardware's (Linux mthca_MAD_IFC).
  */
 
 #include <errno.h>
+
+#include <rte_ib_attrs.h>
 
 #include "mthca.h"
 #include "mthca_cmd.h"
@@ -23,8 +27,7 @@
 #define MAD_ATTR_ID		16
 #define MAD_ATTR_MOD		20
 #define SMP_DATA		64	/* LID-routed SMP data (IBA 14.2.1.1) */
-#define PMA_DATA		64	/* PMA attribute data after 40 reserved bytes (IBA 16.1.1) */
-#define PMA_DATA_OFF		(24 + 40)
+#define PMA_DATA_OFF		(24 + 40)	/* PMA attribute after 40 reserved bytes (IBA 16.1.1) */
 #define CLASS_SMI		0x01
 #define CLASS_PERF		0x04
 #define METHOD_GET		0x01
@@ -78,31 +81,33 @@ int
 mthca_port_query(struct mthca_dev *dev, uint8_t port, struct mthca_port_info *pi)
 {
 	uint8_t in[MTHCA_MAD_SIZE], out[MTHCA_MAD_SIZE];
-	const uint8_t *d = out + SMP_DATA;
+	struct rte_ib_port_info w;
 	int ret;
 
 	mad_init(in, CLASS_SMI, ATTR_PORT_INFO, port);
 	ret = mthca_mad_ifc_local(dev, port, in, out);
 	if (ret != 0)
 		return ret;
-	/* IBA 14.2.5.6 PortInfo; offsets as Linux mthca_query_port reads them */
-	pi->gid_prefix = mthca_get64(d, 8);
-	pi->lid = mthca_get16(d, 16);
-	pi->sm_lid = mthca_get16(d, 18);
-	pi->cap_mask = mthca_get32(d, 20);
-	pi->width_active = d[31];
-	pi->state = d[32] & 0x0f;
-	pi->phys_state = d[33] >> 4;
-	pi->lmc = d[34] & 0x07;
-	pi->speed_active = d[35] >> 4;
-	pi->mtu_active = d[36] >> 4;
-	pi->sm_sl = d[36] & 0x0f;
-	pi->vl_cap = d[37] >> 4;
-	pi->mtu_cap = d[41] & 0x0f;
-	pi->init_type_reply = d[41] >> 4;
-	pi->pkey_violations = mthca_get16(d, 46);
-	pi->qkey_violations = mthca_get16(d, 48);
-	pi->subnet_timeout = d[51] & 0x1f;
+	if (rte_ib_unpack(rte_ib_port_info_layout(), out + SMP_DATA, RTE_IB_PORT_INFO_SIZE,
+			  &w) != 0)
+		return -rte_errno;
+	pi->gid_prefix = w.gid_prefix;
+	pi->lid = w.lid;
+	pi->sm_lid = w.master_sm_lid;
+	pi->cap_mask = w.capability_mask;
+	pi->width_active = w.link_width_active;
+	pi->state = w.port_state;
+	pi->phys_state = w.port_phys_state;
+	pi->lmc = w.lmc;
+	pi->speed_active = w.link_speed_active;
+	pi->mtu_active = w.neighbor_mtu;
+	pi->sm_sl = w.master_sm_sl;
+	pi->vl_cap = w.vl_cap;
+	pi->mtu_cap = w.mtu_cap;
+	pi->init_type_reply = w.init_type_reply;
+	pi->pkey_violations = w.p_key_violations;
+	pi->qkey_violations = w.q_key_violations;
+	pi->subnet_timeout = w.subnet_timeout;
 	return 0;
 }
 
@@ -111,19 +116,22 @@ mthca_node_info(struct mthca_dev *dev, uint64_t *node_guid, uint64_t *sys_guid,
 		uint16_t *dev_id, uint32_t *rev, uint32_t *vendor)
 {
 	uint8_t in[MTHCA_MAD_SIZE], out[MTHCA_MAD_SIZE];
-	const uint8_t *d = out + SMP_DATA;
+	struct rte_ib_node_info ni;
 	int ret;
 
 	mad_init(in, CLASS_SMI, ATTR_NODE_INFO, 0);
 	ret = mthca_mad_ifc_local(dev, 1, in, out);
 	if (ret != 0)
 		return ret;
-	/* IBA 14.2.5.3 NodeInfo (Linux mthca_init_node_data) */
-	*sys_guid = mthca_get64(d, 4);
-	*node_guid = mthca_get64(d, 12);
-	*dev_id = mthca_get16(d, 30);
-	*rev = mthca_get32(d, 32);
-	*vendor = mthca_get32(d, 36) & 0xffffff;
+	/* what Linux mthca_init_node_data takes of it */
+	if (rte_ib_unpack(rte_ib_node_info_layout(), out + SMP_DATA, RTE_IB_NODE_INFO_SIZE,
+			  &ni) != 0)
+		return -rte_errno;
+	*sys_guid = ni.sys_image_guid;
+	*node_guid = ni.node_guid;
+	*dev_id = ni.device_id;
+	*rev = ni.revision;
+	*vendor = ni.vendor_id;
 	return 0;
 }
 
@@ -131,31 +139,38 @@ int
 mthca_port_counters(struct mthca_dev *dev, uint8_t port, uint64_t cnt[MTHCA_PMA_NUM_COUNTERS])
 {
 	uint8_t in[MTHCA_MAD_SIZE], out[MTHCA_MAD_SIZE];
-	const uint8_t *d = out + PMA_DATA_OFF;
+	struct rte_ib_port_counters pc;
 	int ret;
 
 	mad_init(in, CLASS_PERF, ATTR_PORT_COUNTERS, 0);
-	in[PMA_DATA_OFF + 1] = port;		/* PortSelect */
+	memset(&pc, 0, sizeof(pc));
+	pc.port_select = port;
+	if (rte_ib_pack(rte_ib_port_counters_layout(), &pc, in + PMA_DATA_OFF,
+			RTE_IB_PORT_COUNTERS_SIZE) != 0)
+		return -rte_errno;
 	ret = mthca_mad_ifc_local(dev, port, in, out);
 	if (ret != 0)
 		return ret;
-	/* IBA 16.1.3.5 table 247: field widths in bits, packed from byte 2 */
-	cnt[0] = mthca_get16(d, 4);
-	cnt[1] = d[6];
-	cnt[2] = d[7];
-	cnt[3] = mthca_get16(d, 8);
-	cnt[4] = mthca_get16(d, 10);
-	cnt[5] = mthca_get16(d, 12);
-	cnt[6] = mthca_get16(d, 14);
-	cnt[7] = d[16];
-	cnt[8] = d[17];
-	cnt[9] = d[19] >> 4;
-	cnt[10] = d[19] & 0x0f;
-	cnt[11] = mthca_get16(d, 22);
-	cnt[12] = mthca_get32(d, 24);
-	cnt[13] = mthca_get32(d, 28);
-	cnt[14] = mthca_get32(d, 32);
-	cnt[15] = mthca_get32(d, 36);
+	if (rte_ib_unpack(rte_ib_port_counters_layout(), out + PMA_DATA_OFF,
+			  RTE_IB_PORT_COUNTERS_SIZE, &pc) != 0)
+		return -rte_errno;
+	/* in the order of mthca_pma_counter_names[] */
+	cnt[0] = pc.symbol_error;
+	cnt[1] = pc.link_error_recovery;
+	cnt[2] = pc.link_downed;
+	cnt[3] = pc.port_rcv_errors;
+	cnt[4] = pc.port_rcv_remote_physical_errors;
+	cnt[5] = pc.port_rcv_switch_relay_errors;
+	cnt[6] = pc.port_xmit_discards;
+	cnt[7] = pc.port_xmit_constraint_errors;
+	cnt[8] = pc.port_rcv_constraint_errors;
+	cnt[9] = pc.local_link_integrity_errors;
+	cnt[10] = pc.excessive_buffer_overrun_errors;
+	cnt[11] = pc.vl15_dropped;
+	cnt[12] = pc.port_xmit_data;
+	cnt[13] = pc.port_rcv_data;
+	cnt[14] = pc.port_xmit_pkts;
+	cnt[15] = pc.port_rcv_pkts;
 	return 0;
 }
 

@@ -107,9 +107,14 @@ err:
 	return ret;
 }
 
-/* The modify mailbox for a move to @p to (Linux __mthca_modify_qp). */
+/*
+ * The modify mailbox for a move to @p to (Linux __mthca_modify_qp), with
+ * the optional parameters @p opt (MTHCA_QP_OPTPAR_*) besides those a move
+ * from RESET always carries.
+ */
 static void
-qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool from_reset)
+qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool from_reset,
+	   uint32_t opt)
 {
 	uint8_t *m = dev->mbox_in.va;
 	uint32_t optmask = 0, rdb;
@@ -134,8 +139,10 @@ qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool f
 		optmask = MTHCA_QP_OPTPAR_PKEY_INDEX | MTHCA_QP_OPTPAR_Q_KEY;
 		if (qp->st != MTHCA_QPST_MLX)
 			optmask |= MTHCA_QP_OPTPAR_PORT_NUM;
-		mthca_put32(m, MTHCA_QPM_QKEY, qp->qkey);
 	}
+	optmask |= opt;
+	if (optmask & MTHCA_QP_OPTPAR_Q_KEY)
+		mthca_put32(m, MTHCA_QPM_QKEY, qp->qkey);
 	mthca_put32(m, MTHCA_QPM_OPTMASK, optmask);
 	mthca_put32(m, MTHCA_QPM_PD, dev->pd);
 	mthca_put32(m, MTHCA_QPM_WQE_BASE, 0);
@@ -156,12 +163,13 @@ qp_mailbox(struct mthca_dev *dev, const struct mthca_qp *qp, uint32_t to, bool f
 }
 
 static int
-qp_transition(struct mthca_dev *dev, struct mthca_qp *qp, uint16_t op, uint32_t to)
+qp_transition(struct mthca_dev *dev, struct mthca_qp *qp, uint16_t op, uint32_t to,
+	      uint32_t opt)
 {
 	int st;
 
 	pthread_mutex_lock(&dev->cmd_lock);
-	qp_mailbox(dev, qp, to, op == MTHCA_CMD_RST2INIT_QP);
+	qp_mailbox(dev, qp, to, op == MTHCA_CMD_RST2INIT_QP, opt);
 	st = mthca_cmd_locked(dev, dev->mbox_in.iova, NULL, qp->qpn, 0, op);
 	pthread_mutex_unlock(&dev->cmd_lock);
 	if (st != MTHCA_ST_OK) {
@@ -207,7 +215,7 @@ init_ib(struct mthca_dev *dev, uint8_t port)
 int
 mthca_qp_init(struct mthca_dev *dev, struct mthca_qp *qp)
 {
-	return qp_transition(dev, qp, MTHCA_CMD_RST2INIT_QP, MTHCA_QPS_INIT);
+	return qp_transition(dev, qp, MTHCA_CMD_RST2INIT_QP, MTHCA_QPS_INIT, 0);
 }
 
 int
@@ -215,11 +223,11 @@ mthca_qp_rts(struct mthca_dev *dev, struct mthca_qp *qp)
 {
 	int ret;
 
-	ret = qp_transition(dev, qp, MTHCA_CMD_INIT2RTR_QP, MTHCA_QPS_RTR);
+	ret = qp_transition(dev, qp, MTHCA_CMD_INIT2RTR_QP, MTHCA_QPS_RTR, 0);
 	if (ret == 0 && qp_is_qp0(dev, qp))
 		ret = init_ib(dev, qp->port);
 	if (ret == 0)
-		ret = qp_transition(dev, qp, MTHCA_CMD_RTR2RTS_QP, MTHCA_QPS_RTS);
+		ret = qp_transition(dev, qp, MTHCA_CMD_RTR2RTS_QP, MTHCA_QPS_RTS, 0);
 	return ret;
 }
 
@@ -231,6 +239,29 @@ mthca_qp_up(struct mthca_dev *dev, struct mthca_qp *qp)
 	ret = mthca_qp_init(dev, qp);
 	if (ret == 0)
 		ret = mthca_qp_rts(dev, qp);
+	return ret;
+}
+
+int
+mthca_qp_qkey_set(struct mthca_dev *dev, struct mthca_qp *qp, uint32_t qkey)
+{
+	uint32_t old = qp->qkey;
+	int ret;
+
+	qp->qkey = qkey;
+	if (!qp->live)
+		return 0;	/* RST2INIT will carry it */
+	if (qp->state != MTHCA_QPS_RTS) {
+		MTHCA_LOG(ERR, "%s: QP 0x%x: Q_Key change in state %u, not RTS", dev->name,
+			  qp->qpn, qp->state);
+		qp->qkey = old;
+		return -EBUSY;
+	}
+	/* IBA 11.2.5.2: Q_Key is an optional attribute of RTS->RTS for UD
+	 * (Linux mthca_modify_qp state table, IB_QP_QKEY in RTS->RTS opt) */
+	ret = qp_transition(dev, qp, MTHCA_CMD_RTS2RTS_QP, MTHCA_QPS_RTS, MTHCA_QP_OPTPAR_Q_KEY);
+	if (ret != 0)
+		qp->qkey = old;
 	return ret;
 }
 

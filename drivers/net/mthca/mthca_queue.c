@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <rte_ib_dev.h>
 #include <rte_ibmad.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -123,6 +124,7 @@ queue_hw_create(struct mthca_port *p, struct mthca_cq *cq, struct mthca_qp *qp,
 		return ret;
 	}
 	qp->qkey = mthca_port_qkey(p);
+	qp->pkey_index = p->pkey_index;
 	ring->cqes = cq->buf.va;
 	ring->mask = cq->nent - 1;
 	ring->set_ci_rec = cq->set_ci_rec;
@@ -251,6 +253,7 @@ mthca_rxq_start(struct mthca_rxq *rxq)
 	int ret;
 
 	rxq->qp.qkey = mthca_port_qkey(rxq->priv);
+	rxq->qp.pkey_index = rxq->priv->pkey_index;
 	ret = rxq_mbuf_template(rxq);
 	if (ret != 0)
 		return ret;
@@ -407,6 +410,7 @@ mthca_txq_start(struct mthca_txq *txq)
 	txq->chains = 0;
 	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
 	txq->qp.qkey = mthca_port_qkey(txq->priv);
+	txq->qp.pkey_index = txq->priv->pkey_index;
 	return mthca_qp_up(txq->priv->dev, &txq->qp);
 }
 
@@ -448,6 +452,63 @@ mthca_tx_queue_release(struct rte_eth_dev *eth, uint16_t idx)
 {
 	mthca_txq_release(eth->data->tx_queues[idx]);
 	eth->data->tx_queues[idx] = NULL;
+}
+
+/* ---- what rte_ib reports of the queues and sets on them ------------------- */
+
+/* The QP of rx or tx queue @p idx, or NULL when it is not set up. */
+static struct mthca_qp *
+queue_qp(struct rte_eth_dev *eth, uint16_t idx, bool tx)
+{
+	if (tx) {
+		struct mthca_txq *q = idx < eth->data->nb_tx_queues ?
+				      eth->data->tx_queues[idx] : NULL;
+
+		return q != NULL ? &q->qp : NULL;
+	} else {
+		struct mthca_rxq *q = idx < eth->data->nb_rx_queues ?
+				      eth->data->rx_queues[idx] : NULL;
+
+		return q != NULL ? &q->qp : NULL;
+	}
+}
+
+int
+mthca_queue_info(struct rte_eth_dev *eth, uint16_t idx, bool tx, struct rte_ib_ud_queue_info *info)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	struct mthca_qp *qp = queue_qp(eth, idx, tx);
+
+	if (qp == NULL) {
+		MTHCA_LOG(ERR, "port %u: no %s queue %u set up", p->port_id, tx ? "tx" : "rx", idx);
+		return -EINVAL;
+	}
+	info->qpn = qp->qpn;
+	info->ib_port = p->port;
+	info->live = qp->live;
+	/* a started queue's context, else what its next start takes */
+	info->qkey = qp->live ? qp->qkey : mthca_port_qkey(p);
+	info->pkey_index = qp->live ? qp->pkey_index : p->pkey_index;
+	return 0;
+}
+
+int
+mthca_queues_qkey_set(struct rte_eth_dev *eth, uint32_t qkey)
+{
+	struct mthca_port *p = eth->data->dev_private;
+	uint16_t i;
+	int ret = 0;
+
+	p->qkey = qkey;
+	for (i = 0; i < eth->data->nb_rx_queues && ret == 0; i++)
+		if (eth->data->rx_queues[i] != NULL)
+			ret = mthca_qp_qkey_set(p->dev, queue_qp(eth, i, false), qkey);
+	for (i = 0; i < eth->data->nb_tx_queues && ret == 0; i++)
+		if (eth->data->tx_queues[i] != NULL)
+			ret = mthca_qp_qkey_set(p->dev, queue_qp(eth, i, true), qkey);
+	if (ret != 0)
+		MTHCA_LOG(ERR, "port %u: Q_Key 0x%08x: %s", p->port_id, qkey, strerror(-ret));
+	return ret;
 }
 
 /* ---- statistics ---------------------------------------------------------- */

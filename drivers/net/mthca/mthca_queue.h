@@ -16,6 +16,7 @@
 
 struct mthca_rxq;
 struct mthca_txq;
+struct rte_ib_ud_queue_info;
 
 int mthca_rx_queue_setup(struct rte_eth_dev *eth, uint16_t idx, uint16_t nb_desc,
 			 unsigned int socket, const struct rte_eth_rxconf *conf,
@@ -30,6 +31,15 @@ void mthca_rxq_stop(struct mthca_rxq *rxq);
 void mthca_txq_stop(struct mthca_txq *txq);
 void mthca_rxq_release(struct mthca_rxq *rxq);
 void mthca_txq_release(struct mthca_txq *txq);
+
+/** QPN, Q_Key, P_Key index of rx or tx queue @p idx; -EINVAL when not set up. */
+int mthca_queue_info(struct rte_eth_dev *eth, uint16_t idx, bool tx,
+		     struct rte_ib_ud_queue_info *info);
+/**
+ * The Q_Key of every queue of @p eth: live QPs at once (RTS->RTS), the others
+ * at their start. Stops at the first QP that refuses it (its errno).
+ */
+int mthca_queues_qkey_set(struct rte_eth_dev *eth, uint32_t qkey);
 
 int mthca_dev_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *stats);
 int mthca_dev_stats_reset(struct rte_eth_dev *eth);

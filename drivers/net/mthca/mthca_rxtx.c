@@ -50,18 +50,6 @@ cqe_at(const struct mthca_cq_ring *cq, uint32_t i)
 	return (struct mthca_cqe *)(cq->cqes + (size_t)(i & cq->mask) * MTHCA_CQE_SIZE);
 }
 
-static __rte_always_inline bool
-cqe_sw_owned(const struct mthca_cqe *c)
-{
-	return !(__atomic_load_n(&c->owner, __ATOMIC_RELAXED) & MTHCA_OWNER_HW);
-}
-
-static __rte_always_inline bool
-cqe_is_error(const struct mthca_cqe *c)
-{
-	return (c->opcode & MTHCA_CQE_ERR_OPCODE_MASK) == MTHCA_CQE_ERR_OPCODE_MASK;
-}
-
 /* Give @p n consumed CQEs back and publish the consumer index once. */
 static __rte_always_inline void
 cq_release(struct mthca_cq_ring *cq, uint32_t n)
@@ -69,7 +57,7 @@ cq_release(struct mthca_cq_ring *cq, uint32_t n)
 	uint32_t i;
 
 	for (i = 0; i < n; i++)
-		cqe_at(cq, cq->cons + i)->owner = MTHCA_OWNER_HW;
+		mthca_cqe_set_hw(cqe_at(cq, cq->cons + i));
 	cq->cons += n;
 	/* owner bytes before the set-CI record that lets the HCA reuse them */
 	rte_io_wmb();
@@ -137,7 +125,7 @@ rx_fill(struct rte_mbuf *m, const struct mthca_cqe *c, int dynoff, uint64_t mbuf
 
 		a->rx.src_qpn = (uint32_t)(q >> 32) & 0xffffff;
 		a->rx.slid = (uint16_t)q;
-		a->rx.pkey_index = (uint16_t)(rte_be_to_cpu_32(c->imm_pkey) >> 16);
+		a->rx.pkey_index = mthca_cqe_pkey_index(c);
 		a->rx.sl = (uint8_t)(q >> 28) & 0xf;
 		a->rx.path_bits = (uint8_t)(q >> 16) & 0x7f;
 		a->rx.flags = (uint8_t)(q >> 23) & 1;
@@ -155,7 +143,7 @@ rx_drop_all(struct mthca_rxq *rxq, uint32_t done)
 
 	rxq->nombuf += done;
 	for (i = 0; i < done; i++)
-		rxq->errors += cqe_is_error(cqe_at(&rxq->cq, rxq->cq.cons + i));
+		rxq->errors += mthca_cqe_is_error(cqe_at(&rxq->cq, rxq->cq.cons + i));
 }
 
 /* Post fresh mbuf @p f in receive WQE @p slot: only the address changes (mthca_rxq_start). */
@@ -186,8 +174,8 @@ rx_burst_errors(struct mthca_rxq *rxq, struct rte_mbuf **pkts, struct rte_mbuf *
 		struct mthca_cqe *c = cqe_at(&rxq->cq, rxq->cq.cons + i);
 		uint32_t slot = (rxq->head + i) & rxq->mask;
 
-		c->owner = MTHCA_OWNER_HW;
-		if (cqe_is_error(c)) {
+		mthca_cqe_set_hw(c);
+		if (mthca_cqe_is_error(c)) {
 			rxq->errors++;
 			rte_mempool_put(rxq->mp, fresh[i]);
 			continue;
@@ -240,7 +228,7 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	lim = RTE_MIN(RTE_MIN((uint32_t)n, (uint32_t)MTHCA_RX_BURST_MAX),
 		      RTE_MIN(cq_mask + 1 - (cons & cq_mask), mask + 1 - (head & mask)));
 	for (done = 0; done < lim; done++)
-		if (!cqe_sw_owned(c0 + done))
+		if (!mthca_cqe_sw_owned(c0 + done))
 			break;
 	if (done == 0)
 		return 0;
@@ -262,12 +250,12 @@ mthca_rx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 			struct mthca_cqe *c = c0 + i;
 			struct rte_mbuf *m = ep[i];
 
-			if (unlikely(cqe_is_error(c)))
+			if (unlikely(mthca_cqe_is_error(c)))
 				break;
 			bytes += rx_fill(m, c, dynoff, mbuf_init, w1);
 			pkts[i] = m;
 			/* read: back to the HCA, published by the set-CI record below */
-			c->owner = MTHCA_OWNER_HW;
+			mthca_cqe_set_hw(c);
 		}
 	}
 	if (likely(i == done)) {
@@ -313,7 +301,7 @@ mthca_rx_descriptor_status(void *q, uint16_t offset)
 	if (unlikely(offset > rxq->mask))
 		return -EINVAL;
 	/* every RQ slot holds a posted WQE: done once its completion is ours */
-	if (cqe_sw_owned(cqe_at(&rxq->cq, rxq->cq.cons + offset)))
+	if (mthca_cqe_sw_owned(cqe_at(&rxq->cq, rxq->cq.cons + offset)))
 		return RTE_ETH_RX_DESC_DONE;
 	return RTE_ETH_RX_DESC_AVAIL;
 }
@@ -353,12 +341,12 @@ tx_complete(struct mthca_txq *txq)
 		const struct mthca_cqe *c = cqe_at(cq, cq->cons + n);
 		uint32_t index;
 
-		if (!cqe_sw_owned(c))
+		if (!mthca_cqe_sw_owned(c))
 			break;
 		rte_io_rmb();
-		index = ((rte_be_to_cpu_32(c->wqe) - txq->send_off) >> MTHCA_TX_WQE_SHIFT) &
+		index = ((mthca_cqe_wqe(c) - txq->send_off) >> MTHCA_TX_WQE_SHIFT) &
 			txq->mask;
-		if (unlikely(cqe_is_error(c)))
+		if (unlikely(mthca_cqe_is_error(c)))
 			txq->errors++;
 		tail += ((index - txq->last_comp) & txq->mask) ?
 			((index - txq->last_comp) & txq->mask) : txq->mask + 1;

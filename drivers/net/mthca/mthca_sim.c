@@ -398,7 +398,7 @@ sim_hangup(void *arg)
 		  SIM_SOCK_NAME);
 	rte_intr_callback_unregister_pending(s->hup, sim_hangup, s, NULL);
 	s->hup_registered = false;
-	mthca_dev_gone(s->dev);
+	s->dev->ev->gone(s->dev);
 }
 
 int

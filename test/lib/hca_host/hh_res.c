@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "hh.h"
+#include "mthca_profile.h"
 
 #define CHECK_ST(expr, what) do { \
 	int _st = (expr); \
@@ -89,10 +90,14 @@ map_pages(struct hh_dev *d, uint16_t op, uint64_t virt, uint64_t iova, uint64_t 
 
 /* ---- profile (mthca_make_profile()) -------------------------------------------------- */
 
+/*
+ * The layout and the default counts are net_mthca's (mthca_profile.h,
+ * included from drivers/net/mthca: one definition, not a copy); the entry
+ * sizes are this host's own reading of QUERY_DEV_LIM and hh_hw.h.
+ */
 struct prof_res {
 	const char *name;
 	uint64_t size;
-	uint32_t count;
 	uint64_t *base;
 	bool map;		/* backed with host pages at bring-up */
 };
@@ -100,61 +105,70 @@ struct prof_res {
 static int
 make_profile(struct hh_dev *d, bool do_map)
 {
-	struct prof_res r[13];
-	unsigned int i, j, n = 0;
-	uint64_t total = 0;
+	uint64_t *const bases[MTHCA_ICM_NUM] = {
+		[MTHCA_ICM_QPC] = &d->qpc_base, [MTHCA_ICM_EEC] = &d->eec_base,
+		[MTHCA_ICM_SRQC] = &d->srqc_base, [MTHCA_ICM_CQC] = &d->cqc_base,
+		[MTHCA_ICM_EQPC] = &d->eqpc_base, [MTHCA_ICM_EEEC] = &d->eeec_base,
+		[MTHCA_ICM_EQC] = &d->eqc_base, [MTHCA_ICM_RDB] = &d->rdb_base,
+		[MTHCA_ICM_MCG] = &d->mc_base, [MTHCA_ICM_MPT] = &d->mpt_base,
+		[MTHCA_ICM_MTT] = &d->mtt_base, [MTHCA_ICM_UAR_SCR] = &d->uar_scr_base,
+		[MTHCA_ICM_UARC] = &d->uarc_base,
+	};
+	struct prof_res r[MTHCA_ICM_NUM];
+	struct mthca_icm_profile p;
+	unsigned int i, n = MTHCA_ICM_NUM;
 
-	d->num_qps = 1024;
-	while (d->num_qps < 4 * d->rsvd_qps)
-		d->num_qps <<= 1;
-	d->num_cqs = 1024;
+	d->num_qps = mthca_prof_scale(MTHCA_PROF_NUM_QPS, d->rsvd_qps);
+	d->num_cqs = MTHCA_PROF_NUM_CQS;
+	/* the conformance host also exercises SRQ contexts; the PMD has none */
 	d->num_srqs = (d->flags & HH_DEV_LIM_FLAG_SRQ) ? 1024 : 0;
-	d->num_mpts = 1024;
+	d->num_mpts = MTHCA_PROF_NUM_MPTS;
+	/* scaled down: this host maps every table up front, and registers little */
 	d->num_mtt_segs = 4096;
-	d->num_mcgs = 256;
+	d->num_mcgs = MTHCA_PROF_NUM_MCGS;
 	d->num_uars = d->uar_size / HH_UAR_PAGE;
-
-#define RES(nm, esz, cnt, b, m) do { \
-	r[n].name = nm; r[n].count = (cnt); r[n].base = (b); r[n].map = (m); \
-	r[n].size = (uint64_t)(esz) * (cnt); \
-	if (r[n].size < 4096) \
-		r[n].size = 4096; /* mthca_make_profile(): at least a page */ \
-	n++; \
-} while (0)
-	RES("QPC", d->qpc_sz, d->num_qps, &d->qpc_base, true);
-	RES("EEC", d->eec_sz, 0, &d->eec_base, false);
-	RES("SRQC", d->srqc_sz, d->num_srqs, &d->srqc_base, d->num_srqs != 0);
-	RES("CQC", d->cqc_sz, d->num_cqs, &d->cqc_base, true);
-	RES("EQPC", d->eqpc_sz, d->num_qps, &d->eqpc_base, true);
-	RES("EEEC", d->eeec_sz, 0, &d->eeec_base, false);
-	RES("EQC", d->eqc_sz, 32, &d->eqc_base, true);
-	RES("RDB", 32, d->num_qps * 4, &d->rdb_base, true);
-	RES("MCG", HH_MGM_ENTRY_SIZE, d->num_mcgs, &d->mc_base, true);
-	RES("MPT", d->mpt_sz, d->num_mpts, &d->mpt_base, true);
-	RES("MTT", HH_MTT_SEG_SIZE, d->num_mtt_segs, &d->mtt_base, true);
-	RES("UAR_SCR", d->uar_scr_sz, d->num_uars, &d->uar_scr_base, false);
-	RES("UARC", d->uarc_size, d->num_uars, &d->uarc_base, false);
-#undef RES
-
-	/* mthca_make_profile(): stable sort by size, decreasing */
-	for (i = 0; i < n; i++)
-		for (j = 0; j + 1 < n - i; j++)
-			if (r[j + 1].size > r[j].size) {
-				struct prof_res t = r[j];
-
-				r[j] = r[j + 1];
-				r[j + 1] = t;
-			}
+	memset(&p, 0, sizeof(p));
+	p.entry_size[MTHCA_ICM_QPC] = d->qpc_sz;
+	p.count[MTHCA_ICM_QPC] = d->num_qps;
+	p.entry_size[MTHCA_ICM_EEC] = d->eec_sz;
+	p.entry_size[MTHCA_ICM_SRQC] = d->srqc_sz;
+	p.count[MTHCA_ICM_SRQC] = d->num_srqs;
+	p.entry_size[MTHCA_ICM_CQC] = d->cqc_sz;
+	p.count[MTHCA_ICM_CQC] = d->num_cqs;
+	p.entry_size[MTHCA_ICM_EQPC] = d->eqpc_sz;
+	p.count[MTHCA_ICM_EQPC] = d->num_qps;
+	p.entry_size[MTHCA_ICM_EEEC] = d->eeec_sz;
+	p.entry_size[MTHCA_ICM_EQC] = d->eqc_sz;
+	p.count[MTHCA_ICM_EQC] = 32;
+	p.entry_size[MTHCA_ICM_RDB] = 32;
+	p.count[MTHCA_ICM_RDB] = (uint64_t)d->num_qps * MTHCA_PROF_RDB_PER_QP;
+	p.entry_size[MTHCA_ICM_MCG] = HH_MGM_ENTRY_SIZE;
+	p.count[MTHCA_ICM_MCG] = d->num_mcgs;
+	p.entry_size[MTHCA_ICM_MPT] = d->mpt_sz;
+	p.count[MTHCA_ICM_MPT] = d->num_mpts;
+	p.entry_size[MTHCA_ICM_MTT] = HH_MTT_SEG_SIZE;
+	p.count[MTHCA_ICM_MTT] = d->num_mtt_segs;
+	p.entry_size[MTHCA_ICM_UAR_SCR] = d->uar_scr_sz;
+	p.count[MTHCA_ICM_UAR_SCR] = d->num_uars;
+	p.entry_size[MTHCA_ICM_UARC] = d->uarc_size;
+	p.count[MTHCA_ICM_UARC] = d->num_uars;
+	mthca_icm_layout(&p, 4096);	/* mthca_make_profile(): at least a page */
 	for (i = 0; i < n; i++) {
-		*r[i].base = total;
-		total += r[i].size;
+		enum mthca_icm_table t = p.order[i];
+
+		*bases[t] = p.base[t];
+		r[i].name = mthca_icm_table_name(t);
+		r[i].size = p.size[t];
+		r[i].base = bases[t];
+		r[i].map = mthca_icm_table_backed(t) ||
+			   (t == MTHCA_ICM_SRQC && d->num_srqs != 0);
 	}
-	if (d->max_icm != 0 && total > d->max_icm) {
+	if (d->max_icm != 0 && p.total > d->max_icm) {
 		HH_ERR("profile needs %llu bytes of ICM, device allows %llu",
-		       (unsigned long long)total, (unsigned long long)d->max_icm);
+		       (unsigned long long)p.total, (unsigned long long)d->max_icm);
 		return -ENOMEM;
 	}
-	d->icm_total = total;
+	d->icm_total = p.total;
 	if (!do_map)
 		return 0;
 
