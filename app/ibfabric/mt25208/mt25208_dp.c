@@ -111,7 +111,7 @@ struct dp_cq {
 	uint8_t last_sn;	/* sn of the last arm accepted, DP_NO_SN: none */
 	/*
 	 * set_ci last read from the host's record (cqe_post). The host only
-	 * moves it forward, so while prod - ci_seen < nent there is room
+	 * moves it forward, so while prod - ci_seen < nent - 1 there is room
 	 * and the record, a cache line the host keeps writing, is not
 	 * read again. A new CQ on the same number restarts prod at 0, which
 	 * wraps prod - ci_seen and forces a fresh read.
@@ -299,27 +299,37 @@ cq_fire(struct mt25208 *dev, void *cqc, uint32_t cqn)
 	mt_put32(data, 0, cqn & 0xffffff);
 	/* mthca_arbel_arm_cq(): arming is one-shot */
 	mt_cqc_set_state(cqc, MT_CQ_STATE_FIRED);
+	/* c_eqn outside 0..63: the CQ reports no completion events (PRM c_eqn) */
+	if (mt_cqc_comp_eqn(cqc) >= MT25208_CQ_EQN_LIMIT)
+		return;
 	if (mt25208_eq_post(dev, (uint8_t)mt_cqc_comp_eqn(cqc), MT_EV_COMP, 0, data) == 0)
 		dp->st.comp_events++;
 }
 
 /*
- * The CQE at @p va of CQ @p cqn cannot be written. A key or bounds refusal
- * is the CQ's own error (CQ_ERROR, access violation); a bus address no
- * IOMMU window covers is what a PCI master abort is to the silicon: a
- * catastrophic error (uplink bus error, poll_catas()), logged with the
- * address.
+ * The CQE at @p va of CQ @p cqn cannot be written. A key, PD or bounds
+ * refusal is the CQ's own error (CQ_ERROR, access violation); a CQC pd
+ * that is not the PD of the CQ's L_Key ("must be the same PD of the CQ
+ * L_Key", PRM completion_queue_context.pd) is also counted as check
+ * cq_pd. A bus address no IOMMU window covers is what a PCI master abort
+ * is to the silicon: a catastrophic error (uplink bus error,
+ * poll_catas()), logged with the address.
  */
 static void
 cq_write_failed(struct mt25208 *dev, void *cqc, uint32_t cqn, uint64_t va)
 {
 	uint8_t probe[MT_CQE_SIZE];
+	int rc;
 
-	if (mt25208_mr_access(dev, mt_cqc_lkey(cqc), MT25208_PD_ANY, va, probe, sizeof(probe),
-			      false) == -EFAULT) {
+	rc = mt25208_mr_access(dev, mt_cqc_lkey(cqc), MT25208_PD_ANY, va, probe, sizeof(probe),
+			       false);
+	if (rc == -EFAULT) {
 		mt25208_catas(dev, MT_CATAS_UPLINK_BUS, "CQE write: DMA fault", va);
 		return;
 	}
+	if (rc == 0)
+		mt25208_check_fail(dev, MT25208_CHK_CQ_PD, cqn, NULL,
+				   "CQC pd is not the PD of its L_Key");
 	cqc_set_status(cqc, MT_EQ_STATUS_WRITE_FAIL);
 	cq_error(dev, cqn, MT_CQ_ERR_ACCESS);
 }
@@ -372,7 +382,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 	nent = 1u << mt_cqc_log_size(cqc);
 	prod = mt_cqc_prod(cqc);
 	/* cheap first (the last set_ci seen), exact second (the record) */
-	if (c->ci_cqn != cqn || prod - c->ci_seen >= nent) {
+	if (c->ci_cqn != cqn || prod - c->ci_seen >= nent - 1) {
 		ci = mt25208_db_rec(dev, mt_cqc_uar(cqc), mt_cqc_ci_db(cqc));
 		if (ci != NULL) {
 			cons = mt_dbr_counter(ci);
@@ -380,8 +390,14 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 			c->ci_cqn = cqn;
 		}
 	}
-	/* producer - set_ci == nent is an overrun (Linux update_cons_index() writes set_ci) */
-	if (ci != NULL && prod - cons >= nent) {
+	/*
+	 * A CQ of 2^n entries holds 2^n - 1 CQEs: the CQE that would make
+	 * producer + 1 equal the consumer counter modulo the size is an
+	 * overrun (PRM completion_queue_context.producer_counter; Linux
+	 * mthca_create_cq() sizes nent above the count asked for). The
+	 * consumer counter is the set_ci record (Linux update_cons_index()).
+	 */
+	if (ci != NULL && prod - cons >= nent - 1) {
 		dp->st.cq_overruns++;
 		cqc_set_status(cqc, MT_EQ_STATUS_OVERFLOW);
 		cq_error(dev, cqn, MT_CQ_ERR_OVERRUN);
@@ -391,7 +407,7 @@ cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool e
 	}
 	va = mt_cqc_start(cqc) + (uint64_t)(prod & (nent - 1)) * MT_CQE_SIZE;
 	/* a 32-byte entry never crosses an MTT page: one translation */
-	dst = mt25208_mr_translate(dev, mt_cqc_lkey(cqc), va, MT_CQE_SIZE, true);
+	dst = mt25208_mr_translate(dev, mt_cqc_lkey(cqc), mt_cqc_pd(cqc), va, MT_CQE_SIZE, true);
 	if (dst == NULL) {
 		cq_write_failed(dev, cqc, cqn, va);
 		return;
