@@ -880,6 +880,11 @@ test_eq_bound_and_pd(void)
 	TEST_ASSERT_EQUAL(hp(eq_buf)[7 * 32 + 31], 0x80, "slot 7 still the HCA's");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_EQ, 0, 0, 7, out, NULL), 0, "HW2SW_EQ 7");
 	TEST_ASSERT_EQUAL(mt_get32(hp(out), 0x00) >> 28, MT_EQ_STATUS_OVERFLOW, "overflow status");
+	/* a new EQ on the number starts from its context's consumer index, not the register's */
+	mt_put32(bar0 + MT_BAR0_EQ_SET_CI + 8 * 7, 0, 5);
+	TEST_ASSERT_EQUAL(make_eq(7, 0x83), 0, "EQ 7 again");
+	TEST_ASSERT_EQUAL(mt25208_eq_post(dev, 7, 0x0a, 0, NULL), 0, "EQE 0 of the new EQ");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_EQ, 0, 0, 7, out, NULL), 0, "HW2SW_EQ 7");
 
 	eq_pd = 2;
 	TEST_ASSERT_EQUAL(make_eq(7, 0x83), 0, "EQ 7 in PD 2, its MR in PD 1");

@@ -232,6 +232,7 @@ mt25208_cmd_sw2hw_eq(struct mt25208 *dev, struct mt25208_cmd *c)
 	uint8_t *ctx, st;
 	const uint8_t *mb;
 	uint8_t state;
+	uint32_t ci;
 
 	st = eq_check(dev, c->in_mod, "SW2HW_EQ");
 	if (st != MT_STAT_OK)
@@ -261,6 +262,14 @@ mt25208_cmd_sw2hw_eq(struct mt25208 *dev, struct mt25208_cmd *c)
 	eq->pd = mt_eqc_pd(mb);
 	eq->start = mt_eqc_start(mb);
 	eq->prod = mt_eqc_prod(mb);
+	/*
+	 * The consumer index starts from the context (PRM eqc.consumer_indx,
+	 * "must be initialized to zero while opening EQ"), not from what the
+	 * set-CI register held for an earlier EQ of this number.
+	 */
+	mt_put32(&ci, 0, mt_eqc_cons(mb));
+	__atomic_store_n((uint32_t *)(void *)(dev->bar0 + MT_BAR0_EQ_SET_CI + 8 * c->in_mod), ci,
+			 __ATOMIC_RELEASE);
 	state = mt_eqc_state(mb);
 	eq->armed = state == MT_EQ_STATE_ARMED || state == MT_EQ_STATE_ALWAYS_ARMED;
 	eq->always_armed = state == MT_EQ_STATE_ALWAYS_ARMED;
