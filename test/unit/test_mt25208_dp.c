@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of the MT25208 model's data path (app/ibfabric/mt25208/mt25208_dp.c),
+ * Unit tests of the MT25208 model's data path (app/ibfabric/mt25208/mt25208_dp*.c),
  * in one process: two models on a one-switch fabric, each driven by the
  * driver-less host library (test/lib/hca_host) through
  * plain-memory BARs, the model run from the host's wait loops. No SM: the

@@ -16,8 +16,8 @@
  * (MAD_IFC -> the node's SMA/PMA), mt25208_mcg.c (MGM table),
  * mt25208_reset.c (reset, catastrophic error, host gone), pcisim.c (the
  * PCI function and its IOMMU/MSI-X socket), mt25208_host.c (every
- * function of a fabric in the event loop, polling policy), mt25208_dp.c
- * (data path).
+ * function of a fabric in the event loop, polling policy), mt25208_dp*.c
+ * (data path: mt25208_dp.c the poll loop, _doorbell, _send, _recv, _cqe).
  *
  * Threading: everything runs on ibfabric's single event-loop thread. The
  * BARs are shared memory that the host writes at any time: the model reads
