@@ -520,12 +520,7 @@ struct mt25208_cmd {
 	uint64_t out_imm;	/**< immediate output (SET_ICM_SIZE, MGID_HASH) */
 };
 
-/**
- * Input mailbox of @p c (@p len bytes at in_param), or NULL after a DMA
- * fault (counted, logged); output mailbox at out_param likewise.
- */
-void *mt25208_mbox_in(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len);
-void *mt25208_mbox_out(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len);
+/* The command mailboxes: mt25208_mbox.h. */
 
 /* mt25208_icm.c */
 uint8_t mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c);
