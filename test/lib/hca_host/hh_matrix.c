@@ -324,6 +324,23 @@ row_av_rgid(struct mx *m, bool bug)
 	return row_send(m, bug, HH_BUG_AV_RGID, out_local_qp_op);
 }
 
+/* @p cqe is a good send completion. */
+static int
+mx_good_send(struct mx *m, const uint8_t *cqe)
+{
+	if (hh_get8(cqe, HH_CQE_OPCODE) == HH_OPCODE_SEND)
+		return 0;
+	return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x", hh_get8(cqe, HH_CQE_OPCODE),
+		       hh_get8(cqe, HH_CQE_SYNDROME));
+}
+
+/* @p got good send CQEs came, as @p expect says. */
+static int
+mx_sends(struct mx *m, uint32_t got, uint32_t expect)
+{
+	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+}
+
 /*
  * 300 WQEs: behind one doorbell (bug: wqe_cnt keeps 300 & 0xff = 44, so
  * 44 execute) or behind doorbells of 255 and 45 (all 300). Sent to a QPN
@@ -343,12 +360,11 @@ row_over_255(struct mx *m, bool bug)
 	hh_post_ud_send_batch(&m->a->d, &q.qp, &dst, m->a->payload_mr.lkey, 0, 64, n,
 			      bug ? n : 255);
 	while (mx_wait(m, &m->a->d, &q.cq, cqe, got < expect ? MX_WAIT_MS : MX_QUIET_MS)) {
-		if (hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
-			return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
-				       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+		if (mx_good_send(m, cqe) != 0)
+			return -1;
 		got++;
 	}
-	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+	return mx_sends(m, got, expect);
 }
 
 /* B's receive QP has RSC clear (bug) or set; its receive WQEs never set the C bit. */
@@ -622,12 +638,11 @@ row_cq_spare(struct mx *m, bool bug)
 		return mx_fail(m, "a CQ error event (CQ 0x%x, syndrome %u)", m->a->cq_err_cqn,
 			       m->a->cq_err_synd);
 	while (got <= n && hh_cq_poll(&m->a->d, &q.cq, cqe)) {
-		if (hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
-			return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
-				       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+		if (mx_good_send(m, cqe) != 0)
+			return -1;
 		got++;
 	}
-	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+	return mx_sends(m, got, expect);
 }
 
 /*
