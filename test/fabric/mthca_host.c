@@ -41,8 +41,14 @@
  *   test  -> "USE <ethdev>"                               SEND/RECV/STATS/QINFO/QKEY on it; RECV
  *                                                         expects its queue's P_Key index
  *   test  -> "UDDEL <ethdev>"                             rte_ib_ud_port_destroy; its pool freed
+ *   test  -> "TXRING <n>"                                 transmit ring of n slots (stop, set
+ *                                                         up, start)
+ *   test  -> "BURST <dlid> <dqpn> <n> <size>"             n datagrams in one tx_burst
+ *   test  -> "RESET"                                      rte_eth_stats_reset, then every
+ *                                                         counter and xstat not zero
  *   test  -> "QUIT"
  *   host  -> "EVENT LSC up|down"                          on a link state change
+ *   host  -> "LINK state=<IB port state> up=<0|1>"        before READY, each change of either
  *
  * Every datagram carries a 64-bit sequence number and a pattern derived
  * from it; the receiver checks both, the source QPN and the SLID.
@@ -730,6 +736,111 @@ do_bench(uint32_t size, uint64_t count, uint32_t rx_ring, uint32_t inflight)
 	       med[2], min[2], per_ref[0], per_ref[1], csw, mean[0], mean[1]);
 }
 
+/* The transmit queue set up again with @p n slots. */
+static void
+do_txring(unsigned int n)
+{
+	int ret = rte_eth_dev_stop(port_id);
+
+	if (ret == 0)
+		ret = rte_eth_tx_queue_setup(port_id, 0, (uint16_t)n, 0, NULL);
+	if (ret == 0)
+		ret = rte_eth_dev_start(port_id);
+	if (ret != 0)
+		printf("ERR txring %u: %s\n", n, strerror(-ret));
+	else
+		printf("OK txring %u\n", n);
+}
+
+/*
+ * @p n datagrams of @p size bytes handed to one rte_eth_tx_burst(), the
+ * ring empty before (the previous burst reaped): how many it took. Then
+ * their completions are reaped.
+ */
+static void
+do_burst(uint16_t dlid, uint32_t dqpn, unsigned int n, uint32_t size)
+{
+	struct rte_mbuf *m[HOLD_MAX];
+	struct rte_ib_ah_attr attr;
+	struct rte_ib_ah *ah;
+	unsigned int i, j;
+	uint16_t took;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.dlid = dlid;
+	attr.port_num = ib_port;
+	ah = rte_ib_ah_create(ibdev, &attr);
+	if (ah == NULL || n > RTE_DIM(m) || size < 8 ||
+	    rte_pktmbuf_alloc_bulk(pool, m, n) != 0) {
+		printf("ERR burst setup\n");
+		if (ah != NULL)
+			rte_ib_ah_destroy(ah);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		uint8_t *p = (uint8_t *)rte_pktmbuf_append(m[i], size);
+		uint64_t seq = i;
+
+		memcpy(p, &seq, sizeof(seq));
+		for (j = sizeof(seq); j < size; j++)
+			p[j] = pattern(seq, j);
+		rte_ib_mbuf_addr(m[i])->tx.ah = ah;
+		rte_ib_mbuf_addr(m[i])->tx.dest_qpn = dqpn;
+		rte_ib_mbuf_addr(m[i])->tx.qkey = QKEY;
+	}
+	took = rte_eth_tx_burst(port_id, 0, m, (uint16_t)n);
+	if (took < n)
+		rte_pktmbuf_free_bulk(m + took, n - took);
+	rte_delay_ms(200);
+	rte_eth_tx_burst(port_id, 0, NULL, 0);
+	rte_ib_ah_destroy(ah);
+	printf("OK burst %u of %u\n", took, n);
+}
+
+/*
+ * rte_eth_stats_reset(), then at once every basic counter and xstat:
+ * each one not zero is printed.
+ */
+static void
+do_reset(void)
+{
+	struct rte_eth_xstat_name *names;
+	struct rte_eth_xstat *xs;
+	struct rte_eth_stats st;
+	unsigned int bad = 0;
+	int n, i, ret;
+
+	n = rte_eth_xstats_get_names(port_id, NULL, 0);
+	names = calloc(n, sizeof(*names));
+	xs = calloc(n, sizeof(*xs));
+	if (names == NULL || xs == NULL || rte_eth_xstats_get_names(port_id, names, n) != n) {
+		printf("ERR reset setup\n");
+		goto out;
+	}
+	ret = rte_eth_stats_reset(port_id);
+	if (ret != 0 || rte_eth_stats_get(port_id, &st) != 0 ||
+	    rte_eth_xstats_get(port_id, xs, n) != n) {
+		printf("ERR reset: %d\n", ret);
+		goto out;
+	}
+	if (st.ipackets | st.opackets | st.ibytes | st.obytes | st.imissed | st.ierrors |
+	    st.oerrors | st.rx_nombuf) {
+		printf("NONZERO stats ipackets %" PRIu64 " opackets %" PRIu64 " ierrors %"
+		       PRIu64 " oerrors %" PRIu64 " rx_nombuf %" PRIu64 "\n", st.ipackets,
+		       st.opackets, st.ierrors, st.oerrors, st.rx_nombuf);
+		bad++;
+	}
+	for (i = 0; i < n; i++)
+		if (xs[i].value != 0) {
+			printf("NONZERO %s %" PRIu64 "\n", names[i].name, xs[i].value);
+			bad++;
+		}
+	printf("OK reset xstats %d nonzero %u\n", n, bad);
+out:
+	free(names);
+	free(xs);
+}
+
 static void
 count_mz(const struct rte_memzone *mz, void *arg)
 {
@@ -884,7 +995,7 @@ main(int argc, char **argv)
 	char line[256];
 	uint32_t qpn = 0, txqpn = 0, peer_qpn = 0;
 	uint16_t peer_lid = 0;
-	int ret, i;
+	int ret, i, last_state = -2, last_up = -2;
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
@@ -921,13 +1032,29 @@ main(int argc, char **argv)
 		printf("ERR queue QPNs: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
-	/* the SM makes the port ACTIVE through the MAD core: wait for it */
-	for (i = 0; i < 600; i++) {
-		if (rte_ib_query_port(ibdev, ib_port, &pa) == 0 && pa.state == RTE_IB_PORT_ACTIVE)
+	/*
+	 * The SM makes the port ACTIVE through the MAD core: wait for it,
+	 * showing the IB port state and the ethdev link as either changes.
+	 */
+	for (i = 0; i < 3000; i++) {
+		struct rte_eth_link link;
+		/*
+		 * The link first: a port state read after it is never older. With
+		 * LSC on, this reads what the PMD's events set (no link_update).
+		 */
+		int up = rte_eth_link_get_nowait(port_id, &link) == 0 ? link.link_status : -1;
+		int st = rte_ib_query_port(ibdev, ib_port, &pa) == 0 ? (int)pa.state : -1;
+
+		if (st != last_state || up != last_up)
+			printf("LINK state=%d up=%d\n", st, up);
+		last_state = st;
+		last_up = up;
+		/* the PORT_CHANGE event brings the link up after the port state */
+		if (st == RTE_IB_PORT_ACTIVE && up == RTE_ETH_LINK_UP)
 			break;
-		rte_delay_ms(100);
+		rte_delay_ms(20);
 	}
-	if (i == 600) {
+	if (i == 3000) {
 		printf("ERR port %u not ACTIVE\n", ib_port);
 		return 1;
 	}
@@ -979,6 +1106,12 @@ main(int argc, char **argv)
 			do_use((uint16_t)a);
 		} else if (sscanf(line, "UDDEL %u", &a) == 1) {
 			do_uddel((uint16_t)a);
+		} else if (sscanf(line, "TXRING %u", &a) == 1) {
+			do_txring(a);
+		} else if (sscanf(line, "BURST %u %u %u %u", &a, &b, &c, &d) == 4) {
+			do_burst((uint16_t)a, b, c, d);
+		} else if (strncmp(line, "RESET", 5) == 0) {
+			do_reset();
 		} else if (strncmp(line, "QUIT", 4) == 0) {
 			break;
 		} else {

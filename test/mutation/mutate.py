@@ -136,6 +136,12 @@ def copy_tree(dst):
 
 
 def setup_build(scratch, build):
+    if os.path.isdir(os.path.join(build, 'meson-private')):
+        # a --scratch copy built before: rebuild it (the copy above refreshed its sources)
+        r = sh(['ninja', '-C', build], scratch)
+        if r.returncode != 0:
+            sys.exit('the unmutated scratch copy does not build:\n' + r.stdout[-3000:])
+        return
     args = ['meson', 'setup', build, scratch, '-Dwerror=true']
     for cand in (os.path.join(TOP, 'build', 'dpdk-sdk'),):
         if os.path.isdir(cand):
@@ -180,7 +186,8 @@ def main():
     ap.add_argument('--all-tests', action='store_true',
                     help='run the unit and conformance suites for every mutation')
     ap.add_argument('--keep', action='store_true', help='keep the scratch copy')
-    ap.add_argument('--scratch', help='scratch directory (default: a new temporary one)')
+    ap.add_argument('--scratch', help='scratch directory (default: a new temporary one); one built by an '
+                    'earlier run is rebuilt, not configured again')
     ap.add_argument('--check-list', action='store_true',
                     help='only check that the list parses and every find text occurs once')
     a = ap.parse_args()

@@ -659,10 +659,15 @@ test_mpt(void)
 	TEST_ASSERT_EQUAL(mt_get32(p, 8), 16, "ICM MPT key");
 	/* lkey = rotl8(16) = 0x1000 (arbel_key_to_hw_index()): a bus address reads the host. */
 	host[0x123] = 0x5a;
-	p = mt25208_mr_translate(dev, 0x1000, HOST_IOVA + 0x123, 1, false);
+	p = mt25208_mr_translate(dev, 0x1000, MT25208_PD_ANY, HOST_IOVA + 0x123, 1, false);
 	TEST_ASSERT(p == host + 0x123, "physical translation");
-	TEST_ASSERT(mt25208_mr_translate(dev, 0x1001, HOST_IOVA, 1, false) == NULL,
+	TEST_ASSERT(mt25208_mr_translate(dev, 0x1001, MT25208_PD_ANY, HOST_IOVA, 1, false) == NULL,
 		    "lkey with the wrong tag");
+	/* a CQ's or EQ's context PD must be the PD of its L_Key (PRM cqc.pd, eqc.pd) */
+	TEST_ASSERT(mt25208_mr_translate(dev, 0x1000, 1, HOST_IOVA, 1, true) == host,
+		    "the region's own PD translates");
+	TEST_ASSERT(mt25208_mr_translate(dev, 0x1000, 2, HOST_IOVA, 1, true) == NULL,
+		    "another PD is refused");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_MPT, 0, mb, 0, 0, NULL), MT_STAT_BAD_RESOURCE,
 			  "reserved MPT 0");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_MPT, 0, mb, 64, 0, NULL), MT_STAT_BAD_INDEX,
@@ -712,9 +717,9 @@ test_mpt(void)
 			  "PD mismatch");
 	TEST_ASSERT_EQUAL(mt25208_mr_access(dev, lkey, 3, 3 * 4096 - 8, back, 16, false),
 			  -EACCES, "beyond the MR length");
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0xff0, 64, false) == NULL,
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0xff0, 64, false) == NULL,
 		    "not contiguous: translate refuses");
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 64, false) == hp(buf + 4096),
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0x1000, 64, false) == hp(buf + 4096),
 		    "contiguous piece");
 	/*
 	 * The translation cache (struct mt25208_tc) holds this MPT now. A
@@ -724,24 +729,24 @@ test_mpt(void)
 	 */
 	p = mt25208_mpt(dev, 32);
 	mt_put32(p, 8, key + 0x01000000);
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == NULL,
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0x1000, 8, false) == NULL,
 		    "cached L_Key refused after the key changed in ICM");
-	TEST_ASSERT(mt25208_mr_translate(dev, mt_index_to_key(key + 0x01000000), 0x1000, 8,
+	TEST_ASSERT(mt25208_mr_translate(dev, mt_index_to_key(key + 0x01000000), MT25208_PD_ANY, 0x1000, 8,
 					 false) == hp(buf + 4096), "the new key translates");
 	mt_put32(p, 8, key);
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == hp(buf + 4096),
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0x1000, 8, false) == hp(buf + 4096),
 		    "the old key again");
 	/* an MTT entry rewritten in ICM is seen after a command (SYNC_TPT flushes) */
 	mt_put64(mt25208_icm_ptr(dev, ICM_MTT + 64 + 8, 8), 0, (buf + 8192) | 1);
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SYNC_TPT, 0, 0, 0, 0, NULL), 0, "SYNC_TPT");
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == hp(buf + 8192),
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0x1000, 8, false) == hp(buf + 8192),
 		    "new MTT entry after SYNC_TPT");
 
 	/* HW2SW_MPT with an output mailbox (op_mod 0) returns the entry, SW-owned. */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_MPT, 0, 0, 32, out, NULL), 0, "HW2SW_MPT");
 	TEST_ASSERT_EQUAL(mt_get32(hp(out), 0) >> 28, 0xf, "returned SW-owned");
 	TEST_ASSERT_EQUAL(mt_get32(hp(out), 8), key, "returned key");
-	TEST_ASSERT(mt25208_mr_translate(dev, lkey, 0x1000, 8, false) == NULL,
+	TEST_ASSERT(mt25208_mr_translate(dev, lkey, MT25208_PD_ANY, 0x1000, 8, false) == NULL,
 		    "no access after HW2SW");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_MPT, 1, 0, 32, 0, NULL), MT_STAT_BAD_RES_STATE,
 			  "HW2SW_MPT twice");
@@ -752,6 +757,7 @@ test_mpt(void)
 /* EQ / CQ and event-mode commands                                      */
 
 static uint64_t eq_buf;
+static uint32_t eq_pd = 1;	/* the EQC pd make_eq_sz() writes; MR slot 20 is in PD 1 */
 
 /* EQ 4 with 8 EQEs at IOVA 0 of MR slot 20 (physical: IOVA = bus address). */
 static int
@@ -778,7 +784,7 @@ make_eq_sz(uint8_t eqn, uint8_t intr, uint8_t log_size)
 	mt_put64(c, 0x04, eq_buf);
 	mt_put32(c, 0x0c, (uint32_t)log_size << 24);
 	c[0x17] = intr;
-	mt_put32(c, 0x18, 1);
+	mt_put32(c, 0x18, eq_pd);
 	mt_put32(c, 0x1c, mt_index_to_key(20));
 	return cmd(MT_OP_SW2HW_EQ, 0, mb, eqn, 0, NULL);
 }
@@ -852,6 +858,46 @@ test_eq_and_event_mode(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * An EQ of 2^n entries holds 2^n - 1 EQEs (the CQ's rule, the model's
+ * choice for the EQ: mthca_hw.rst, "Completions and events"): with the
+ * consumer index left at 0, the 8th event of an 8-entry EQ overflows it.
+ * An EQ whose context PD is not its region's gets no EQE at all and
+ * counts check eq_pd (PRM eqc.pd).
+ */
+static int
+test_eq_bound_and_pd(void)
+{
+	uint64_t out = host_alloc(4096), chk = dev->checks[MT25208_CHK_EQ_PD];
+	unsigned int i;
+
+	TEST_ASSERT_EQUAL(make_eq(7, 0x83), 0, "EQ 7 of 8 entries");
+	for (i = 0; i < 7; i++)
+		TEST_ASSERT_EQUAL(mt25208_eq_post(dev, 7, 0x0a, 0, NULL), 0, "EQE %u", i);
+	TEST_ASSERT_EQUAL(hp(eq_buf)[6 * 32 + 31], 0x00, "EQE 6 written");
+	TEST_ASSERT_EQUAL(mt25208_eq_post(dev, 7, 0x0a, 0, NULL), -ENOSPC,
+			  "the 8th EQE overflows");
+	TEST_ASSERT_EQUAL(hp(eq_buf)[7 * 32 + 31], 0x80, "slot 7 still the HCA's");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_EQ, 0, 0, 7, out, NULL), 0, "HW2SW_EQ 7");
+	TEST_ASSERT_EQUAL(mt_get32(hp(out), 0x00) >> 28, MT_EQ_STATUS_OVERFLOW, "overflow status");
+	/* a new EQ on the number starts from its context's consumer index, not the register's */
+	mt_put32(bar0 + MT_BAR0_EQ_SET_CI + 8 * 7, 0, 5);
+	TEST_ASSERT_EQUAL(make_eq(7, 0x83), 0, "EQ 7 again");
+	TEST_ASSERT_EQUAL(mt25208_eq_post(dev, 7, 0x0a, 0, NULL), 0, "EQE 0 of the new EQ");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_EQ, 0, 0, 7, out, NULL), 0, "HW2SW_EQ 7");
+
+	eq_pd = 2;
+	TEST_ASSERT_EQUAL(make_eq(7, 0x83), 0, "EQ 7 in PD 2, its MR in PD 1");
+	eq_pd = 1;
+	TEST_ASSERT_EQUAL(mt25208_eq_post(dev, 7, 0x0a, 0, NULL), -EFAULT, "no EQE");
+	TEST_ASSERT_EQUAL(hp(eq_buf)[31], 0x80, "slot 0 untouched");
+	TEST_ASSERT_EQUAL(dev->checks[MT25208_CHK_EQ_PD], chk + 1, "counted as eq_pd");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_EQ, 0, 0, 7, out, NULL), 0, "HW2SW_EQ 7");
+	TEST_ASSERT_EQUAL(mt_get32(hp(out), 0x00) >> 28, MT_EQ_STATUS_WRITE_FAIL,
+			  "write failure status");
+	return TEST_SUCCESS;
+}
+
 static uint64_t
 cq_mbox(uint32_t eqn)
 {
@@ -880,6 +926,13 @@ test_cq(void)
 			  "completion EQ 9 not live");
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, cq_mbox(4), 3, 0, NULL), MT_STAT_BAD_RESOURCE,
 			  "reserved CQ 3");
+	/* c_eqn outside 0..63 is legal: a CQ without completion events (PRM c_eqn) */
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, cq_mbox(64), 0x21, 0, NULL), 0,
+			  "c_eqn 64: a poll-only CQ");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_CQ, 0, 0, 0x21, out, NULL), 0, "HW2SW_CQ 0x21");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, cq_mbox(0xff), 0x21, 0, NULL), 0,
+			  "c_eqn 255: a poll-only CQ");
+	TEST_ASSERT_EQUAL(cmd(MT_OP_HW2SW_CQ, 0, 0, 0x21, out, NULL), 0, "HW2SW_CQ 0x21");
 	mb = cq_mbox(4);
 	mt_put32(hp(mb), 0x0c, (18u << 24) | 1);	/* log_max_cq_sz is 17 */
 	TEST_ASSERT_EQUAL(cmd(MT_OP_SW2HW_CQ, 0, mb, 0x20, 0, NULL), MT_STAT_EXCEED_LIM,
@@ -1252,6 +1305,7 @@ static struct unit_test_suite mt25208_cmd_suite = {
 		TEST_CASE_ST(setup_up, teardown, test_mpt),
 		TEST_CASE_ST(setup_up, teardown, test_eq_and_event_mode),
 		TEST_CASE_ST(setup_up, teardown, test_cq),
+		TEST_CASE_ST(setup_up, teardown, test_eq_bound_and_pd),
 		TEST_CASE_ST(setup_up, teardown, test_qp_transitions),
 		TEST_CASE_ST(setup_up, teardown, test_mad_ifc),
 		TEST_CASE_ST(setup_up, teardown, test_init_close_ib),

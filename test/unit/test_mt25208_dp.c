@@ -3,7 +3,7 @@
  */
 
 /*
- * Unit tests of the MT25208 model's data path (app/ibfabric/mt25208/mt25208_dp.c),
+ * Unit tests of the MT25208 model's data path (app/ibfabric/mt25208/mt25208_dp*.c),
  * in one process: two models on a one-switch fabric, each driven by the
  * driver-less host library (test/lib/hca_host) through
  * plain-memory BARs, the model run from the host's wait loops. No SM: the
@@ -1295,8 +1295,9 @@ test_rsc(void)
 
 /*
  * CQ overrun (mthca_hw.rst "Completions and events"): a 4-entry CQ whose consumer never moves
- * takes 4 completions; the 5th is an overrun: counted, the CQ goes to
- * its error state and the host gets a CQ error event. The model reads
+ * takes 3 completions (2^n - 1: PRM completion_queue_context.producer_counter,
+ * the spare CQE of Linux mthca_create_cq()); the 4th is an overrun: counted,
+ * the CQ goes to its error state and the host gets a CQ error event. The model reads
  * the host's set_ci record only when its cached value says the CQ might
  * be full, so a consumer that does move must keep the CQ alive: with
  * set_ci published after every CQE, 12 completions fit the same CQ.
@@ -1334,13 +1335,24 @@ test_cq_overrun(void)
 					 &small, &A.h.rcq, 16), "QP");
 	qp.qkey = HH_HOST_UD_QKEY;
 	TEST_ASSERT_SUCCESS(hh_qp_up(&A.h.d, &qp, 0), "QP to RTS");
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 3; i++) {
 		hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
 		run_all(NULL);
 	}
+	for (i = 0; i < 100 && hh_get8(small.buf.va + 2 * 32, HH_CQE_OWNER) & HH_OWNER_HW; i++)
+		run_all(NULL);
+	for (i = 0; i < 20; i++)
+		run_all(NULL);
+	TEST_ASSERT_EQUAL(st->cq_overruns, overruns, "3 completions fit a 4-entry CQ");
+	for (i = 0; i < 3; i++)
+		TEST_ASSERT(!(hh_get8(small.buf.va + i * 32, HH_CQE_OWNER) & HH_OWNER_HW),
+			    "CQE %u written", i);
+	hh_post_ud_send(&A.h.d, &qp, &dst, A.h.payload_mr.lkey, 0, 16, true);
 	for (i = 0; i < 100 && st->cq_overruns == overruns; i++)
 		run_all(NULL);
-	TEST_ASSERT_EQUAL(st->cq_overruns, overruns + 1, "the 5th completion overruns");
+	TEST_ASSERT_EQUAL(st->cq_overruns, overruns + 1, "the 4th completion overruns");
+	TEST_ASSERT(hh_get8(small.buf.va + 3 * 32, HH_CQE_OWNER) & HH_OWNER_HW,
+		    "slot 3 never written");
 	for (i = 0; i < 100 && eqe == NULL; i++) {
 		run_all(NULL);
 		eqe = hh_eq_next(&A.h.d, &A.h.d.eq[HH_EQ_ASYNC]);

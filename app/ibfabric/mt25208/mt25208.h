@@ -16,8 +16,8 @@
  * (MAD_IFC -> the node's SMA/PMA), mt25208_mcg.c (MGM table),
  * mt25208_reset.c (reset, catastrophic error, host gone), pcisim.c (the
  * PCI function and its IOMMU/MSI-X socket), mt25208_host.c (every
- * function of a fabric in the event loop, polling policy), mt25208_dp.c
- * (data path).
+ * function of a fabric in the event loop, polling policy), mt25208_dp*.c
+ * (data path: mt25208_dp.c the poll loop, _doorbell, _send, _recv, _cqe).
  *
  * Threading: everything runs on ibfabric's single event-loop thread. The
  * BARs are shared memory that the host writes at any time: the model reads
@@ -48,6 +48,8 @@ struct fabric;
 #define MT25208_MAX_VECTORS	32	/**< MSI-X vectors the model offers */
 #define MT25208_PD_ANY		UINT32_MAX /**< mt25208_mr_access(): skip the PD check */
 #define MT25208_NO_EQ		0xff
+/** CQC c_eqn at or above this: the CQ reports no completion events (PRM c_eqn). */
+#define MT25208_CQ_EQN_LIMIT	64
 
 /* ------------------------------------------------------------------ */
 /* Limits the model's firmware reports (QUERY_DEV_LIM / QUERY_FW).      */
@@ -167,6 +169,7 @@ struct mt25208_eq {
 	uint32_t prod;		/**< free-running producer index */
 	uint64_t posted;
 	uint64_t overflows;
+	uint32_t logged;	/**< mt25208_check_fail(): checks logged for this EQ */
 };
 
 /** INIT_HCA configuration (mthca_INIT_HCA(), decoded once). */
@@ -245,6 +248,8 @@ enum mt25208_check {
 	MT25208_CHK_AV_RGID,		/**< G clear and rgid[31:0] not 0x2 */
 	MT25208_CHK_MLX_RLID,		/**< MLX rlid is not the LRH DLID */
 	MT25208_CHK_MLX_ICRC,		/**< MLX icrc mode reserved or last dword wrong */
+	MT25208_CHK_CQ_PD,		/**< CQC pd is not the PD of the CQ's L_Key */
+	MT25208_CHK_EQ_PD,		/**< EQC pd is not the PD of the EQ's L_Key */
 	MT25208_CHK_COUNT
 };
 
@@ -430,12 +435,13 @@ void *mt25208_db_rec(struct mt25208 *dev, uint32_t uar, uint32_t index);
 
 /**
  * Translate [va, va+len) of the region named by @p lkey with the checks
- * the HCA does: MPT in hardware ownership, key match, local read / local
- * write access, bounds; then MTT (or physical) translation and DMA. Returns
+ * the HCA does: MPT in hardware ownership, key match, @p pd (the CQ's or
+ * EQ's context PD, or MT25208_PD_ANY), local read / local write access,
+ * bounds; then MTT (or physical) translation and DMA. Returns
  * the host pointer when the whole range is contiguous in host memory, else
  * NULL (use mt25208_mr_access() for ranges that cross MTT pages).
  */
-void *mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint64_t va,
+void *mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
 			   uint32_t len, bool write);
 /**
  * Copy @p len bytes between @p buf and region @p lkey at @p va (@p write:
@@ -514,12 +520,7 @@ struct mt25208_cmd {
 	uint64_t out_imm;	/**< immediate output (SET_ICM_SIZE, MGID_HASH) */
 };
 
-/**
- * Input mailbox of @p c (@p len bytes at in_param), or NULL after a DMA
- * fault (counted, logged); output mailbox at out_param likewise.
- */
-void *mt25208_mbox_in(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len);
-void *mt25208_mbox_out(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len);
+/* The command mailboxes: mt25208_mbox.h. */
 
 /* mt25208_icm.c */
 uint8_t mt25208_cmd_query_fw(struct mt25208 *dev, struct mt25208_cmd *c);

@@ -49,6 +49,10 @@ static const struct {
 		"local QP operation error CQE" },
 	[MT25208_CHK_MLX_ICRC] = { "mlx_icrc", "wqe_segment_ctrl_mlx.icrc",
 		"local QP operation error CQE" },
+	[MT25208_CHK_CQ_PD] = { "cq_pd", "completion_queue_context.pd",
+		"CQE not written: CQ write failure, CQ error event (access violation)" },
+	[MT25208_CHK_EQ_PD] = { "eq_pd", "eqc.pd",
+		"EQE not written: EQ write failure, the event is lost" },
 };
 
 const char *
@@ -70,7 +74,7 @@ mt25208_check_fail(struct mt25208 *dev, enum mt25208_check chk, uint32_t qn, uin
 			return;
 		*logged |= 1u << chk;
 	}
-	FAB_ERR("%s: QP 0x%x: %s (PRM %s): %s%s%s", dev->node->name, qn, checks[chk].name,
+	FAB_ERR("%s: queue 0x%x: %s (PRM %s): %s%s%s", dev->node->name, qn, checks[chk].name,
 		checks[chk].field, checks[chk].outcome, detail != NULL ? "; " : "",
 		detail != NULL ? detail : "");
 }

@@ -122,28 +122,6 @@ static const struct cmd_desc cmd_table[0x1000] = {
 	CMD(MGID_HASH, mt25208_cmd_mgid_hash, ST_HCA),
 };
 
-void *
-mt25208_mbox_in(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len)
-{
-	void *p = mt25208_dma_ptr(dev, c->in_param, len, false);
-
-	if (p == NULL)
-		FAB_ERR("%s: command 0x%03x: input mailbox at 0x%" PRIx64 " not reachable",
-			dev->node->name, c->opcode, c->in_param);
-	return p;
-}
-
-void *
-mt25208_mbox_out(struct mt25208 *dev, const struct mt25208_cmd *c, size_t len)
-{
-	void *p = mt25208_dma_ptr(dev, c->out_param, len, true);
-
-	if (p == NULL)
-		FAB_ERR("%s: command 0x%03x: output mailbox at 0x%" PRIx64 " not reachable",
-			dev->node->name, c->opcode, c->out_param);
-	return p;
-}
-
 static uint32_t *
 hcr_word(struct mt25208 *dev, unsigned int off)
 {

@@ -5,7 +5,7 @@
 /**
  * @file
  * Private to ibfabric's MT25208 model: the data path's entry points and
- * counters (mt25208_dp.c). Its hardware formats (doorbells, doorbell
+ * counters (mt25208_dp*.c). Its hardware formats (doorbells, doorbell
  * records, WQE segments, the UD address vector, the CQE, the model's EQPC
  * layout) are in mt25208_hw.h with every other MT25208 format.
  */

@@ -25,6 +25,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 
 /* ------------------------------------------------------------------ */
 /* Interrupts and registers                                            */
@@ -126,6 +127,7 @@ mt25208_eq_post(struct mt25208 *dev, uint8_t eqn, uint8_t type, uint8_t subtype,
 	struct mt25208_eq *eq;
 	uint32_t nent, cons;
 	uint8_t *eqe, *ctx;
+	uint64_t va;
 
 	if (eqn >= MT_NUM_EQ || !dev->eq[eqn].hw) {
 		dev->stats.events_dropped++;
@@ -134,7 +136,15 @@ mt25208_eq_post(struct mt25208 *dev, uint8_t eqn, uint8_t type, uint8_t subtype,
 	eq = &dev->eq[eqn];
 	nent = 1u << eq->log_nent;
 	cons = eq_set_ci(dev, eqn);
-	if (eq->prod - cons >= nent) {
+	/*
+	 * An EQ of 2^n entries holds 2^n - 1 EQEs, as a CQ does (PRM
+	 * completion_queue_context.producer_counter: overrun when producer + 1
+	 * would equal the consumer); the PRM states no other bound for the EQ,
+	 * and Linux sizes its EQs with MTHCA_NUM_SPARE_EQE spares and at least
+	 * 2 entries (mthca_create_eq(): max(nent, 2)), which this bound keeps
+	 * safe. The model's choice: mthca_hw.rst, "Completions and events".
+	 */
+	if (eq->prod - cons >= nent - 1) {
 		/* Full: the EQ goes to overflow status (struct mthca_eq_context status 9). */
 		eq->overflows++;
 		dev->stats.events_dropped++;
@@ -144,12 +154,23 @@ mt25208_eq_post(struct mt25208 *dev, uint8_t eqn, uint8_t type, uint8_t subtype,
 			mt_eqc_set_status(ctx, MT_EQ_STATUS_OVERFLOW);
 		return -ENOSPC;
 	}
-	eqe = mt25208_mr_translate(dev, eq->lkey,
-				   eq->start + (uint64_t)(eq->prod & (nent - 1)) * MT_EQE_SIZE,
-				   MT_EQE_SIZE, true);
+	va = eq->start + (uint64_t)(eq->prod & (nent - 1)) * MT_EQE_SIZE;
+	/* the EQC pd is the PD the EQ is accessed with (PRM eqc.pd) */
+	eqe = mt25208_mr_translate(dev, eq->lkey, eq->pd, va, MT_EQE_SIZE, true);
 	if (eqe == NULL) {
-		FAB_ERR("%s: EQ %u: EQE %u not writable through lkey 0x%08x",
-			dev->node->name, eqn, eq->prod, eq->lkey);
+		uint8_t probe[MT_EQE_SIZE];
+
+		if (mt25208_mr_access(dev, eq->lkey, MT25208_PD_ANY, va, probe, sizeof(probe),
+				      false) == 0)
+			mt25208_check_fail(dev, MT25208_CHK_EQ_PD, eqn, &eq->logged,
+					   "EQC pd is not the PD of its L_Key");
+		else
+			FAB_ERR("%s: EQ %u: EQE %u not writable through lkey 0x%08x",
+				dev->node->name, eqn, eq->prod, eq->lkey);
+		ctx = mt25208_icm_ptr(dev, dev->cfg.eqc_base + (uint64_t)eqn * MT25208_EQC_SZ,
+				      MT_EQC_SIZE);
+		if (ctx != NULL)
+			mt_eqc_set_status(ctx, MT_EQ_STATUS_WRITE_FAIL);
 		dev->stats.events_dropped++;
 		return -EFAULT;
 	}
@@ -212,6 +233,7 @@ mt25208_cmd_sw2hw_eq(struct mt25208 *dev, struct mt25208_cmd *c)
 	uint8_t *ctx, st;
 	const uint8_t *mb;
 	uint8_t state;
+	uint32_t ci;
 
 	st = eq_check(dev, c->in_mod, "SW2HW_EQ");
 	if (st != MT_STAT_OK)
@@ -241,6 +263,14 @@ mt25208_cmd_sw2hw_eq(struct mt25208 *dev, struct mt25208_cmd *c)
 	eq->pd = mt_eqc_pd(mb);
 	eq->start = mt_eqc_start(mb);
 	eq->prod = mt_eqc_prod(mb);
+	/*
+	 * The consumer index starts from the context (PRM eqc.consumer_indx,
+	 * "must be initialized to zero while opening EQ"), not from what the
+	 * set-CI register held for an earlier EQ of this number.
+	 */
+	mt_put32(&ci, 0, mt_eqc_cons(mb));
+	__atomic_store_n((uint32_t *)(void *)(dev->bar0 + MT_BAR0_EQ_SET_CI + 8 * c->in_mod), ci,
+			 __ATOMIC_RELEASE);
 	state = mt_eqc_state(mb);
 	eq->armed = state == MT_EQ_STATE_ARMED || state == MT_EQ_STATE_ALWAYS_ARMED;
 	eq->always_armed = state == MT_EQ_STATE_ALWAYS_ARMED;
@@ -375,8 +405,9 @@ mt25208_cmd_sw2hw_cq(struct mt25208 *dev, struct mt25208_cmd *c)
 			c->in_mod, mt_cqc_log_size(mb), MT25208_LOG_MAX_CQ_SZ);
 		return MT_STAT_EXCEED_LIM;
 	}
+	/* c_eqn outside 0..63: legal, the CQ reports no completion events (PRM) */
 	eqn = mt_cqc_comp_eqn(mb);
-	if (eqn >= MT_NUM_EQ || !dev->eq[eqn].hw) {
+	if (eqn < MT25208_CQ_EQN_LIMIT && (eqn >= MT_NUM_EQ || !dev->eq[eqn].hw)) {
 		FAB_ERR("%s: SW2HW_CQ: CQ 0x%x completion EQN %u is not a live EQ",
 			dev->node->name, c->in_mod, eqn);
 		return MT_STAT_BAD_PARAM;

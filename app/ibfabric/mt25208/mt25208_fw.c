@@ -20,6 +20,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 #include "port_state.h"
 
 uint8_t

@@ -513,7 +513,8 @@ static inline uint64_t mt_cqc_start(const void *c) { return mt_get64(c, MT_CQC_S
 static inline uint8_t mt_cqc_log_size(const void *c) { return mt_get32(c, MT_CQC_LOGSIZE_UAR) >> 24; }
 static inline uint32_t mt_cqc_uar(const void *c) { return mt_get32(c, MT_CQC_LOGSIZE_UAR) & 0xffffff; }
 static inline uint32_t mt_cqc_err_eqn(const void *c) { return mt_get32(c, MT_CQC_ERR_EQN); }
-static inline uint32_t mt_cqc_comp_eqn(const void *c) { return mt_get32(c, MT_CQC_COMP_EQN); }
+/* c_eqn[7:0]: 0..63 names an EQ, anything else means no completion events (PRM) */
+static inline uint32_t mt_cqc_comp_eqn(const void *c) { return mt_get32(c, MT_CQC_COMP_EQN) & 0xff; }
 static inline uint32_t mt_cqc_pd(const void *c) { return mt_get32(c, MT_CQC_PD) & 0xffffff; }
 static inline uint32_t mt_cqc_lkey(const void *c) { return mt_get32(c, MT_CQC_LKEY); }
 static inline uint32_t mt_cqc_cons(const void *c) { return mt_get32(c, MT_CQC_CONS); }

@@ -24,6 +24,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 
 /* ------------------------------------------------------------------ */
 /* DMA windows                                                         */

@@ -23,6 +23,7 @@
 #include "ib_proto.h"
 #include "mad.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 #include "port_state.h"
 
 static uint8_t

@@ -21,6 +21,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 
 uint32_t
 mt25208_mgid_hash(const struct mt25208 *dev, const uint8_t *mgid)

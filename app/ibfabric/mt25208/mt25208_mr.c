@@ -22,6 +22,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 
 /* ------------------------------------------------------------------ */
 /* Translation                                                         */
@@ -120,10 +121,10 @@ mr_host(struct mt25208 *dev, struct mt25208_tc *t, uint64_t va, uint64_t *room, 
 }
 
 void *
-mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint64_t va, uint32_t len,
-		     bool write)
+mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
+		     uint32_t len, bool write)
 {
-	struct mt25208_tc *t = mr_lookup(dev, lkey, MT25208_PD_ANY, va, len, write);
+	struct mt25208_tc *t = mr_lookup(dev, lkey, pd, va, len, write);
 	uint64_t pa = UINT64_MAX, room;
 	uint8_t *h;
 

@@ -27,6 +27,7 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
+#include "mt25208_mbox.h"
 
 /* A field governed by an optpar bit: word offset in the QPC and bit mask. */
 struct qp_opt_field {

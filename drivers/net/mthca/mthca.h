@@ -30,6 +30,9 @@
 
 #include "mthca_hw.h"
 
+/** How many xstats the MAD core's counters give (mthca_queue.c mad_xstats). */
+#define MTHCA_MAD_XSTATS	10
+
 extern int mthca_logtype;
 #define MTHCA_LOG(level, ...) \
 	rte_log(RTE_LOG_ ## level, mthca_logtype, \
@@ -165,6 +168,8 @@ struct mthca_port {
 	struct rte_ether_addr mac;	/**< made up from the port GUID; ethdev needs one */
 	uint32_t qkey;		/**< Q_Key of the data QPs */
 	uint64_t pma_base[16];	/**< PMA PortCounters at the last stats reset */
+	/** The MAD core's counters (the mad_ xstats) at the last stats reset */
+	uint64_t mad_base[MTHCA_MAD_XSTATS];
 };
 
 /** Q_Key of @p p's data QPs. */

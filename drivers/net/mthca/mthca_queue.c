@@ -549,6 +549,8 @@ mthca_dev_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *s)
 	return 0;
 }
 
+static void mad_snapshot(const struct mthca_port *p, uint64_t *v);
+
 int
 mthca_dev_stats_reset(struct rte_eth_dev *eth)
 {
@@ -570,6 +572,8 @@ mthca_dev_stats_reset(struct rte_eth_dev *eth)
 	/* the PMA's counters are the fabric's: reported relative to this point */
 	if (mthca_port_counters(p->dev, p->port, p->pma_base) != 0)
 		memset(p->pma_base, 0, sizeof(p->pma_base));
+	/* so are the MAD core's, the HCA's own: also relative */
+	mad_snapshot(p, p->mad_base);
 	return 0;
 }
 
@@ -586,6 +590,21 @@ static const struct {
 	MAD_XSTAT(rx_invalid), MAD_XSTAT(rx_agent), MAD_XSTAT(rx_response),
 	MAD_XSTAT(tx), MAD_XSTAT(tx_error), MAD_XSTAT(timeouts), MAD_XSTAT(events),
 };
+static_assert(RTE_DIM(mad_xstats) == MTHCA_MAD_XSTATS, "mthca_port.mad_base");
+
+/* The MAD core's counters of @p p's HCA, in mad_xstats order; zeros when not served. */
+static void
+mad_snapshot(const struct mthca_port *p, uint64_t *v)
+{
+	struct rte_ibmad_stats mad;
+	unsigned int j;
+
+	memset(&mad, 0, sizeof(mad));
+	if (p->dev->ibdev != NULL)
+		rte_ibmad_stats_get(p->dev->ibdev, &mad);
+	for (j = 0; j < RTE_DIM(mad_xstats); j++)
+		v[j] = *(const uint64_t *)((const uint8_t *)&mad + mad_xstats[j].off);
+}
 
 static unsigned int
 xstats_count(const struct rte_eth_dev *eth)
@@ -624,8 +643,7 @@ mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned
 {
 	struct mthca_port *p = eth->data->dev_private;
 	unsigned int cnt = xstats_count(eth), k = 0, i, j;
-	uint64_t pma[MTHCA_PMA_NUM_COUNTERS];
-	struct rte_ibmad_stats mad;
+	uint64_t pma[MTHCA_PMA_NUM_COUNTERS], mad[MTHCA_MAD_XSTATS];
 
 	if (xs == NULL || n < cnt)
 		return (int)cnt;
@@ -665,12 +683,10 @@ mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned
 		xs[k].id = k;
 		xs[k].value = pma[j] >= p->pma_base[j] ? pma[j] - p->pma_base[j] : pma[j];
 	}
-	memset(&mad, 0, sizeof(mad));
-	if (p->dev->ibdev != NULL)
-		rte_ibmad_stats_get(p->dev->ibdev, &mad);	/* zeros when not served */
+	mad_snapshot(p, mad);
 	for (j = 0; j < RTE_DIM(mad_xstats); j++, k++) {
 		xs[k].id = k;
-		xs[k].value = *(const uint64_t *)((const uint8_t *)&mad + mad_xstats[j].off);
+		xs[k].value = mad[j] >= p->mad_base[j] ? mad[j] - p->mad_base[j] : mad[j];
 	}
 	return (int)cnt;
 }

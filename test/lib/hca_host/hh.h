@@ -33,7 +33,7 @@
 #include "hh_hw.h"
 
 #define HH_NUM_EQ	3
-#define HH_MAX_UARPG	64	/* UAR pages for queues */
+#define HH_MAX_UARPG	128	/* UAR pages for queues */
 #define HH_UARPG_FIRST	16	/* queue UARs start at driver UAR + this */
 #define HH_UARPG_CQ	(1u << 31)	/* key of a CQ's page: CQN | this */
 #define HH_RECV_SLOT	4096	/* receive buffer per RQ entry: GRH + 2 KiB MTU fits */
@@ -94,6 +94,13 @@ enum hh_bug {
 	HH_BUG_FW_UNMASKED = 1u << 11,	/**< QUERY_FW register addresses used unmasked */
 	HH_BUG_MLX_RLID = 1u << 12,	/**< MLX ctrl rlid not the header's DLID */
 	HH_BUG_DR_NO_D = 1u << 13,	/**< directed-route reply without the D bit */
+	HH_BUG_CQ_PD = 1u << 14,	/**< CQC pd not the PD of the CQ buffer's L_Key */
+	HH_BUG_EQ_PD = 1u << 15,	/**< EQC pd not the PD of the EQ buffer's L_Key */
+	/**
+	 * Not a bug: CQC c_eqn 64, outside 0..63, which the PRM allows for a
+	 * CQ that reports no completion events (a poll-only CQ).
+	 */
+	HH_BUG_CQ_NO_EQN = 1u << 16,
 };
 
 /** "linux" / "ipxe". */
@@ -303,6 +310,13 @@ int hh_uar_get(struct hh_dev *d, uint32_t key, uint32_t *pg);
 uint32_t hh_dbr_alloc(struct hh_dev *d, uint32_t pg, uint32_t qn, enum hh_dbr_type type);
 uint8_t *hh_dbr(struct hh_dev *d, uint32_t idx);
 int hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent);
+/** As hh_cq_create(), its completion events to EQ @p comp_eqn. */
+int hh_cq_create_on(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent,
+		    uint32_t comp_eqn);
+/** SW2HW_EQ of EQ @p eqn, @p nent EQEs, EQC intr @p intr (mthca_create_eq()). */
+int hh_eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8_t intr);
+/** HW2SW_EQ (mthca_free_eq()); the buffer stays in the arena. */
+int hh_eq_destroy(struct hh_dev *d, struct hh_eq *eq);
 int hh_qp_create(struct hh_dev *d, struct hh_qp *qp, uint32_t qpn, uint8_t st, uint8_t port,
 		 struct hh_cq *scq, struct hh_cq *rcq, uint32_t depth);
 /** As hh_qp_create() with separate send and receive queue depths. */

@@ -92,6 +92,12 @@ host_events(struct hh_host *h)
 			h->wq_catas++;
 			h->wq_catas_qpn = hh_get32(eqe, HH_EQE_DATA) & 0xffffff;
 			HH_LOG("%s: WQ catastrophic error, QP 0x%x", h->name, h->wq_catas_qpn);
+		} else if (type == HH_EV_CQ_ERROR) {
+			h->cq_err++;
+			h->cq_err_cqn = hh_get32(eqe, HH_EQE_DATA) & 0xffffff;
+			h->cq_err_synd = hh_get8(eqe, HH_EQE_CQERR_SYND);
+			HH_LOG("%s: CQ error, CQ 0x%x, syndrome %u", h->name, h->cq_err_cqn,
+			       h->cq_err_synd);
 		} else {
 			HH_LOG("%s: async event 0x%02x", h->name, type);
 		}

@@ -31,6 +31,9 @@ struct hh_host {
 	unsigned int bad_events;	/**< EQEs that broke a rule */
 	unsigned int wq_catas;		/**< WQ catastrophic error events seen */
 	uint32_t wq_catas_qpn;		/**< the QP the last one named */
+	unsigned int cq_err;		/**< CQ error events seen */
+	uint32_t cq_err_cqn;		/**< the CQ the last one named */
+	uint8_t cq_err_synd;		/**< its syndrome: 1 overrun, else access violation */
 	const char *name;
 };
 

@@ -324,6 +324,23 @@ row_av_rgid(struct mx *m, bool bug)
 	return row_send(m, bug, HH_BUG_AV_RGID, out_local_qp_op);
 }
 
+/* @p cqe is a good send completion. */
+static int
+mx_good_send(struct mx *m, const uint8_t *cqe)
+{
+	if (hh_get8(cqe, HH_CQE_OPCODE) == HH_OPCODE_SEND)
+		return 0;
+	return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x", hh_get8(cqe, HH_CQE_OPCODE),
+		       hh_get8(cqe, HH_CQE_SYNDROME));
+}
+
+/* @p got good send CQEs came, as @p expect says. */
+static int
+mx_sends(struct mx *m, uint32_t got, uint32_t expect)
+{
+	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+}
+
 /*
  * 300 WQEs: behind one doorbell (bug: wqe_cnt keeps 300 & 0xff = 44, so
  * 44 execute) or behind doorbells of 255 and 45 (all 300). Sent to a QPN
@@ -343,12 +360,11 @@ row_over_255(struct mx *m, bool bug)
 	hh_post_ud_send_batch(&m->a->d, &q.qp, &dst, m->a->payload_mr.lkey, 0, 64, n,
 			      bug ? n : 255);
 	while (mx_wait(m, &m->a->d, &q.cq, cqe, got < expect ? MX_WAIT_MS : MX_QUIET_MS)) {
-		if (hh_get8(cqe, HH_CQE_OPCODE) != HH_OPCODE_SEND)
-			return mx_fail(m, "CQE opcode 0x%02x, syndrome 0x%02x",
-				       hh_get8(cqe, HH_CQE_OPCODE), hh_get8(cqe, HH_CQE_SYNDROME));
+		if (mx_good_send(m, cqe) != 0)
+			return -1;
 		got++;
 	}
-	return got == expect ? 0 : mx_fail(m, "%u send CQEs, expected %u", got, expect);
+	return mx_sends(m, got, expect);
 }
 
 /* B's receive QP has RSC clear (bug) or set; its receive WQEs never set the C bit. */
@@ -544,6 +560,187 @@ row_mlx_rlid(struct mx *m, bool bug)
 	       mx_fail(m, "B did not receive the datagram from QP1");
 }
 
+/* A CQ error event for CQ @p cqn with syndrome class @p overrun came (A had seen @p before). */
+static int
+mx_cq_err(struct mx *m, uint32_t cqn, bool overrun, unsigned int before)
+{
+	uint64_t end = now_ms() + MX_WAIT_MS;
+
+	while (m->a->cq_err == before && now_ms() < end)
+		mx_service(m);
+	if (m->a->cq_err == before)
+		return mx_fail(m, "no CQ error event");
+	if (m->a->cq_err_cqn != cqn)
+		return mx_fail(m, "CQ error event for CQ 0x%x, not 0x%x", m->a->cq_err_cqn, cqn);
+	if ((m->a->cq_err_synd == 1) != overrun)
+		return mx_fail(m, "CQ error syndrome %u, expected %s", m->a->cq_err_synd,
+			       overrun ? "1 (overrun)" : "access violation");
+	return 0;
+}
+
+/*
+ * The CQ's context names another PD than its buffer's region ("must be
+ * the same PD of the CQ L_Key"): the datagram goes, its CQE is not
+ * written, the CQ reports an access violation. A driver that did this
+ * would lose every completion on silicon.
+ */
+static int
+row_cq_pd(struct mx *m, bool bug)
+{
+	unsigned int before = m->a->cq_err;
+	uint8_t cqe[HH_CQE_SIZE];
+	struct mx_qp q;
+	int ret;
+
+	m->a->d.bugs = bug ? HH_BUG_CQ_PD : 0;
+	ret = mx_qp_alloc(m, m->a, &q, 16, 4, 64);
+	m->a->d.bugs = 0;
+	if (ret != 0)
+		return -1;
+	if (hh_qp_up(&m->a->d, &q.qp, 0) != 0)
+		return mx_fail(m, "QP 0x%x to RTS failed", q.qp.qpn);
+	mx_send(m, &q, m->b->ud.qpn, 0);
+	if (!bug)
+		return mx_delivered(m, &q);
+	if (!mx_b_received(m, &q, MX_WAIT_MS))
+		return mx_fail(m, "B did not receive the datagram");
+	if (mx_wait(m, &m->a->d, &q.cq, cqe, MX_QUIET_MS))
+		return mx_fail(m, "a CQE came: opcode 0x%02x", hh_get8(cqe, HH_CQE_OPCODE));
+	return mx_cq_err(m, q.cq.cqn, false, before);
+}
+
+/*
+ * 16 signaled sends outstanding on a CQ of 16 entries (bug: no spare CQE,
+ * Linux mthca_create_cq() sizes above the count) or of 32: a CQ of 2^n
+ * holds 2^n - 1 CQEs (PRM producer_counter), so with the bug 15 CQEs are
+ * written and the 16th is an overrun. Nobody polls until all are done.
+ */
+static int
+row_cq_spare(struct mx *m, bool bug)
+{
+	const uint32_t n = 16, expect = bug ? n - 1 : n;
+	struct hh_ud_dest dst = mx_dest(m, 0xabcde);
+	unsigned int before = m->a->cq_err;
+	uint8_t cqe[HH_CQE_SIZE];
+	uint64_t end;
+	uint32_t got = 0;
+	struct mx_qp q;
+
+	if (mx_qp_new(m, m->a, &q, n, 4, bug ? n : 2 * n, 0) != 0)
+		return -1;
+	hh_post_ud_send_batch(&m->a->d, &q.qp, &dst, m->a->payload_mr.lkey, 0, 64, n, n);
+	end = now_ms() + MX_QUIET_MS;
+	while (now_ms() < end)
+		mx_service(m);
+	if (bug && mx_cq_err(m, q.cq.cqn, true, before) != 0)
+		return -1;
+	if (!bug && m->a->cq_err != before)
+		return mx_fail(m, "a CQ error event (CQ 0x%x, syndrome %u)", m->a->cq_err_cqn,
+			       m->a->cq_err_synd);
+	while (got <= n && hh_cq_poll(&m->a->d, &q.cq, cqe)) {
+		if (mx_good_send(m, cqe) != 0)
+			return -1;
+		got++;
+	}
+	return mx_sends(m, got, expect);
+}
+
+/*
+ * A CQ whose c_eqn is 64 (with the "bug"; the PRM allows any value
+ * outside 0..63 and means no completion events: a poll-only CQ) or the
+ * completion EQ. SW2HW_CQ takes both; armed, the first raises no
+ * completion interrupt, the second does; both complete the send.
+ */
+static int
+row_cq_no_eqn(struct mx *m, bool bug)
+{
+	struct hh_dev *d = &m->a->d;
+	struct mx_qp q;
+	int ret, irq;
+
+	d->bugs = bug ? HH_BUG_CQ_NO_EQN : 0;
+	ret = mx_qp_alloc(m, m->a, &q, 16, 4, 64);
+	d->bugs = 0;
+	if (ret != 0)
+		return -1;
+	if (hh_qp_up(d, &q.qp, 0) != 0)
+		return mx_fail(m, "QP 0x%x to RTS failed", q.qp.qpn);
+	mx_comp_eq_drain(d);
+	hh_eq_arm(d, &d->eq[HH_EQ_COMP]);
+	irq = mx_comp_irq(m, &q, bug ? MX_QUIET_MS : MX_WAIT_MS);
+	mx_comp_eq_drain(d);
+	hh_eq_arm(d, &d->eq[HH_EQ_COMP]);
+	if (irq < 0)
+		return mx_fail(m, "no send CQE");
+	return irq == !bug ? 0 : mx_fail(m, "completion interrupt %s", irq ? "came" : "missing");
+}
+
+/*
+ * An EQ of its own for one CQ's completion events, its context naming
+ * another PD than its buffer's region (bug) or the same: the armed CQ's
+ * completion writes an EQE (PRM eqc.pd: "PD to be used to access EQ"),
+ * or nothing at all, the EQ in write failure. On silicon a driver with
+ * the bug never sees an event: its first event-mode command would hang.
+ */
+static int
+row_eq_pd(struct mx *m, bool bug)
+{
+	struct hh_dev *d = &m->a->d;
+	struct hh_eq eq = { .irq_fd = -1 };
+	uint32_t eqn = d->rsvd_eqs + HH_NUM_EQ;
+	uint8_t cqe[HH_CQE_SIZE];
+	const uint8_t *eqe = NULL;
+	uint64_t end;
+	struct mx_qp q;
+	int ret;
+
+	d->bugs = bug ? HH_BUG_EQ_PD : 0;
+	/* its interrupt is the completion EQ's vector (EQC intr 0x80 | 0) */
+	ret = hh_eq_create(d, &eq, eqn, 16, 128 + HH_EQ_COMP);
+	d->bugs = 0;
+	if (ret != 0)
+		return mx_fail(m, "SW2HW_EQ %u: %d", eqn, ret);
+	memset(&q, 0, sizeof(q));
+	q.h = m->a;
+	ret = hh_cq_create_on(d, &q.cq, d->rsvd_cqs + MX_FIRST_CQ + m->next_cq[0]++, 64, eqn);
+	if (ret == 0)
+		ret = hh_qp_create_sized(d, &q.qp, hh_host_qpn(m->a, MX_FIRST_QP +
+								m->next_qp[0]++),
+					 HH_QPST_UD, 1, &q.cq, &q.cq, 16, 4);
+	q.qp.qkey = HH_HOST_UD_QKEY;
+	if (ret == 0)
+		ret = hh_qp_up(d, &q.qp, 0);
+	if (ret == 0) {
+		hh_eq_arm(d, &eq);
+		hh_cq_arm(d, &q.cq, false);
+		mx_send(m, &q, m->b->ud.qpn, 0);
+		if (!mx_wait(m, d, &q.cq, cqe, MX_WAIT_MS))
+			ret = mx_fail(m, "no send CQE");
+		mx_b_received(m, &q, MX_WAIT_MS);
+		q.cq.arm_sn++;
+	} else {
+		ret = mx_fail(m, "CQ or QP on EQ %u: %d", eqn, ret);
+	}
+	end = now_ms() + (bug ? MX_QUIET_MS : MX_WAIT_MS);
+	while (ret == 0 && eqe == NULL && now_ms() < end) {
+		eqe = hh_eq_next(d, &eq);
+		if (eqe == NULL)
+			mx_service(m);
+	}
+	if (ret == 0 && bug && eqe != NULL)
+		ret = mx_fail(m, "an EQE came: type 0x%02x", hh_get8(eqe, HH_EQE_TYPE));
+	if (ret == 0 && !bug && eqe == NULL)
+		ret = mx_fail(m, "no completion EQE on EQ %u", eqn);
+	if (ret == 0 && !bug && (hh_get8(eqe, HH_EQE_TYPE) != HH_EV_COMP ||
+				 (hh_get32(eqe, HH_EQE_DATA) & 0xffffff) != q.cq.cqn))
+		ret = mx_fail(m, "EQE type 0x%02x for CQ 0x%x", hh_get8(eqe, HH_EQE_TYPE),
+			      hh_get32(eqe, HH_EQE_DATA) & 0xffffff);
+	if (hh_eq_destroy(d, &eq) != 0 && ret == 0)
+		ret = mx_fail(m, "HW2SW_EQ %u failed", eqn);
+	mx_comp_eq_drain(d);	/* the shared vector's eventfd */
+	return ret;
+}
+
 /* ---- the model's count ----------------------------------------------------- */
 
 /*
@@ -649,6 +846,18 @@ static const struct mx_row mx_rows[] = {
 	{ "mlx_rlid", "arbelprm_wqe_segment_ctrl_mlx_st.rlid (\"must match given headers\")",
 	  "rlid not the header DLID: local QP operation error, nothing sent",
 	  row_mlx_rlid, "mlx_rlid" },
+	{ "cq_pd", "arbelprm_completion_queue_context_st.pd (\"same PD of the CQ L_Key\")",
+	  "another PD: datagram sent, no CQE, CQ error (access violation)",
+	  row_cq_pd, "cq_pd" },
+	{ "cq_no_spare", "arbelprm_completion_queue_context_st.producer_counter",
+	  "16 CQEs into a 16-entry CQ: 15 written, the 16th overruns",
+	  row_cq_spare, NULL },
+	{ "cq_eqn_none", "arbelprm_completion_queue_context_st.c_eqn (0..63)",
+	  "c_eqn 64 (legal): CQ comes up, completes, raises no event",
+	  row_cq_no_eqn, NULL },
+	{ "eq_pd", "arbelprm_eqc_st.pd (\"PD to be used to access EQ\")",
+	  "another PD: no EQE is ever written (EQ write failure)",
+	  row_eq_pd, "eq_pd" },
 };
 
 int

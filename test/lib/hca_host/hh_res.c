@@ -557,8 +557,8 @@ queue_start(const struct hh_dev *d, const struct hh_buf *b)
 
 /* ---- event queues (mthca_eq.c) -------------------------------------- */
 
-static int
-eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8_t intr)
+int
+hh_eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8_t intr)
 {
 	uint8_t *m = d->mbox_in.va;
 	uint32_t i;
@@ -580,9 +580,17 @@ eq_create(struct hh_dev *d, struct hh_eq *eq, uint32_t eqn, uint32_t nent, uint8
 	hh_put64(m, HH_EQC_START, queue_start(d, &eq->buf));
 	hh_put32(m, HH_EQC_LOGSIZE, ilog2(nent) << 24);
 	hh_put8(m, HH_EQC_INTR, intr);
-	hh_put32(m, HH_EQC_PD, d->pd);
+	/* the EQ MR is in d->pd; the EQC must name the same PD (PRM eqc.pd) */
+	hh_put32(m, HH_EQC_PD, d->pd + ((d->bugs & HH_BUG_EQ_PD) ? 1 : 0));
 	hh_put32(m, HH_EQC_LKEY, eq->mr.lkey);
 	CHECK_ST(hh_cmd(d, d->mbox_in.iova, NULL, eqn, 0, HH_OP_SW2HW_EQ), "SW2HW_EQ");
+	return 0;
+}
+
+int
+hh_eq_destroy(struct hh_dev *d, struct hh_eq *eq)
+{
+	CHECK_ST(hh_cmd_box(d, HH_OP_HW2SW_EQ, 0, eq->eqn, false, true), "HW2SW_EQ");
 	return 0;
 }
 
@@ -618,7 +626,7 @@ hh_setup_eqs(struct hh_dev *d)
 
 	/* mthca_init_eq_table(): COMP, ASYNC, CMD in that order, EQNs from reserved_eqs */
 	for (i = 0; i < HH_NUM_EQ; i++) {
-		ret = eq_create(d, &d->eq[i], d->rsvd_eqs + i, 64, 128 + i);
+		ret = hh_eq_create(d, &d->eq[i], d->rsvd_eqs + i, 64, 128 + i);
 		if (ret != 0)
 			return ret;
 		/* MSI-X vector i, EQC intr 0x80 | i (mthca_init_eq_table()) */
@@ -667,6 +675,13 @@ hh_setup_eqs(struct hh_dev *d)
 int
 hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 {
+	return hh_cq_create_on(d, cq, cqn, nent, d->eq[HH_EQ_COMP].eqn);
+}
+
+int
+hh_cq_create_on(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent,
+		uint32_t comp_eqn)
+{
 	uint8_t *m = d->mbox_in.va;
 	uint32_t i, pg;
 	int ret;
@@ -693,8 +708,10 @@ hh_cq_create(struct hh_dev *d, struct hh_cq *cq, uint32_t cqn, uint32_t nent)
 	hh_put64(m, HH_CQC_START, queue_start(d, &cq->buf));
 	hh_put32(m, HH_CQC_LOGSIZE_UAR, (ilog2(nent) << 24) | cq->uar);
 	hh_put32(m, HH_CQC_ERR_EQN, d->eq[HH_EQ_ASYNC].eqn);
-	hh_put32(m, HH_CQC_COMP_EQN, d->eq[HH_EQ_COMP].eqn);
-	hh_put32(m, HH_CQC_PD, d->pd);
+	/* c_eqn outside 0..63: no completion events (PRM completion_queue_context.c_eqn) */
+	hh_put32(m, HH_CQC_COMP_EQN, (d->bugs & HH_BUG_CQ_NO_EQN) ? 64 : comp_eqn);
+	/* the CQ MR is in d->pd: "must be the same PD of the CQ L_Key" (PRM) */
+	hh_put32(m, HH_CQC_PD, d->pd + ((d->bugs & HH_BUG_CQ_PD) ? 1 : 0));
 	hh_put32(m, HH_CQC_LKEY, cq->mr.lkey);
 	hh_put32(m, HH_CQC_CQN, cqn);
 	hh_put32(m, HH_CQC_CI_DB, cq->set_ci_db & 0xffff);
