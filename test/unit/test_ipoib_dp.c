@@ -95,7 +95,7 @@ add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
 /*
  * Table capacity: 64, the bursts' one pass over a table the caches hold;
  * the _big cases 4,096, the two passes (slot copies prefetched, then
- * read) of a big table (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ * read) of a big table (ipoib_tx.c and ipoib_rx.c, IPOIB_FRONT_SMALL_SLOTS).
  */
 #define TBL_SMALL 64
 #define TBL_BIG 4096
