@@ -12,8 +12,6 @@
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/random.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -26,32 +24,6 @@
 #define IPOIB_QUEUE_LEN_DEFAULT 8
 #define IPOIB_QUEUE_LEN_MAX 1024
 
-/* ---- the hash index (writer side) ---- */
-
-/*
- * Bucket arrays of 2 MiB and more are asked to live in transparent huge
- * pages (madvise(2) MADV_HUGEPAGE; advice only, ignored where THP is
- * off): a burst's lookups land in random buckets, and with 4 KiB pages
- * each would also miss the TLB (doc/guides/prog_guide/ipoib_lib.rst,
- * Performance).
- */
-#define IPOIB_HUGE_SZ (UINT64_C(2) << 20)
-
-static void *
-table_mem_alloc(size_t size)
-{
-	void *p;
-
-	if (size < IPOIB_HUGE_SZ)
-		return aligned_alloc(RTE_CACHE_LINE_SIZE, size);
-	size = RTE_ALIGN_CEIL(size, IPOIB_HUGE_SZ);
-	p = aligned_alloc(IPOIB_HUGE_SZ, size);
-#ifdef MADV_HUGEPAGE
-	if (p != NULL)
-		(void)madvise(p, size, MADV_HUGEPAGE);
-#endif
-	return p;
-}
 
 /*
  * Neighbours and bindings: the second cache line a burst reads, after
@@ -92,7 +64,7 @@ pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 	if (cap == 0)
 		return 0;
 	/* Not touched here: pages are faulted in as objects are handed out. */
-	pool->base = table_mem_alloc(pool->size * cap);
+	pool->base = ipoib_index_mem_alloc(pool->size * cap);
 	pool->free = malloc(sizeof(*pool->free) * cap);
 	if (pool->base == NULL || pool->free == NULL) {
 		free(pool->base);
@@ -140,119 +112,6 @@ pool_put(struct ipoib_pool *pool, void *p)
 		free(p);
 }
 
-/*
- * The hash's key material, random per index (getrandom(2); rte_rand()
- * where the kernel has no entropy to give yet): a peer cannot know which
- * keys collide. Multipliers odd, as the hash family asks.
- */
-static void
-htab_seed(struct ipoib_htab *t)
-{
-	uint64_t r[IPOIB_HASH_WORDS + 1];
-	unsigned int i;
-
-	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
-		for (i = 0; i < RTE_DIM(r); i++)
-			r[i] = rte_rand();
-	for (i = 0; i < IPOIB_HASH_WORDS; i++)
-		t->mul[i] = r[i] | 1;
-	t->add = r[IPOIB_HASH_WORDS];
-}
-
-/*
- * Buckets for @p max entries: as many (a quarter of the slots used at
- * most; at half, as before, one window per key refused about one insert
- * in 5,000 and two windows still one in 160,000 once entries came and
- * went, where at a quarter neither refused one in 1.5 million).
- */
-static int
-htab_init(struct ipoib_htab *t, uint32_t max)
-{
-	uint32_t nb = rte_align32pow2(RTE_MAX(max, 1u));
-
-	t->b = table_mem_alloc((size_t)nb * sizeof(*t->b));
-	if (t->b == NULL)
-		return -ENOMEM;
-	memset(t->b, 0, (size_t)nb * sizeof(*t->b));
-	t->mask = nb - 1;
-	t->count = 0;
-	t->nb_second = 0;
-	htab_seed(t);
-	return 0;
-}
-
-/* A free slot of the window from bucket @p home (its bucket in @p bp), or -1. */
-static int
-htab_free_slot(struct ipoib_htab *t, uint32_t home, struct ipoib_hbucket **bp)
-{
-	unsigned int w, s;
-
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
-
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->ent[s] == NULL) {
-				*bp = b;
-				return (int)s;
-			}
-		}
-	}
-	return -1;
-}
-
-static int
-htab_insert(struct ipoib_htab *t, uint32_t sig, void *ent)
-{
-	struct ipoib_hbucket *b;
-	int s = htab_free_slot(t, sig, &b);
-
-	if (s < 0) {
-		/*
-		 * The home window is full, so that a free slot of the second
-		 * is in none of its buckets: htab_remove() finds an entry in
-		 * the home window or knows it was a second window's. Counted
-		 * first: a reader that sees the entry sees the count (the
-		 * entry's release store).
-		 */
-		s = htab_free_slot(t, ipoib_htab_home2(sig), &b);
-		if (s < 0)
-			return -ENOSPC;
-		__atomic_store_n(&t->nb_second, t->nb_second + 1, __ATOMIC_RELAXED);
-	}
-	__atomic_store_n(&b->sig[s], sig, __ATOMIC_RELAXED);
-	/* Orders the signature and the entry's key before the entry. */
-	__atomic_store_n(&b->ent[s], ent, __ATOMIC_RELEASE);
-	t->count++;
-	return 0;
-}
-
-/* Clear @p ent from the window from bucket @p home; false if not there. */
-static bool
-htab_clear(struct ipoib_htab *t, uint32_t home, const void *ent)
-{
-	unsigned int w, s;
-
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
-
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->ent[s] == ent) {
-				__atomic_store_n(&b->ent[s], NULL, __ATOMIC_RELEASE);
-				t->count--;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static void
-htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
-{
-	if (!htab_clear(t, sig, ent) && htab_clear(t, ipoib_htab_home2(sig), ent))
-		__atomic_store_n(&t->nb_second, t->nb_second - 1, __ATOMIC_RELAXED);
-}
-
 /* ---- the front indexes (writer side; ipoib_private.h) ---- */
 
 /* What free slots hold: entries whose key, all ones, no key matches. */
@@ -277,9 +136,9 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 	/* A set's copies on two whole lines (ipoib_fcopy_way()). */
 	size_t set_sz = IPOIB_FRONT_WAYS * sizeof(*f->copy), copy_sz = (size_t)nb * sizeof(*f->copy);
 
-	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
+	f->slot = ipoib_index_mem_alloc((size_t)nb * sizeof(*f->slot));
 	f->copy = copy_sz < IPOIB_HUGE_SZ ? aligned_alloc(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE),
-							   copy_sz) : table_mem_alloc(copy_sz);
+							   copy_sz) : ipoib_index_mem_alloc(copy_sz);
 	f->waiting = malloc((size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
 	if (f->slot == NULL || f->copy == NULL || f->waiting == NULL)
 		return -ENOMEM;
@@ -565,15 +424,15 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind),
 			       alignof(struct ipoib_bind), 2 * conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_hw, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_hw, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_mac, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_mac, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_ip, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_ip, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_src, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_src, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_path, conf->max_path);
+		rc = ipoib_htab_init(&tbl->by_path, conf->max_path);
 	if (rc == 0)
 		rc = front_init(&tbl->mac_front, conf->max_neigh, &neigh_none,
 					IPOIB_FRONT_MAC);
@@ -623,11 +482,11 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 			tbl->conf.ah_free(tbl->conf.ah_free_ctx, p->ah);
 		free(p);
 	}
-	free(tbl->by_hw.b);
-	free(tbl->by_mac.b);
-	free(tbl->by_ip.b);
-	free(tbl->by_src.b);
-	free(tbl->by_path.b);
+	ipoib_htab_fini(&tbl->by_hw);
+	ipoib_htab_fini(&tbl->by_mac);
+	ipoib_htab_fini(&tbl->by_ip);
+	ipoib_htab_fini(&tbl->by_src);
+	ipoib_htab_fini(&tbl->by_path);
 	front_fini(&tbl->mac_front);
 	front_fini(&tbl->src_front);
 	pool_fini(&tbl->neigh_pool);
@@ -741,7 +600,7 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	else if (tbl->nb_path >= tbl->conf.max_path)
 		rc = -ENOSPC;
 	else
-		rc = htab_insert(&tbl->by_path, path_sig(&tbl->by_path, p->key), p);
+		rc = ipoib_htab_insert(&tbl->by_path, path_sig(&tbl->by_path, p->key), p);
 	if (rc == 0) {
 		TAILQ_INSERT_TAIL(&tbl->paths, p, all_link);
 		tbl->nb_path++;
@@ -814,7 +673,7 @@ rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
 		rc = -EBUSY;
 		goto out;
 	}
-	htab_remove(&tbl->by_path, path_sig(&tbl->by_path, path->key), path);
+	ipoib_htab_remove(&tbl->by_path, path_sig(&tbl->by_path, path->key), path);
 	TAILQ_REMOVE(&tbl->paths, path, all_link);
 	tbl->nb_path--;
 	/*
@@ -840,7 +699,7 @@ bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_b
 
 	if (b == NULL)
 		return;
-	htab_remove(t, ipoib_hash_16(t, b->key), b);
+	ipoib_htab_remove(t, ipoib_hash_16(t, b->key), b);
 	if (t == &tbl->by_src)
 		front_del(&tbl->src_front, &b->front);
 	*bp = NULL;
@@ -871,7 +730,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 		bind_drop_locked(tbl, t, t == &tbl->by_ip ? &on->ip : &on->src);
 	}
 	bind_drop_locked(tbl, t, bp);
-	rc = htab_insert(t, sig, b);
+	rc = ipoib_htab_insert(t, sig, b);
 	if (rc != 0) {
 		pool_put(&tbl->bind_pool, b);
 		return rc;
@@ -960,12 +819,12 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 			rc = -EEXIST;
 			goto err_unlock;
 		}
-		rc = htab_insert(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
+		rc = ipoib_htab_insert(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 		if (rc != 0)
 			goto err_unlock;
 		n->mac_indexed = true;
 	}
-	rc = htab_insert(&tbl->by_hw, sig, n);
+	rc = ipoib_htab_insert(&tbl->by_hw, sig, n);
 	if (rc != 0 && n->mac_indexed)
 		goto err_unindex_mac;
 	if (rc != 0)
@@ -989,7 +848,7 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 err_unindex_mac:
 	/* Published in the MAC index: a reader may hold it until quiescent. */
-	htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
+	ipoib_htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 	defer(tbl, &n->defer, IPOIB_DEFER_NEIGH, n);
 	n = NULL;
 err_unlock:
@@ -1037,10 +896,10 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
 	if (neigh->mac_indexed) {
-		htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);
+		ipoib_htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);
 		front_del(&tbl->mac_front, &neigh->front);
 	}
-	htab_remove(&tbl->by_hw, ipoib_hash_hw(&tbl->by_hw, &neigh->hw), neigh);
+	ipoib_htab_remove(&tbl->by_hw, ipoib_hash_hw(&tbl->by_hw, &neigh->hw), neigh);
 	neigh_link_path_locked(tbl, neigh, NULL);
 	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
 	tbl->nb_neigh--;
