@@ -56,7 +56,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 		return ipoib_null(EINVAL);
 	if (rte_ib_mbuf_dynfield_register() < 0)
 		return NULL;
-	dp = aligned_alloc(RTE_CACHE_LINE_SIZE, sizeof(*dp));
+	dp = ipoib_mem_aligned(RTE_CACHE_LINE_SIZE, sizeof(*dp));
 	if (dp == NULL)
 		return ipoib_null(ENOMEM);
 	memset(dp, 0, sizeof(*dp));
@@ -74,12 +74,16 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 void
 rte_ipoib_dp_free(struct rte_ipoib_dp *dp)
 {
-	free(dp);
+	ipoib_mem_free(dp);
 }
 
 void
 rte_ipoib_dp_local_mac(const struct rte_ipoib_dp *dp, struct rte_ether_addr *mac)
 {
+	if (dp == NULL || mac == NULL) {
+		rte_errno = EINVAL;
+		return;
+	}
 	*mac = dp->local_mac;
 }
 

@@ -8,6 +8,7 @@
  */
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,15 +18,61 @@
 
 #include "ipoib_index.h"
 
+#ifdef IPOIB_TEST_HOOKS
+struct ipoib_mem_hook ipoib_mem_hook;
+
+static void *
+mem_hook_count(void *p)
+{
+	if (p != NULL) {
+		__atomic_fetch_add(&ipoib_mem_hook.live, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&ipoib_mem_hook.live_bytes, (int64_t)malloc_usable_size(p),
+				   __ATOMIC_RELAXED);
+	}
+	return p;
+}
+
+static bool
+mem_hook_fails(void)
+{
+	uint64_t n = __atomic_add_fetch(&ipoib_mem_hook.nb_alloc, 1, __ATOMIC_RELAXED);
+
+	return n == __atomic_load_n(&ipoib_mem_hook.fail_at, __ATOMIC_RELAXED);
+}
+
+void *
+ipoib_mem_aligned(size_t align, size_t size)
+{
+	return mem_hook_fails() ? NULL : mem_hook_count(aligned_alloc(align, size));
+}
+
+void *
+ipoib_mem_zalloc(size_t size)
+{
+	return mem_hook_fails() ? NULL : mem_hook_count(calloc(1, size));
+}
+
+void
+ipoib_mem_free(void *p)
+{
+	if (p == NULL)
+		return;
+	__atomic_fetch_sub(&ipoib_mem_hook.live, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_sub(&ipoib_mem_hook.live_bytes, (int64_t)malloc_usable_size(p),
+			   __ATOMIC_RELAXED);
+	free(p);
+}
+#endif
+
 void *
 ipoib_index_mem_alloc(size_t size)
 {
 	void *p;
 
 	if (size < IPOIB_HUGE_SZ)
-		return aligned_alloc(RTE_CACHE_LINE_SIZE, size);
+		return ipoib_mem_aligned(RTE_CACHE_LINE_SIZE, size);
 	size = RTE_ALIGN_CEIL(size, IPOIB_HUGE_SZ);
-	p = aligned_alloc(IPOIB_HUGE_SZ, size);
+	p = ipoib_mem_aligned(IPOIB_HUGE_SZ, size);
 #ifdef MADV_HUGEPAGE
 	if (p != NULL)
 		(void)madvise(p, size, MADV_HUGEPAGE);
@@ -149,6 +196,6 @@ ipoib_htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
 void
 ipoib_htab_fini(struct ipoib_htab *t)
 {
-	free(t->b);
+	ipoib_mem_free(t->b);
 	t->b = NULL;
 }

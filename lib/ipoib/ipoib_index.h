@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
@@ -187,10 +188,55 @@ void ipoib_htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent);
  */
 #define IPOIB_HUGE_SZ (UINT64_C(2) << 20)
 
+/*
+ * The library's heap: every allocation and free of its tables, indexes
+ * and contexts goes through these. A test build (-DIPOIB_TEST_HOOKS,
+ * ipoib_internal_dep in test/) makes any one allocation fail on demand
+ * and counts what is live (struct ipoib_mem_hook), so that a test checks
+ * that each failure is reported and nothing is freed twice or leaked.
+ */
+#ifdef IPOIB_TEST_HOOKS
+struct ipoib_mem_hook {
+	uint64_t fail_at;     /**< The allocation (counted in nb_alloc) that fails; 0: none. */
+	uint64_t nb_alloc;    /**< Allocations asked for. */
+	int64_t live;         /**< Allocations given and not freed yet. */
+	int64_t live_bytes;   /**< Their usable bytes (malloc_usable_size(3)). */
+};
+extern struct ipoib_mem_hook ipoib_mem_hook;
+
+void *ipoib_mem_aligned(size_t align, size_t size);
+void *ipoib_mem_zalloc(size_t size);
+void ipoib_mem_free(void *p);
+#else
+/** @p size bytes aligned to @p align (aligned_alloc(3)), or NULL. */
+static inline void *
+ipoib_mem_aligned(size_t align, size_t size)
+{
+	return aligned_alloc(align, size);
+}
+
+/** @p size zeroed bytes, or NULL. */
+static inline void *
+ipoib_mem_zalloc(size_t size)
+{
+	return calloc(1, size);
+}
+
+/** Free what the two above (or ipoib_index_mem_alloc()) gave; NULL is a no-op. */
+static inline void
+ipoib_mem_free(void *p)
+{
+	free(p);
+}
+#endif
+
+/** The alignment of an allocation that needs no more than malloc's. */
+#define IPOIB_MEM_ALIGN_MIN 16
+
 /**
  * Memory for an index or a table of @p size bytes, cache-line aligned;
  * from 2 MiB up, aligned to and advised into transparent huge pages.
- * Freed with free().
+ * Freed with ipoib_mem_free().
  */
 void *ipoib_index_mem_alloc(size_t size);
 

@@ -65,12 +65,10 @@ pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 		return 0;
 	/* Not touched here: pages are faulted in as objects are handed out. */
 	pool->base = ipoib_index_mem_alloc(pool->size * cap);
-	pool->free = malloc(sizeof(*pool->free) * cap);
-	if (pool->base == NULL || pool->free == NULL) {
-		free(pool->base);
-		free(pool->free);
+	pool->free = ipoib_mem_aligned(IPOIB_MEM_ALIGN_MIN, sizeof(*pool->free) * cap);
+	/* On failure, what was had is pool_fini()'s (rte_ipoib_tbl_free()). */
+	if (pool->base == NULL || pool->free == NULL)
 		return -ENOMEM;
-	}
 	pool->cap = cap;
 	return 0;
 }
@@ -78,8 +76,8 @@ pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 static void
 pool_fini(struct ipoib_pool *pool)
 {
-	free(pool->base);
-	free(pool->free);
+	ipoib_mem_free(pool->base);
+	ipoib_mem_free(pool->free);
 }
 
 /* A zeroed object, or NULL. */
@@ -93,7 +91,7 @@ pool_get(struct ipoib_pool *pool)
 	else if (pool->next < pool->cap)
 		p = pool->base + pool->size * pool->next++;
 	else
-		p = aligned_alloc(pool->align, pool->size);
+		p = ipoib_mem_aligned(pool->align, pool->size);
 	if (p != NULL)
 		memset(p, 0, pool->size);
 	return p;
@@ -109,7 +107,7 @@ pool_put(struct ipoib_pool *pool, void *p)
 	if (o >= pool->base && o < pool->base + pool->size * pool->cap)
 		pool->free[pool->nb_free++] = (uint32_t)((size_t)(o - pool->base) / pool->size);
 	else
-		free(p);
+		ipoib_mem_free(p);
 }
 
 /* ---- the front indexes (writer side; ipoib_private.h) ---- */
@@ -137,9 +135,11 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 	size_t set_sz = IPOIB_FRONT_WAYS * sizeof(*f->copy), copy_sz = (size_t)nb * sizeof(*f->copy);
 
 	f->slot = ipoib_index_mem_alloc((size_t)nb * sizeof(*f->slot));
-	f->copy = copy_sz < IPOIB_HUGE_SZ ? aligned_alloc(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE),
-							   copy_sz) : ipoib_index_mem_alloc(copy_sz);
-	f->waiting = malloc((size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
+	f->copy = copy_sz < IPOIB_HUGE_SZ ?
+		ipoib_mem_aligned(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE), copy_sz) :
+		ipoib_index_mem_alloc(copy_sz);
+	f->waiting = ipoib_mem_aligned(IPOIB_MEM_ALIGN_MIN,
+				       (size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
 	if (f->slot == NULL || f->copy == NULL || f->waiting == NULL)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++) {
@@ -160,9 +160,9 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 static void
 front_fini(struct ipoib_front *f)
 {
-	free(f->slot);
-	free(f->copy);
-	free(f->waiting);
+	ipoib_mem_free(f->slot);
+	ipoib_mem_free(f->copy);
+	ipoib_mem_free(f->waiting);
 }
 
 /*
@@ -325,12 +325,12 @@ obj_free_now(struct rte_ipoib_tbl *tbl, struct ipoib_defer *d)
 		pool_put(&tbl->bind_pool, d->obj);
 		break;
 	case IPOIB_DEFER_PATH:
-		free(d->obj);
+		ipoib_mem_free(d->obj);
 		break;
 	case IPOIB_DEFER_AH:
 		if (tbl->conf.ah_free != NULL)
 			tbl->conf.ah_free(tbl->conf.ah_free_ctx, d->obj);
-		free(d);
+		ipoib_mem_free(d);
 		break;
 	}
 	tbl->nb_freed++;
@@ -359,7 +359,7 @@ defer_ah(struct rte_ipoib_tbl *tbl, struct rte_ib_ah *ah)
 
 	if (ah == NULL || tbl->conf.ah_free == NULL)
 		return 0;
-	d = calloc(1, sizeof(*d));
+	d = ipoib_mem_zalloc(sizeof(*d));
 	if (d == NULL)
 		return -ENOMEM;
 	defer(tbl, d, IPOIB_DEFER_AH, ah);
@@ -387,8 +387,10 @@ rte_ipoib_tbl_reclaim(struct rte_ipoib_tbl *tbl)
 {
 	unsigned int left;
 
-	if (tbl == NULL)
+	if (tbl == NULL) {
+		rte_errno = EINVAL;
 		return 0;
+	}
 	rte_spinlock_lock(&tbl->lock);
 	left = reclaim_locked(tbl);
 	rte_spinlock_unlock(&tbl->lock);
@@ -403,12 +405,26 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	struct rte_ipoib_tbl *tbl;
 	int rc;
 
-	if (conf == NULL || conf->max_neigh == 0 || conf->max_path == 0 ||
-	    conf->max_neigh > (1u << 24) || conf->max_path > (1u << 24) ||
-	    (conf->queue_len & (conf->queue_len - 1)) != 0 ||
-	    conf->queue_len > IPOIB_QUEUE_LEN_MAX)
+	if (conf == NULL)
 		return ipoib_null(EINVAL);
-	tbl = calloc(1, sizeof(*tbl));
+	/* The memory bound of rte_ipoib_table.h (RTE_IPOIB_TBL_MAX_NEIGH). */
+	if (conf->max_neigh == 0 || conf->max_neigh > RTE_IPOIB_TBL_MAX_NEIGH) {
+		IPOIB_LOG(ERR, "max_neigh=%u: not in 1..%u", conf->max_neigh,
+			  RTE_IPOIB_TBL_MAX_NEIGH);
+		return ipoib_null(EINVAL);
+	}
+	if (conf->max_path == 0 || conf->max_path > RTE_IPOIB_TBL_MAX_PATH) {
+		IPOIB_LOG(ERR, "max_path=%u: not in 1..%u", conf->max_path,
+			  RTE_IPOIB_TBL_MAX_PATH);
+		return ipoib_null(EINVAL);
+	}
+	if ((conf->queue_len & (conf->queue_len - 1)) != 0 ||
+	    conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
+		IPOIB_LOG(ERR, "queue_len=%u: not 0 or a power of two up to %u",
+			  conf->queue_len, IPOIB_QUEUE_LEN_MAX);
+		return ipoib_null(EINVAL);
+	}
+	tbl = ipoib_mem_zalloc(sizeof(*tbl));
 	if (tbl == NULL)
 		return ipoib_null(ENOMEM);
 	tbl->conf = *conf;
@@ -480,7 +496,7 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 		path_flush_queue(p);
 		if (p->ah != NULL && tbl->conf.ah_free != NULL)
 			tbl->conf.ah_free(tbl->conf.ah_free_ctx, p->ah);
-		free(p);
+		ipoib_mem_free(p);
 	}
 	ipoib_htab_fini(&tbl->by_hw);
 	ipoib_htab_fini(&tbl->by_mac);
@@ -491,7 +507,7 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	front_fini(&tbl->src_front);
 	pool_fini(&tbl->neigh_pool);
 	pool_fini(&tbl->bind_pool);
-	free(tbl);
+	ipoib_mem_free(tbl);
 }
 
 int
@@ -514,6 +530,10 @@ rte_ipoib_mac_from_hwaddr(const struct rte_ipoib_hwaddr *hw, struct rte_ether_ad
 	uint64_t guid = 0, v;
 	unsigned int i;
 
+	if (hw == NULL || mac == NULL) {
+		rte_errno = EINVAL;
+		return;
+	}
 	for (i = 8; i < RTE_IB_GID_LEN; i++)
 		guid = guid << 8 | hw->gid[i];
 	v = (guid ^ ((uint64_t)rte_ipoib_hwaddr_qpn(hw) << 16)) & UINT64_C(0xffffffffff);
@@ -556,7 +576,8 @@ rte_ipoib_path_lookup(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid,
 	struct rte_ipoib_path *p;
 	uint8_t key[24];
 
-	if (tbl == NULL || dgid == NULL)
+	/* The invalid P_Key (base 0: 0x0000, 0x8000) names no partition (IBA 10.9.1.2). */
+	if (tbl == NULL || dgid == NULL || !rte_ib_pkey_is_valid(pkey))
 		return ipoib_null(EINVAL);
 	path_key(dgid, pkey, key);
 	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(&tbl->by_path, key), path_match);
@@ -575,10 +596,15 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 
 	if (tbl == NULL || dgid == NULL)
 		return ipoib_null(EINVAL);
+	/* The invalid P_Key (base 0: 0x0000, 0x8000) names no partition (IBA 10.9.1.2). */
+	if (!rte_ib_pkey_is_valid(pkey)) {
+		IPOIB_LOG(ERR, "pkey=0x%04x: the invalid P_Key", pkey);
+		return ipoib_null(EINVAL);
+	}
 	qsize = tbl->conf.queue_len;
 	rsize = rte_ring_get_memsize(rte_align32pow2(qsize + 1));
-	p = aligned_alloc(RTE_CACHE_LINE_SIZE,
-			  RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
+	p = ipoib_mem_aligned(RTE_CACHE_LINE_SIZE,
+			      RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
 	if (p == NULL)
 		return ipoib_null(ENOMEM);
 	memset(p, 0, sizeof(*p));
@@ -589,7 +615,7 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	/* Producers: every data lcore; consumer: the control side. */
 	rc = rte_ring_init(p->queue, "ipoib_path", qsize, RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (rc != 0) {
-		free(p);
+		ipoib_mem_free(p);
 		rte_errno = -rc;
 		return NULL;
 	}
@@ -607,7 +633,7 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	}
 	rte_spinlock_unlock(&tbl->lock);
 	if (rc != 0) {
-		free(p);
+		ipoib_mem_free(p);
 		rte_errno = -rc;
 		return NULL;
 	}
@@ -651,8 +677,10 @@ rte_ipoib_path_drain(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 	struct rte_ib_ah *ah;
 	unsigned int got, i;
 
-	if (tbl == NULL || path == NULL || pkts == NULL)
+	if (tbl == NULL || path == NULL || pkts == NULL) {
+		rte_errno = EINVAL;
 		return 0;
+	}
 	got = rte_ring_sc_dequeue_burst(path->queue, (void **)pkts, n, NULL);
 	ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
 	if (ah != NULL)
@@ -916,7 +944,7 @@ rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
 	int rc = 0;
 
 	if (tbl == NULL || fn == NULL)
-		return 0;
+		return ipoib_err(EINVAL);
 	/* Unlocked: fn may call the locking functions; control side only. */
 	for (n = TAILQ_FIRST(&tbl->neighs); n != NULL; n = next) {
 		next = TAILQ_NEXT(n, all_link);
@@ -932,6 +960,8 @@ rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 {
+	if (tbl == NULL || hw == NULL)
+		return ipoib_null(EINVAL);
 	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(&tbl->by_hw, hw),
 				 ipoib_neigh_hw_match);
 }
@@ -975,6 +1005,8 @@ mac_key(const struct rte_ether_addr *mac)
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_ether_addr *mac)
 {
+	if (tbl == NULL || mac == NULL)
+		return ipoib_null(EINVAL);
 	return ipoib_mac_lookup(tbl, mac_key(mac));
 }
 
@@ -983,9 +1015,14 @@ rte_ipoib_neigh_lookup_mac_bulk(const struct rte_ipoib_tbl *tbl,
 				const struct rte_ether_addr *macs, unsigned int n,
 				struct rte_ipoib_neigh **out)
 {
-	const struct ipoib_front *f = &tbl->mac_front;
+	const struct ipoib_front *f;
 	unsigned int i, found = 0;
 
+	if (tbl == NULL || (n != 0 && (macs == NULL || out == NULL))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	f = &tbl->mac_front;
 	/*
 	 * Every slot prefetched, then every slot's entry, then the keys
 	 * verified: the misses of a pass overlap (as in the bursts).
@@ -1013,6 +1050,8 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 {
 	const struct ipoib_bind *b;
 
+	if (tbl == NULL || ip == NULL)
+		return ipoib_null(EINVAL);
 	b = ipoib_htab_lookup(&tbl->by_ip, ip, ipoib_hash_16(&tbl->by_ip, ip), ipoib_bind_match);
 	return b != NULL ? b->neigh : NULL;
 }
@@ -1020,28 +1059,44 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
 {
-	const struct ipoib_bind *b = ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
+	const struct ipoib_bind *b;
 
+	if (tbl == NULL)
+		return ipoib_null(EINVAL);
+	b = ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
 	return b != NULL ? b->neigh : NULL;
 }
 
 const struct rte_ipoib_hwaddr *
 rte_ipoib_neigh_hwaddr(const struct rte_ipoib_neigh *neigh)
 {
+	if (neigh == NULL)
+		return ipoib_null(EINVAL);
 	return &neigh->hw;
 }
 
 void
 rte_ipoib_neigh_mac(const struct rte_ipoib_neigh *neigh, struct rte_ether_addr *mac)
 {
+	if (neigh == NULL || mac == NULL) {
+		rte_errno = EINVAL;
+		return;
+	}
 	memcpy(mac->addr_bytes, neigh->mackey, RTE_ETHER_ADDR_LEN);
 }
 
 uint64_t
 rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 {
-	uint64_t t = __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
-	const uint64_t *s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
+	const uint64_t *s;
+	uint64_t t;
+
+	if (neigh == NULL) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	t = __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
+	s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
 
 	/*
 	 * The stamp the transmit bursts keep in the neighbour's MAC slot
@@ -1057,5 +1112,7 @@ rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 struct rte_ipoib_path *
 rte_ipoib_neigh_path(const struct rte_ipoib_neigh *neigh)
 {
+	if (neigh == NULL)
+		return ipoib_null(EINVAL);
 	return __atomic_load_n(&neigh->path, __ATOMIC_ACQUIRE);
 }
