@@ -118,8 +118,9 @@ struct ipoib_defer {
 
 /*
  * An object's place in a front index (struct ipoib_front): the slot it
- * occupies, or -1 while it waits on its slot pair's list for one of its
- * two slots to free up. Control side only, under tbl->lock.
+ * occupies, or -1 while it waits on its slot set's list for one of its
+ * four slots (IPOIB_FRONT_WAYS) to free up. Control side only, under
+ * tbl->lock.
  */
 struct ipoib_front_link {
 	TAILQ_ENTRY(ipoib_front_link) next;  /**< On the waiting list. */
@@ -242,7 +243,7 @@ struct ipoib_fcopy {
 };
 
 static_assert(sizeof(struct ipoib_fcopy) * 2 == RTE_CACHE_LINE_SIZE ||
-	      RTE_CACHE_LINE_SIZE != 64, "a slot pair's copies share one cache line");
+	      RTE_CACHE_LINE_SIZE != 64, "two slots' copies share one cache line");
 
 /*
  * Slots per front set: an entry takes its home slot, else another of the
@@ -309,9 +310,9 @@ enum ipoib_front_kind {
  * the key already carries (ipoib_mac_front_idx(), ipoib_src_front_idx()),
  * in front of a hash index that holds every entry. A lookup reads one
  * slot and the entry it points to, whose full key it verifies; an entry
- * may also sit in the other slot of its pair (home ^ 1, the same cache
- * line). A key in neither (its slots taken by others) is found in the
- * hash index. A free slot points to @c none, an entry whose key (all
+ * may also sit in another slot of its set of four (home ^ 1, on the same
+ * line of copies, then home ^ 2 and home ^ 3). A key in none (its slots
+ * taken by others) is found in the hash index. A free slot points to @c none, an entry whose key (all
  * ones) no key matches, so that a reader tests no NULL. Writer (under
  * tbl->lock): an entry's key is written before the entry is stored in a
  * slot with a release store; a slot is given back @c none with a release
@@ -514,8 +515,8 @@ ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
  * take distinct slots. A source is its LID, which the SM hands out
  * densely from 1 (OpenSM's osm_lid_mgr.c), with its QPN's three bytes
  * summed in by one multiply, so that a port's several QPs (child
- * interfaces, or LIDs shared past 48K ports) spread. Keys that share a
- * slot pair anyway are found in the hash index.
+ * interfaces, or LIDs shared past 48K ports) spread. Keys that fill a
+ * slot set anyway are found in the hash index.
  */
 static __rte_always_inline uint32_t
 ipoib_mac_front_idx(uint64_t key, uint32_t mask)
@@ -561,8 +562,8 @@ ipoib_front_get(const struct ipoib_front *f, uint32_t idx)
 
 /*
  * A neighbour by MAC key @p key (never 0) whose front slot @p idx was
- * read as @p n: @p n when its key matches, else the other slot of the
- * pair, else the hash index. Out of line: the bursts inline only the
+ * read as @p n: @p n when its key matches, else the other slots of the
+ * set, else the hash index. Out of line: the bursts inline only the
  * first compare.
  */
 struct rte_ipoib_neigh *ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key,
