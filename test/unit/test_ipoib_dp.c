@@ -289,6 +289,21 @@ eth_arp(uint8_t *p, uint16_t op, const uint8_t *sha, const uint8_t *spa,
 	return 28;
 }
 
+/* An IPv6 header (RFC 8200 3): payload @p plen, next header @p nh, hop limit @p hops. */
+static void
+ip6_hdr(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen, uint8_t nh,
+	uint8_t hops)
+{
+	memset(p, 0, 40);
+	p[0] = 0x60;
+	p[4] = plen >> 8;
+	p[5] = plen & 0xff;
+	p[6] = nh;
+	p[7] = hops;
+	memcpy(p + 8, src, 16);
+	memcpy(p + 24, dst, 16);
+}
+
 /* An NS (or NA) with one Ethernet-form LLA option (RFC 2464 6). */
 static size_t
 eth_nd(uint8_t *p, uint8_t type, const uint8_t *src, const uint8_t *dst,
@@ -297,12 +312,7 @@ eth_nd(uint8_t *p, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	uint16_t ck;
 
 	memset(p, 0, 72);
-	p[0] = 0x60;
-	p[5] = 32;
-	p[6] = 58;
-	p[7] = 255;
-	memcpy(p + 8, src, 16);
-	memcpy(p + 24, dst, 16);
+	ip6_hdr(p, src, dst, 32, 58, 255);
 	p[40] = type;
 	if (type == 136)
 		p[44] = 0x60;
@@ -774,14 +784,7 @@ test_decap_drops(void)
 static size_t
 ipv6_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 {
-	memset(p, 0, 40);
-	p[0] = 0x60;
-	p[4] = (8 + plen) >> 8;
-	p[5] = (8 + plen) & 0xff;
-	p[6] = 17;
-	p[7] = 64;
-	memcpy(p + 8, src, 16);
-	memcpy(p + 24, dst, 16);
+	ip6_hdr(p, src, dst, 8 + plen, 17, 64);
 	udp_dgram(p + 40, plen);
 	return 48 + plen;
 }
@@ -934,13 +937,7 @@ nd_opt_msg(uint8_t *p, bool ib, uint8_t type, uint8_t units, size_t bytes)
 	uint16_t ck;
 
 	memset(p, 0, 40 + icmp_len);
-	p[0] = 0x60;
-	p[4] = icmp_len >> 8;
-	p[5] = icmp_len & 0xff;
-	p[6] = 58;
-	p[7] = 255;
-	memcpy(p + 8, ip6_a, 16);
-	memcpy(p + 24, ip6_b, 16);
+	ip6_hdr(p, ip6_a, ip6_b, icmp_len, 58, 255);
 	p[40] = 135;
 	memcpy(p + 48, ip6_b, 16);
 	p[64] = 1;
