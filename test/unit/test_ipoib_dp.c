@@ -926,7 +926,7 @@ test_mcast_high_bits(void)
 /*
  * An NS from A to B (unicast), source LLA option first, then one option
  * of @p type whose length field is @p units and of which @p bytes are
- * there (filled with 0xa5 after the two header bytes); in the Ethernet
+ * there (two zero bytes after the header, then 0xa5); in the Ethernet
  * form (@p ib false: 8-byte LLA, RFC 2464 6) or the IPoIB form (24-byte
  * LLA, RFC 4391 9.1.2). Checksum right. Returns the IPv6 packet's length.
  */
@@ -950,7 +950,8 @@ nd_opt_msg(uint8_t *p, bool ib, uint8_t type, uint8_t units, size_t bytes)
 	}
 	p[o] = type;
 	p[o + 1] = units;
-	memset(p + o + 2, 0xa5, bytes - 2);
+	/* Two zero bytes, as an IPoIB LLA option's padding, then a pattern. */
+	memset(p + o + 4, 0xa5, bytes - 4);
 	ck = ref_cksum(p, p + 40, icmp_len);
 	p[42] = ck >> 8;
 	p[43] = ck & 0xff;
