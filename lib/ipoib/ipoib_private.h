@@ -25,12 +25,9 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "rte_ipoib.h"
 #include "rte_ipoib_table.h"
+#include "ipoib_index.h"
 
 /** Log type "lib.ipoib", registered in ipoib_log.c. */
 extern int ipoib_logtype;
@@ -121,8 +118,9 @@ struct ipoib_defer {
 
 /*
  * An object's place in a front index (struct ipoib_front): the slot it
- * occupies, or -1 while it waits on its slot pair's list for one of its
- * two slots to free up. Control side only, under tbl->lock.
+ * occupies, or -1 while it waits on its slot set's list for one of its
+ * four slots (IPOIB_FRONT_WAYS) to free up. Control side only, under
+ * tbl->lock.
  */
 struct ipoib_front_link {
 	TAILQ_ENTRY(ipoib_front_link) next;  /**< On the waiting list. */
@@ -209,63 +207,6 @@ struct rte_ipoib_path {
 };
 
 /*
- * The lock-free hash index: buckets of four slots, their four signatures
- * first so that one 16-byte compare finds the candidates (as rte_hash
- * compares a bucket's signatures), then their entries, all on one cache
- * line; a key is found in the IPOIB_HTAB_WINDOW buckets from its home
- * or, when those were full as it was inserted, in those from its second
- * home (ipoib_htab_home2(): two choices, and the index at most a quarter
- * full, htab_init(), so that a key is not refused for want of a free
- * slot near its home); readers look in the second window only while
- * some entry is there (nb_second). The signature is a keyed hash
- * (ipoib_htab_sig()).
- * Writer (under tbl->lock): a new slot gets its signature, then its
- * entry with a release store; a removed slot gets a NULL entry with a
- * release store. Reader: signatures, then entry (acquire), then the full
- * key in the entry, which stays readable until the reader's quiescent
- * state. The signature is only a filter: a stale one can only make a
- * lookup of a key that is being inserted or removed in that same slot
- * miss.
- */
-#define IPOIB_HTAB_SLOTS 4
-#define IPOIB_HTAB_WINDOW 4
-
-struct ipoib_hbucket {
-	uint32_t sig[IPOIB_HTAB_SLOTS];
-	void *ent[IPOIB_HTAB_SLOTS];
-} __rte_cache_aligned;
-
-/* Bit s set: slot s of @p b has signature @p sig. */
-static __rte_always_inline unsigned int
-ipoib_hbucket_match(const struct ipoib_hbucket *b, uint32_t sig)
-{
-#if defined(__SSE2__)
-	__m128i v = _mm_load_si128((const __m128i *)(const void *)b->sig);
-
-	return (unsigned int)_mm_movemask_ps(_mm_castsi128_ps(
-		_mm_cmpeq_epi32(v, _mm_set1_epi32((int)sig))));
-#else
-	unsigned int s, m = 0;
-
-	for (s = 0; s < IPOIB_HTAB_SLOTS; s++)
-		m |= (unsigned int)(__atomic_load_n(&b->sig[s], __ATOMIC_RELAXED) == sig) << s;
-	return m;
-#endif
-}
-
-/* 32-bit pieces of the longest key a hash index takes (a path's 20 bytes). */
-#define IPOIB_HASH_WORDS 5
-
-struct ipoib_htab {
-	uint32_t mask;                       /**< Buckets - 1. */
-	uint32_t count;                      /**< Entries (control side). */
-	uint32_t nb_second;                  /**< Entries in their second window (atomic). */
-	struct ipoib_hbucket *b;
-	uint64_t mul[IPOIB_HASH_WORDS];      /**< The hash's random multipliers... */
-	uint64_t add;                        /**< ...and addend (ipoib_htab_sig()). */
-};
-
-/*
  * A front slot's copy of what a burst's fast path reads of the entry in
  * that slot, so that a table the caches do not hold costs one miss per
  * packet (this line) instead of two (the slot, then the entry): the MAC
@@ -302,7 +243,7 @@ struct ipoib_fcopy {
 };
 
 static_assert(sizeof(struct ipoib_fcopy) * 2 == RTE_CACHE_LINE_SIZE ||
-	      RTE_CACHE_LINE_SIZE != 64, "a slot pair's copies share one cache line");
+	      RTE_CACHE_LINE_SIZE != 64, "two slots' copies share one cache line");
 
 /*
  * Slots per front set: an entry takes its home slot, else another of the
@@ -369,9 +310,9 @@ enum ipoib_front_kind {
  * the key already carries (ipoib_mac_front_idx(), ipoib_src_front_idx()),
  * in front of a hash index that holds every entry. A lookup reads one
  * slot and the entry it points to, whose full key it verifies; an entry
- * may also sit in the other slot of its pair (home ^ 1, the same cache
- * line). A key in neither (its slots taken by others) is found in the
- * hash index. A free slot points to @c none, an entry whose key (all
+ * may also sit in another slot of its set of four (home ^ 1, on the same
+ * line of copies, then home ^ 2 and home ^ 3). A key in none (its slots
+ * taken by others) is found in the hash index. A free slot points to @c none, an entry whose key (all
  * ones) no key matches, so that a reader tests no NULL. Writer (under
  * tbl->lock): an entry's key is written before the entry is stored in a
  * slot with a release store; a slot is given back @c none with a release
@@ -431,47 +372,6 @@ struct rte_ipoib_tbl {
 	STAILQ_HEAD(, ipoib_defer) deferred;
 };
 
-/*
- * The signature of a key given as @p n 32-bit pieces @p x: Dietzfelbinger's
- * multiply-add-shift hash (the high half of a + sum of m[i] * x[i] mod
- * 2^64, with random 64-bit a and m[i] per index: strongly universal), so
- * that keys a peer chooses (an ARP sender's hardware address, an IP
- * address) cannot be made to share a window. A CRC, even seeded, would
- * let them: it is linear, so that two keys whose difference is in its
- * kernel collide whatever the seed.
- */
-static __rte_always_inline uint32_t
-ipoib_htab_sig(const struct ipoib_htab *t, const uint32_t *x, unsigned int n)
-{
-	uint64_t h = t->add;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h += t->mul[i] * x[i];
-	/*
-	 * Then MurmurHash3's 64-bit finaliser (a bijection): the sum alone
-	 * is only pairwise independent, and keys in arithmetic progression
-	 * (consecutive QPNs behind a few LIDs) stay one in the bucket
-	 * index, which with some multipliers piled a fifth of them into
-	 * full buckets and refused keys.
-	 */
-	h ^= h >> 33;
-	h *= UINT64_C(0xff51afd7ed558ccd);
-	h ^= h >> 33;
-	h *= UINT64_C(0xc4ceb9fe1a85ec53);
-	h ^= h >> 33;
-	return (uint32_t)(h >> 32);
-}
-
-/* A key's second home, from its signature (a bijection, then the halves swapped). */
-static __rte_always_inline uint32_t
-ipoib_htab_home2(uint32_t sig)
-{
-	uint32_t v = sig * 0x9e3779b1u;
-
-	return v << 16 | v >> 16;
-}
-
 static inline uint32_t
 ipoib_hash_hw(const struct ipoib_htab *t, const struct rte_ipoib_hwaddr *hw)
 {
@@ -514,45 +414,6 @@ ipoib_bind_match(const void *ent, const void *key)
 	const struct ipoib_bind *b = ent;
 
 	return memcmp(b->key, key, 16) == 0;
-}
-
-/* The entry for @p key in the window from bucket @p home, or NULL. */
-static __rte_always_inline void *
-ipoib_htab_window(const struct ipoib_htab *t, uint32_t home, const void *key, uint32_t sig,
-		  bool (*match)(const void *ent, const void *key))
-{
-	unsigned int w;
-
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		const struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
-		unsigned int m = ipoib_hbucket_match(b, sig);
-
-		while (m != 0) {
-			void *e = __atomic_load_n(&b->ent[rte_bsf32(m)], __ATOMIC_ACQUIRE);
-
-			if (e != NULL && match(e, key))
-				return e;
-			m &= m - 1;
-		}
-	}
-	return NULL;
-}
-
-/*
- * Lock-free lookup; @p match is a constant the compiler inlines. The
- * second window only while an entry is there: the writer counts it
- * before it stores the entry (release), so that a reader that sees no
- * count could not have seen the entry either.
- */
-static __rte_always_inline void *
-ipoib_htab_lookup(const struct ipoib_htab *t, const void *key, uint32_t sig,
-		  bool (*match)(const void *ent, const void *key))
-{
-	void *e = ipoib_htab_window(t, sig, key, sig, match);
-
-	if (likely(e != NULL) || likely(__atomic_load_n(&t->nb_second, __ATOMIC_RELAXED) == 0))
-		return e;
-	return ipoib_htab_window(t, ipoib_htab_home2(sig), key, sig, match);
 }
 
 /** Most packets one burst pass handles (longer bursts go in chunks). */
@@ -654,8 +515,8 @@ ipoib_src_key(uint16_t slid, uint32_t qpn, uint8_t key[16])
  * take distinct slots. A source is its LID, which the SM hands out
  * densely from 1 (OpenSM's osm_lid_mgr.c), with its QPN's three bytes
  * summed in by one multiply, so that a port's several QPs (child
- * interfaces, or LIDs shared past 48K ports) spread. Keys that share a
- * slot pair anyway are found in the hash index.
+ * interfaces, or LIDs shared past 48K ports) spread. Keys that fill a
+ * slot set anyway are found in the hash index.
  */
 static __rte_always_inline uint32_t
 ipoib_mac_front_idx(uint64_t key, uint32_t mask)
@@ -701,8 +562,8 @@ ipoib_front_get(const struct ipoib_front *f, uint32_t idx)
 
 /*
  * A neighbour by MAC key @p key (never 0) whose front slot @p idx was
- * read as @p n: @p n when its key matches, else the other slot of the
- * pair, else the hash index. Out of line: the bursts inline only the
+ * read as @p n: @p n when its key matches, else the other slots of the
+ * set, else the hash index. Out of line: the bursts inline only the
  * first compare.
  */
 struct rte_ipoib_neigh *ipoib_mac_lookup_slow(const struct rte_ipoib_tbl *tbl, uint64_t key,

@@ -12,8 +12,6 @@
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/random.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -26,32 +24,6 @@
 #define IPOIB_QUEUE_LEN_DEFAULT 8
 #define IPOIB_QUEUE_LEN_MAX 1024
 
-/* ---- the hash index (writer side) ---- */
-
-/*
- * Bucket arrays of 2 MiB and more are asked to live in transparent huge
- * pages (madvise(2) MADV_HUGEPAGE; advice only, ignored where THP is
- * off): a burst's lookups land in random buckets, and with 4 KiB pages
- * each would also miss the TLB (doc/guides/prog_guide/ipoib_lib.rst,
- * Performance).
- */
-#define IPOIB_HUGE_SZ (UINT64_C(2) << 20)
-
-static void *
-table_mem_alloc(size_t size)
-{
-	void *p;
-
-	if (size < IPOIB_HUGE_SZ)
-		return aligned_alloc(RTE_CACHE_LINE_SIZE, size);
-	size = RTE_ALIGN_CEIL(size, IPOIB_HUGE_SZ);
-	p = aligned_alloc(IPOIB_HUGE_SZ, size);
-#ifdef MADV_HUGEPAGE
-	if (p != NULL)
-		(void)madvise(p, size, MADV_HUGEPAGE);
-#endif
-	return p;
-}
 
 /*
  * Neighbours and bindings: the second cache line a burst reads, after
@@ -92,13 +64,11 @@ pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 	if (cap == 0)
 		return 0;
 	/* Not touched here: pages are faulted in as objects are handed out. */
-	pool->base = table_mem_alloc(pool->size * cap);
-	pool->free = malloc(sizeof(*pool->free) * cap);
-	if (pool->base == NULL || pool->free == NULL) {
-		free(pool->base);
-		free(pool->free);
+	pool->base = ipoib_index_mem_alloc(pool->size * cap);
+	pool->free = ipoib_mem_aligned(IPOIB_MEM_ALIGN_MIN, sizeof(*pool->free) * cap);
+	/* On failure, what was had is pool_fini()'s (rte_ipoib_tbl_free()). */
+	if (pool->base == NULL || pool->free == NULL)
 		return -ENOMEM;
-	}
 	pool->cap = cap;
 	return 0;
 }
@@ -106,8 +76,8 @@ pool_init(struct ipoib_pool *pool, size_t size, size_t align, uint32_t cap)
 static void
 pool_fini(struct ipoib_pool *pool)
 {
-	free(pool->base);
-	free(pool->free);
+	ipoib_mem_free(pool->base);
+	ipoib_mem_free(pool->free);
 }
 
 /* A zeroed object, or NULL. */
@@ -121,7 +91,7 @@ pool_get(struct ipoib_pool *pool)
 	else if (pool->next < pool->cap)
 		p = pool->base + pool->size * pool->next++;
 	else
-		p = aligned_alloc(pool->align, pool->size);
+		p = ipoib_mem_aligned(pool->align, pool->size);
 	if (p != NULL)
 		memset(p, 0, pool->size);
 	return p;
@@ -137,120 +107,7 @@ pool_put(struct ipoib_pool *pool, void *p)
 	if (o >= pool->base && o < pool->base + pool->size * pool->cap)
 		pool->free[pool->nb_free++] = (uint32_t)((size_t)(o - pool->base) / pool->size);
 	else
-		free(p);
-}
-
-/*
- * The hash's key material, random per index (getrandom(2); rte_rand()
- * where the kernel has no entropy to give yet): a peer cannot know which
- * keys collide. Multipliers odd, as the hash family asks.
- */
-static void
-htab_seed(struct ipoib_htab *t)
-{
-	uint64_t r[IPOIB_HASH_WORDS + 1];
-	unsigned int i;
-
-	if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
-		for (i = 0; i < RTE_DIM(r); i++)
-			r[i] = rte_rand();
-	for (i = 0; i < IPOIB_HASH_WORDS; i++)
-		t->mul[i] = r[i] | 1;
-	t->add = r[IPOIB_HASH_WORDS];
-}
-
-/*
- * Buckets for @p max entries: as many (a quarter of the slots used at
- * most; at half, as before, one window per key refused about one insert
- * in 5,000 and two windows still one in 160,000 once entries came and
- * went, where at a quarter neither refused one in 1.5 million).
- */
-static int
-htab_init(struct ipoib_htab *t, uint32_t max)
-{
-	uint32_t nb = rte_align32pow2(RTE_MAX(max, 1u));
-
-	t->b = table_mem_alloc((size_t)nb * sizeof(*t->b));
-	if (t->b == NULL)
-		return -ENOMEM;
-	memset(t->b, 0, (size_t)nb * sizeof(*t->b));
-	t->mask = nb - 1;
-	t->count = 0;
-	t->nb_second = 0;
-	htab_seed(t);
-	return 0;
-}
-
-/* A free slot of the window from bucket @p home (its bucket in @p bp), or -1. */
-static int
-htab_free_slot(struct ipoib_htab *t, uint32_t home, struct ipoib_hbucket **bp)
-{
-	unsigned int w, s;
-
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
-
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->ent[s] == NULL) {
-				*bp = b;
-				return (int)s;
-			}
-		}
-	}
-	return -1;
-}
-
-static int
-htab_insert(struct ipoib_htab *t, uint32_t sig, void *ent)
-{
-	struct ipoib_hbucket *b;
-	int s = htab_free_slot(t, sig, &b);
-
-	if (s < 0) {
-		/*
-		 * The home window is full, so that a free slot of the second
-		 * is in none of its buckets: htab_remove() finds an entry in
-		 * the home window or knows it was a second window's. Counted
-		 * first: a reader that sees the entry sees the count (the
-		 * entry's release store).
-		 */
-		s = htab_free_slot(t, ipoib_htab_home2(sig), &b);
-		if (s < 0)
-			return -ENOSPC;
-		__atomic_store_n(&t->nb_second, t->nb_second + 1, __ATOMIC_RELAXED);
-	}
-	__atomic_store_n(&b->sig[s], sig, __ATOMIC_RELAXED);
-	/* Orders the signature and the entry's key before the entry. */
-	__atomic_store_n(&b->ent[s], ent, __ATOMIC_RELEASE);
-	t->count++;
-	return 0;
-}
-
-/* Clear @p ent from the window from bucket @p home; false if not there. */
-static bool
-htab_clear(struct ipoib_htab *t, uint32_t home, const void *ent)
-{
-	unsigned int w, s;
-
-	for (w = 0; w < IPOIB_HTAB_WINDOW; w++) {
-		struct ipoib_hbucket *b = &t->b[(home + w) & t->mask];
-
-		for (s = 0; s < IPOIB_HTAB_SLOTS; s++) {
-			if (b->ent[s] == ent) {
-				__atomic_store_n(&b->ent[s], NULL, __ATOMIC_RELEASE);
-				t->count--;
-				return true;
-			}
-		}
-	}
-	return false;
-}
-
-static void
-htab_remove(struct ipoib_htab *t, uint32_t sig, const void *ent)
-{
-	if (!htab_clear(t, sig, ent) && htab_clear(t, ipoib_htab_home2(sig), ent))
-		__atomic_store_n(&t->nb_second, t->nb_second - 1, __ATOMIC_RELAXED);
+		ipoib_mem_free(p);
 }
 
 /* ---- the front indexes (writer side; ipoib_private.h) ---- */
@@ -277,10 +134,12 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 	/* A set's copies on two whole lines (ipoib_fcopy_way()). */
 	size_t set_sz = IPOIB_FRONT_WAYS * sizeof(*f->copy), copy_sz = (size_t)nb * sizeof(*f->copy);
 
-	f->slot = table_mem_alloc((size_t)nb * sizeof(*f->slot));
-	f->copy = copy_sz < IPOIB_HUGE_SZ ? aligned_alloc(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE),
-							   copy_sz) : table_mem_alloc(copy_sz);
-	f->waiting = malloc((size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
+	f->slot = ipoib_index_mem_alloc((size_t)nb * sizeof(*f->slot));
+	f->copy = copy_sz < IPOIB_HUGE_SZ ?
+		ipoib_mem_aligned(RTE_MAX(set_sz, (size_t)RTE_CACHE_LINE_SIZE), copy_sz) :
+		ipoib_index_mem_alloc(copy_sz);
+	f->waiting = ipoib_mem_aligned(IPOIB_MEM_ALIGN_MIN,
+				       (size_t)nb / IPOIB_FRONT_WAYS * sizeof(*f->waiting));
 	if (f->slot == NULL || f->copy == NULL || f->waiting == NULL)
 		return -ENOMEM;
 	for (i = 0; i < nb; i++) {
@@ -301,9 +160,9 @@ front_init(struct ipoib_front *f, uint32_t max, void *none, enum ipoib_front_kin
 static void
 front_fini(struct ipoib_front *f)
 {
-	free(f->slot);
-	free(f->copy);
-	free(f->waiting);
+	ipoib_mem_free(f->slot);
+	ipoib_mem_free(f->copy);
+	ipoib_mem_free(f->waiting);
 }
 
 /*
@@ -466,12 +325,12 @@ obj_free_now(struct rte_ipoib_tbl *tbl, struct ipoib_defer *d)
 		pool_put(&tbl->bind_pool, d->obj);
 		break;
 	case IPOIB_DEFER_PATH:
-		free(d->obj);
+		ipoib_mem_free(d->obj);
 		break;
 	case IPOIB_DEFER_AH:
 		if (tbl->conf.ah_free != NULL)
 			tbl->conf.ah_free(tbl->conf.ah_free_ctx, d->obj);
-		free(d);
+		ipoib_mem_free(d);
 		break;
 	}
 	tbl->nb_freed++;
@@ -500,7 +359,7 @@ defer_ah(struct rte_ipoib_tbl *tbl, struct rte_ib_ah *ah)
 
 	if (ah == NULL || tbl->conf.ah_free == NULL)
 		return 0;
-	d = calloc(1, sizeof(*d));
+	d = ipoib_mem_zalloc(sizeof(*d));
 	if (d == NULL)
 		return -ENOMEM;
 	defer(tbl, d, IPOIB_DEFER_AH, ah);
@@ -528,8 +387,10 @@ rte_ipoib_tbl_reclaim(struct rte_ipoib_tbl *tbl)
 {
 	unsigned int left;
 
-	if (tbl == NULL)
+	if (tbl == NULL) {
+		rte_errno = EINVAL;
 		return 0;
+	}
 	rte_spinlock_lock(&tbl->lock);
 	left = reclaim_locked(tbl);
 	rte_spinlock_unlock(&tbl->lock);
@@ -544,12 +405,26 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	struct rte_ipoib_tbl *tbl;
 	int rc;
 
-	if (conf == NULL || conf->max_neigh == 0 || conf->max_path == 0 ||
-	    conf->max_neigh > (1u << 24) || conf->max_path > (1u << 24) ||
-	    (conf->queue_len & (conf->queue_len - 1)) != 0 ||
-	    conf->queue_len > IPOIB_QUEUE_LEN_MAX)
+	if (conf == NULL)
 		return ipoib_null(EINVAL);
-	tbl = calloc(1, sizeof(*tbl));
+	/* The memory bound of rte_ipoib_table.h (RTE_IPOIB_TBL_MAX_NEIGH). */
+	if (conf->max_neigh == 0 || conf->max_neigh > RTE_IPOIB_TBL_MAX_NEIGH) {
+		IPOIB_LOG(ERR, "max_neigh=%u: not in 1..%u", conf->max_neigh,
+			  RTE_IPOIB_TBL_MAX_NEIGH);
+		return ipoib_null(EINVAL);
+	}
+	if (conf->max_path == 0 || conf->max_path > RTE_IPOIB_TBL_MAX_PATH) {
+		IPOIB_LOG(ERR, "max_path=%u: not in 1..%u", conf->max_path,
+			  RTE_IPOIB_TBL_MAX_PATH);
+		return ipoib_null(EINVAL);
+	}
+	if ((conf->queue_len & (conf->queue_len - 1)) != 0 ||
+	    conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
+		IPOIB_LOG(ERR, "queue_len=%u: not 0 or a power of two up to %u",
+			  conf->queue_len, IPOIB_QUEUE_LEN_MAX);
+		return ipoib_null(EINVAL);
+	}
+	tbl = ipoib_mem_zalloc(sizeof(*tbl));
 	if (tbl == NULL)
 		return ipoib_null(ENOMEM);
 	tbl->conf = *conf;
@@ -565,15 +440,15 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind),
 			       alignof(struct ipoib_bind), 2 * conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_hw, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_hw, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_mac, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_mac, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_ip, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_ip, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_src, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_src, conf->max_neigh);
 	if (rc == 0)
-		rc = htab_init(&tbl->by_path, conf->max_path);
+		rc = ipoib_htab_init(&tbl->by_path, conf->max_path);
 	if (rc == 0)
 		rc = front_init(&tbl->mac_front, conf->max_neigh, &neigh_none,
 					IPOIB_FRONT_MAC);
@@ -621,18 +496,18 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 		path_flush_queue(p);
 		if (p->ah != NULL && tbl->conf.ah_free != NULL)
 			tbl->conf.ah_free(tbl->conf.ah_free_ctx, p->ah);
-		free(p);
+		ipoib_mem_free(p);
 	}
-	free(tbl->by_hw.b);
-	free(tbl->by_mac.b);
-	free(tbl->by_ip.b);
-	free(tbl->by_src.b);
-	free(tbl->by_path.b);
+	ipoib_htab_fini(&tbl->by_hw);
+	ipoib_htab_fini(&tbl->by_mac);
+	ipoib_htab_fini(&tbl->by_ip);
+	ipoib_htab_fini(&tbl->by_src);
+	ipoib_htab_fini(&tbl->by_path);
 	front_fini(&tbl->mac_front);
 	front_fini(&tbl->src_front);
 	pool_fini(&tbl->neigh_pool);
 	pool_fini(&tbl->bind_pool);
-	free(tbl);
+	ipoib_mem_free(tbl);
 }
 
 int
@@ -655,6 +530,10 @@ rte_ipoib_mac_from_hwaddr(const struct rte_ipoib_hwaddr *hw, struct rte_ether_ad
 	uint64_t guid = 0, v;
 	unsigned int i;
 
+	if (hw == NULL || mac == NULL) {
+		rte_errno = EINVAL;
+		return;
+	}
 	for (i = 8; i < RTE_IB_GID_LEN; i++)
 		guid = guid << 8 | hw->gid[i];
 	v = (guid ^ ((uint64_t)rte_ipoib_hwaddr_qpn(hw) << 16)) & UINT64_C(0xffffffffff);
@@ -697,7 +576,8 @@ rte_ipoib_path_lookup(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid,
 	struct rte_ipoib_path *p;
 	uint8_t key[24];
 
-	if (tbl == NULL || dgid == NULL)
+	/* The invalid P_Key (base 0: 0x0000, 0x8000) names no partition (IBA 10.9.1.2). */
+	if (tbl == NULL || dgid == NULL || !rte_ib_pkey_is_valid(pkey))
 		return ipoib_null(EINVAL);
 	path_key(dgid, pkey, key);
 	p = ipoib_htab_lookup(&tbl->by_path, key, path_sig(&tbl->by_path, key), path_match);
@@ -716,10 +596,15 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 
 	if (tbl == NULL || dgid == NULL)
 		return ipoib_null(EINVAL);
+	/* The invalid P_Key (base 0: 0x0000, 0x8000) names no partition (IBA 10.9.1.2). */
+	if (!rte_ib_pkey_is_valid(pkey)) {
+		IPOIB_LOG(ERR, "pkey=0x%04x: the invalid P_Key", pkey);
+		return ipoib_null(EINVAL);
+	}
 	qsize = tbl->conf.queue_len;
 	rsize = rte_ring_get_memsize(rte_align32pow2(qsize + 1));
-	p = aligned_alloc(RTE_CACHE_LINE_SIZE,
-			  RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
+	p = ipoib_mem_aligned(RTE_CACHE_LINE_SIZE,
+			      RTE_ALIGN_CEIL(sizeof(*p), RTE_CACHE_LINE_SIZE) + rsize);
 	if (p == NULL)
 		return ipoib_null(ENOMEM);
 	memset(p, 0, sizeof(*p));
@@ -730,7 +615,7 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	/* Producers: every data lcore; consumer: the control side. */
 	rc = rte_ring_init(p->queue, "ipoib_path", qsize, RING_F_SC_DEQ | RING_F_EXACT_SZ);
 	if (rc != 0) {
-		free(p);
+		ipoib_mem_free(p);
 		rte_errno = -rc;
 		return NULL;
 	}
@@ -741,14 +626,14 @@ rte_ipoib_path_add(struct rte_ipoib_tbl *tbl, const struct rte_ib_gid *dgid, uin
 	else if (tbl->nb_path >= tbl->conf.max_path)
 		rc = -ENOSPC;
 	else
-		rc = htab_insert(&tbl->by_path, path_sig(&tbl->by_path, p->key), p);
+		rc = ipoib_htab_insert(&tbl->by_path, path_sig(&tbl->by_path, p->key), p);
 	if (rc == 0) {
 		TAILQ_INSERT_TAIL(&tbl->paths, p, all_link);
 		tbl->nb_path++;
 	}
 	rte_spinlock_unlock(&tbl->lock);
 	if (rc != 0) {
-		free(p);
+		ipoib_mem_free(p);
 		rte_errno = -rc;
 		return NULL;
 	}
@@ -792,8 +677,10 @@ rte_ipoib_path_drain(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path,
 	struct rte_ib_ah *ah;
 	unsigned int got, i;
 
-	if (tbl == NULL || path == NULL || pkts == NULL)
+	if (tbl == NULL || path == NULL || pkts == NULL) {
+		rte_errno = EINVAL;
 		return 0;
+	}
 	got = rte_ring_sc_dequeue_burst(path->queue, (void **)pkts, n, NULL);
 	ah = __atomic_load_n(&path->ah, __ATOMIC_ACQUIRE);
 	if (ah != NULL)
@@ -814,7 +701,7 @@ rte_ipoib_path_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_path *path)
 		rc = -EBUSY;
 		goto out;
 	}
-	htab_remove(&tbl->by_path, path_sig(&tbl->by_path, path->key), path);
+	ipoib_htab_remove(&tbl->by_path, path_sig(&tbl->by_path, path->key), path);
 	TAILQ_REMOVE(&tbl->paths, path, all_link);
 	tbl->nb_path--;
 	/*
@@ -840,7 +727,7 @@ bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_b
 
 	if (b == NULL)
 		return;
-	htab_remove(t, ipoib_hash_16(t, b->key), b);
+	ipoib_htab_remove(t, ipoib_hash_16(t, b->key), b);
 	if (t == &tbl->by_src)
 		front_del(&tbl->src_front, &b->front);
 	*bp = NULL;
@@ -871,7 +758,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 		bind_drop_locked(tbl, t, t == &tbl->by_ip ? &on->ip : &on->src);
 	}
 	bind_drop_locked(tbl, t, bp);
-	rc = htab_insert(t, sig, b);
+	rc = ipoib_htab_insert(t, sig, b);
 	if (rc != 0) {
 		pool_put(&tbl->bind_pool, b);
 		return rc;
@@ -960,12 +847,12 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 			rc = -EEXIST;
 			goto err_unlock;
 		}
-		rc = htab_insert(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
+		rc = ipoib_htab_insert(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 		if (rc != 0)
 			goto err_unlock;
 		n->mac_indexed = true;
 	}
-	rc = htab_insert(&tbl->by_hw, sig, n);
+	rc = ipoib_htab_insert(&tbl->by_hw, sig, n);
 	if (rc != 0 && n->mac_indexed)
 		goto err_unindex_mac;
 	if (rc != 0)
@@ -989,7 +876,7 @@ rte_ipoib_neigh_add(struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw
 
 err_unindex_mac:
 	/* Published in the MAC index: a reader may hold it until quiescent. */
-	htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
+	ipoib_htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, n->mackey), n);
 	defer(tbl, &n->defer, IPOIB_DEFER_NEIGH, n);
 	n = NULL;
 err_unlock:
@@ -1037,10 +924,10 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
 	if (neigh->mac_indexed) {
-		htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);
+		ipoib_htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);
 		front_del(&tbl->mac_front, &neigh->front);
 	}
-	htab_remove(&tbl->by_hw, ipoib_hash_hw(&tbl->by_hw, &neigh->hw), neigh);
+	ipoib_htab_remove(&tbl->by_hw, ipoib_hash_hw(&tbl->by_hw, &neigh->hw), neigh);
 	neigh_link_path_locked(tbl, neigh, NULL);
 	TAILQ_REMOVE(&tbl->neighs, neigh, all_link);
 	tbl->nb_neigh--;
@@ -1057,7 +944,7 @@ rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
 	int rc = 0;
 
 	if (tbl == NULL || fn == NULL)
-		return 0;
+		return ipoib_err(EINVAL);
 	/* Unlocked: fn may call the locking functions; control side only. */
 	for (n = TAILQ_FIRST(&tbl->neighs); n != NULL; n = next) {
 		next = TAILQ_NEXT(n, all_link);
@@ -1073,6 +960,8 @@ rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup(const struct rte_ipoib_tbl *tbl, const struct rte_ipoib_hwaddr *hw)
 {
+	if (tbl == NULL || hw == NULL)
+		return ipoib_null(EINVAL);
 	return ipoib_htab_lookup(&tbl->by_hw, hw, ipoib_hash_hw(&tbl->by_hw, hw),
 				 ipoib_neigh_hw_match);
 }
@@ -1116,6 +1005,8 @@ mac_key(const struct rte_ether_addr *mac)
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup_mac(const struct rte_ipoib_tbl *tbl, const struct rte_ether_addr *mac)
 {
+	if (tbl == NULL || mac == NULL)
+		return ipoib_null(EINVAL);
 	return ipoib_mac_lookup(tbl, mac_key(mac));
 }
 
@@ -1124,9 +1015,14 @@ rte_ipoib_neigh_lookup_mac_bulk(const struct rte_ipoib_tbl *tbl,
 				const struct rte_ether_addr *macs, unsigned int n,
 				struct rte_ipoib_neigh **out)
 {
-	const struct ipoib_front *f = &tbl->mac_front;
+	const struct ipoib_front *f;
 	unsigned int i, found = 0;
 
+	if (tbl == NULL || (n != 0 && (macs == NULL || out == NULL))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	f = &tbl->mac_front;
 	/*
 	 * Every slot prefetched, then every slot's entry, then the keys
 	 * verified: the misses of a pass overlap (as in the bursts).
@@ -1154,6 +1050,8 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 {
 	const struct ipoib_bind *b;
 
+	if (tbl == NULL || ip == NULL)
+		return ipoib_null(EINVAL);
 	b = ipoib_htab_lookup(&tbl->by_ip, ip, ipoib_hash_16(&tbl->by_ip, ip), ipoib_bind_match);
 	return b != NULL ? b->neigh : NULL;
 }
@@ -1161,28 +1059,44 @@ rte_ipoib_neigh_lookup_ip(const struct rte_ipoib_tbl *tbl, const uint8_t ip[16])
 struct rte_ipoib_neigh *
 rte_ipoib_neigh_lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
 {
-	const struct ipoib_bind *b = ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
+	const struct ipoib_bind *b;
 
+	if (tbl == NULL)
+		return ipoib_null(EINVAL);
+	b = ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
 	return b != NULL ? b->neigh : NULL;
 }
 
 const struct rte_ipoib_hwaddr *
 rte_ipoib_neigh_hwaddr(const struct rte_ipoib_neigh *neigh)
 {
+	if (neigh == NULL)
+		return ipoib_null(EINVAL);
 	return &neigh->hw;
 }
 
 void
 rte_ipoib_neigh_mac(const struct rte_ipoib_neigh *neigh, struct rte_ether_addr *mac)
 {
+	if (neigh == NULL || mac == NULL) {
+		rte_errno = EINVAL;
+		return;
+	}
 	memcpy(mac->addr_bytes, neigh->mackey, RTE_ETHER_ADDR_LEN);
 }
 
 uint64_t
 rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 {
-	uint64_t t = __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
-	const uint64_t *s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
+	const uint64_t *s;
+	uint64_t t;
+
+	if (neigh == NULL) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	t = __atomic_load_n(&neigh->last_used, __ATOMIC_RELAXED);
+	s = __atomic_load_n(&neigh->slot_stamp, __ATOMIC_RELAXED);
 
 	/*
 	 * The stamp the transmit bursts keep in the neighbour's MAC slot
@@ -1198,5 +1112,7 @@ rte_ipoib_neigh_last_used(const struct rte_ipoib_neigh *neigh)
 struct rte_ipoib_path *
 rte_ipoib_neigh_path(const struct rte_ipoib_neigh *neigh)
 {
+	if (neigh == NULL)
+		return ipoib_null(EINVAL);
 	return __atomic_load_n(&neigh->path, __ATOMIC_ACQUIRE);
 }

@@ -95,7 +95,7 @@ add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
 /*
  * Table capacity: 64, the bursts' one pass over a table the caches hold;
  * the _big cases 4,096, the two passes (slot copies prefetched, then
- * read) of a big table (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ * read) of a big table (ipoib_tx.c and ipoib_rx.c, IPOIB_FRONT_SMALL_SLOTS).
  */
 #define TBL_SMALL 64
 #define TBL_BIG 4096
@@ -289,6 +289,21 @@ eth_arp(uint8_t *p, uint16_t op, const uint8_t *sha, const uint8_t *spa,
 	return 28;
 }
 
+/* An IPv6 header (RFC 8200 3): payload @p plen, next header @p nh, hop limit @p hops. */
+static void
+ip6_hdr(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen, uint8_t nh,
+	uint8_t hops)
+{
+	memset(p, 0, 40);
+	p[0] = 0x60;
+	p[4] = plen >> 8;
+	p[5] = plen & 0xff;
+	p[6] = nh;
+	p[7] = hops;
+	memcpy(p + 8, src, 16);
+	memcpy(p + 24, dst, 16);
+}
+
 /* An NS (or NA) with one Ethernet-form LLA option (RFC 2464 6). */
 static size_t
 eth_nd(uint8_t *p, uint8_t type, const uint8_t *src, const uint8_t *dst,
@@ -297,12 +312,7 @@ eth_nd(uint8_t *p, uint8_t type, const uint8_t *src, const uint8_t *dst,
 	uint16_t ck;
 
 	memset(p, 0, 72);
-	p[0] = 0x60;
-	p[5] = 32;
-	p[6] = 58;
-	p[7] = 255;
-	memcpy(p + 8, src, 16);
-	memcpy(p + 24, dst, 16);
+	ip6_hdr(p, src, dst, 32, 58, 255);
 	p[40] = type;
 	if (type == 136)
 		p[44] = 0x60;
@@ -774,14 +784,7 @@ test_decap_drops(void)
 static size_t
 ipv6_udp(uint8_t *p, const uint8_t *src, const uint8_t *dst, size_t plen)
 {
-	memset(p, 0, 40);
-	p[0] = 0x60;
-	p[4] = (8 + plen) >> 8;
-	p[5] = (8 + plen) & 0xff;
-	p[6] = 17;
-	p[7] = 64;
-	memcpy(p + 8, src, 16);
-	memcpy(p + 24, dst, 16);
+	ip6_hdr(p, src, dst, 8 + plen, 17, 64);
 	udp_dgram(p + 40, plen);
 	return 48 + plen;
 }
@@ -855,6 +858,166 @@ test_fast_path_edges(void)
 	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_set_path(A.tbl,
 		rte_ipoib_neigh_lookup(A.tbl, &B.hw), p), "relink");
 	return round_trip(f, fl, &ah_to_b, NULL, 0);
+}
+
+/*
+ * Multicast groups whose high bits are set, both directions (issue 29).
+ * The vectors by hand:
+ * - 239.255.255.250 (0xeffffffa). Ethernet (RFC 1112 6.4): 01:00:5e and
+ *   the group's low 23 bits, 0x7ffffa: 01:00:5e:7f:ff:fa (bit 23, the
+ *   0x80 of 255, is not carried). MGID (RFC 4391 4): ff1<scope>:401b,
+ *   the P_Key (0xffff), 6 zero bytes, the group's low 28 bits
+ *   0x0ffffffa: ff12:401b:ffff:0000:0000:0000:0fff:fffa (scope 2, link).
+ * - ff02::1:ff12:3456. Ethernet (RFC 2464 7): 33:33 and the group's low
+ *   32 bits: 33:33:ff:12:34:56. MGID (RFC 4391 4): ff1<scope>:601b, the
+ *   P_Key, then the group's low 80 bits 0000:0000:0001:ff12:3456:
+ *   ff12:601b:ffff:0000:0000:0001:ff12:3456.
+ * A sends the Ethernet frame; it must leave for the group whose MGID is
+ * the hand-made one (its handle), and B must give back the same frame,
+ * destination MAC rebuilt from the GRH's DGID and the IP destination.
+ */
+static struct rte_ib_ah ah_hi4, ah_hi6;
+
+static int
+test_mcast_high_bits(void)
+{
+	static const uint8_t g4[4] = { 239, 255, 255, 250 };
+	static const uint8_t mac4[6] = { 0x01, 0x00, 0x5e, 0x7f, 0xff, 0xfa };
+	static const uint8_t mgid4[16] = { 0xff, 0x12, 0x40, 0x1b, 0xff, 0xff, 0, 0,
+					   0, 0, 0, 0, 0x0f, 0xff, 0xff, 0xfa };
+	static const uint8_t g6[16] = { 0xff, 0x02, [11] = 0x01, 0xff, 0x12, 0x34, 0x56 };
+	static const uint8_t mac6[6] = { 0x33, 0x33, 0xff, 0x12, 0x34, 0x56 };
+	static const uint8_t mgid6[16] = { 0xff, 0x12, 0x60, 0x1b, 0xff, 0xff, 0, 0,
+					   0, 0, 0x00, 0x01, 0xff, 0x12, 0x34, 0x56 };
+	/* 01:00:5e with bit 23 set, and one low bit off: both not the group's MAC. */
+	static const uint8_t bad4[2][6] = { { 0x01, 0x00, 0x5e, 0xff, 0xff, 0xfa },
+					    { 0x01, 0x00, 0x5e, 0x7f, 0xff, 0xfb } };
+	uint8_t ip[128], f[160];
+	struct rte_ib_gid mgid;
+	size_t il, fl;
+	unsigned int i;
+	int rc;
+
+	memset(&ah_hi4, 0, sizeof(ah_hi4));
+	memset(&ah_hi6, 0, sizeof(ah_hi6));
+	ah_hi4.attr.dlid = 0xc010;
+	ah_hi6.attr.dlid = 0xc011;
+	memcpy(mgid.raw, mgid4, 16);
+	TEST_ASSERT(add_group(&A, &mgid, &ah_hi4) != NULL && add_group(&B, &mgid, &ah_hi4) != NULL,
+		    "239.255.255.250 joined");
+	memcpy(mgid.raw, mgid6, 16);
+	TEST_ASSERT(add_group(&A, &mgid, &ah_hi6) != NULL && add_group(&B, &mgid, &ah_hi6) != NULL,
+		    "ff02::1:ff12:3456 joined");
+
+	il = ipv4_udp(ip, ip_a, g4, 16);
+	fl = eth_frame(f, mac4, A.mac.addr_bytes, 0x0800, ip, il);
+	rc = round_trip(f, fl, &ah_hi4, NULL, 0);
+	if (rc != TEST_SUCCESS)
+		return rc;
+	for (i = 0; i < RTE_DIM(bad4); i++) {
+		fl = eth_frame(f, bad4[i], A.mac.addr_bytes, 0x0800, ip, il);
+		ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_MCAST, "MAC not the group's");
+	}
+	il = ipv6_udp(ip, ip6_a, g6, 16);
+	fl = eth_frame(f, mac6, A.mac.addr_bytes, 0x86dd, ip, il);
+	return round_trip(f, fl, &ah_hi6, NULL, 0);
+}
+
+/*
+ * An NS from A to B (unicast), source LLA option first, then one option
+ * of @p type whose length field is @p units and of which @p bytes are
+ * there (two zero bytes after the header, then 0xa5); in the Ethernet
+ * form (@p ib false: 8-byte LLA, RFC 2464 6) or the IPoIB form (24-byte
+ * LLA, RFC 4391 9.1.2). Checksum right. Returns the IPv6 packet's length.
+ */
+static size_t
+nd_opt_msg(uint8_t *p, bool ib, uint8_t type, uint8_t units, size_t bytes)
+{
+	size_t lla = ib ? 24 : 8, icmp_len = 24 + lla + bytes, o = 40 + 24 + lla;
+	uint16_t ck;
+
+	memset(p, 0, 40 + icmp_len);
+	ip6_hdr(p, ip6_a, ip6_b, icmp_len, 58, 255);
+	p[40] = 135;
+	memcpy(p + 48, ip6_b, 16);
+	p[64] = 1;
+	if (ib) {
+		p[65] = 3;
+		memcpy(p + 68, &A.hw, 20);
+	} else {
+		p[65] = 1;
+		memcpy(p + 66, A.mac.addr_bytes, 6);
+	}
+	p[o] = type;
+	p[o + 1] = units;
+	/* Two zero bytes, as an IPoIB LLA option's padding, then a pattern. */
+	memset(p + o + 4, 0xa5, bytes - 4);
+	ck = ref_cksum(p, p + 40, icmp_len);
+	p[42] = ck >> 8;
+	p[43] = ck & 0xff;
+	return 40 + icmp_len;
+}
+
+/*
+ * ND options of every type (1 SLLA, 2 TLLA, 3 prefix, 4 redirected
+ * header, 5 MTU, 14 nonce, and unassigned 200) with a zero length (RFC
+ * 4861 4.6: the packet is invalid) or a length past the message's end,
+ * in both rewrite directions: dropped as bad_nd, counted. An LLA option
+ * of the other form's length is dropped likewise; any other option of a
+ * proper length passes both ways untouched.
+ */
+static int
+test_nd_option_lengths(void)
+{
+	static const struct { uint8_t type, units; } opts[] = {
+		{ 1, 1 }, { 2, 1 }, { 3, 4 }, { 4, 1 }, { 5, 1 }, { 14, 1 }, { 200, 1 },
+	};
+	uint8_t nd[200], f[220], w[220];
+	size_t nl, fl;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < RTE_DIM(opts); i++) {
+		uint8_t t = opts[i].type;
+		size_t good = (size_t)opts[i].units * 8;
+
+		/* Length 0, 8 bytes there. */
+		nl = nd_opt_msg(nd, false, t, 0, 8);
+		fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, nl);
+		ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "Ethernet form, length 0");
+		nl = nd_opt_msg(w + 4, true, t, 0, 8);
+		w[0] = 0x86;
+		w[1] = 0xdd;
+		w[2] = 0;
+		w[3] = 0;
+		DECAP_DROP(w, 4 + nl, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ND, "IPoIB form, length 0");
+		/* A length past the end: one unit more than there is. */
+		nl = nd_opt_msg(nd, false, t, opts[i].units + 1, good);
+		fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, nl);
+		ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "Ethernet form, past the end");
+		nl = nd_opt_msg(w + 4, true, t, opts[i].units + 1, good);
+		DECAP_DROP(w, 4 + nl, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ND,
+			   "IPoIB form, past the end");
+		if (t == 1 || t == 2) {
+			/* An LLA of the IPoIB length (3) from the Ethernet side, and back. */
+			nl = nd_opt_msg(nd, false, t, 3, 24);
+			fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, nl);
+			ENCAP_DROP(f, fl, RTE_IPOIB_DROP_BAD_ND, "Ethernet form, LLA length 3");
+			nl = nd_opt_msg(w + 4, true, t, 1, 8);
+			DECAP_DROP(w, 4 + nl, 0, LID_A, 0x48, RTE_IPOIB_DROP_BAD_ND,
+				   "IPoIB form, LLA length 1");
+			continue;
+		}
+		/* Its proper length: through and back, the option untouched. */
+		nl = nd_opt_msg(nd, false, t, opts[i].units, good);
+		fl = eth_frame(f, B.mac.addr_bytes, A.mac.addr_bytes, 0x86dd, nd, nl);
+		rc = round_trip(f, fl, &ah_to_b, NULL, 0);
+		if (rc != TEST_SUCCESS) {
+			printf("option type %u, length %u\n", t, opts[i].units);
+			return rc;
+		}
+	}
+	return TEST_SUCCESS;
 }
 
 static int
@@ -1029,6 +1192,8 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_drops),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_learning),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_fast_path_edges),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_mcast_high_bits),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_nd_option_lengths),
 		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_mode),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_dp_conf_errors),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_ipv4_unicast),
@@ -1040,6 +1205,8 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_decap_drops),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_decap_learning),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_fast_path_edges),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_mcast_high_bits),
+		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_nd_option_lengths),
 		TEST_CASE_ST(hosts_setup_l3_big, hosts_teardown, test_l3_mode),
 		TEST_CASES_END()
 	}

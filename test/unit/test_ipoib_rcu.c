@@ -625,7 +625,7 @@ suite_teardown(void)
 /*
  * The table and the two data-path contexts, for @p max_neigh entries:
  * NB_ID, the bursts' one pass over a table the caches hold; 4 * NB_ID,
- * their two passes over a big one (ipoib_encap.c, FRONT_SMALL_SLOTS).
+ * their two passes over a big one (ipoib_tx.c and ipoib_rx.c, IPOIB_FRONT_SMALL_SLOTS).
  */
 static int
 tables_setup(uint32_t max_neigh)

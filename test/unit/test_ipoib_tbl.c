@@ -489,6 +489,131 @@ test_fill_random(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The invalid P_Key: base 0, 0x0000 and its full-member form 0x8000,
+ * names no partition (IBA 10.9.1.2; Linux's ipoib create_child() refuses
+ * both): a path for it is refused, EINVAL, and nothing is counted. The
+ * lowest valid ones (0x0001, 0x8001) and the default 0xffff are taken.
+ */
+static int
+test_path_pkey(void)
+{
+	static const uint16_t bad[] = { 0x0000, 0x8000 };
+	static const uint16_t good[] = { 0x0001, 0x8001, 0x7fff, 0xffff };
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 16, .max_path = 16 };
+	struct rte_ipoib_tbl_stats st;
+	struct rte_ipoib_hwaddr a;
+	struct rte_ipoib_tbl *t;
+	struct rte_ib_gid g;
+	unsigned int i;
+
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	peer(&a, 0x0002c90300000002, 0x48);
+	rte_ipoib_hwaddr_gid(&a, &g);
+	for (i = 0; i < RTE_DIM(bad); i++) {
+		rte_errno = 0;
+		TEST_ASSERT(rte_ipoib_path_add(t, &g, bad[i]) == NULL && rte_errno == EINVAL,
+			    "path_add P_Key 0x%04x", bad[i]);
+		rte_errno = 0;
+		TEST_ASSERT(rte_ipoib_path_lookup(t, &g, bad[i]) == NULL && rte_errno == EINVAL,
+			    "path_lookup P_Key 0x%04x", bad[i]);
+	}
+	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(t, &st), "stats");
+	TEST_ASSERT_EQUAL(st.nb_path, 0u, "a refused path counted");
+	for (i = 0; i < RTE_DIM(good); i++)
+		TEST_ASSERT(rte_ipoib_path_add(t, &g, good[i]) != NULL, "path_add P_Key 0x%04x",
+			    good[i]);
+	rte_ipoib_tbl_free(t);
+	return TEST_SUCCESS;
+}
+
+/* Every public function of rte_ipoib_table.h given NULL: EINVAL, as its header says. */
+static int
+test_null_args(void)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 16, .max_path = 16 };
+	struct rte_ipoib_neigh *out[1];
+	struct rte_ipoib_tbl_stats st;
+	struct rte_ipoib_hwaddr a;
+	struct rte_ether_addr mac;
+	struct rte_ipoib_neigh *n;
+	struct rte_ipoib_path *p;
+	struct rte_ipoib_tbl *t;
+	uint8_t ip[16] = { 0 };
+	struct rte_ib_gid g;
+
+#define NULL_EINVAL(expr, fail) do { \
+	rte_errno = 0; \
+	TEST_ASSERT((expr) == (fail) && rte_errno == EINVAL, "%s", #expr); \
+} while (0)
+#define VOID_EINVAL(expr) do { \
+	rte_errno = 0; \
+	expr; \
+	TEST_ASSERT(rte_errno == EINVAL, "%s", #expr); \
+} while (0)
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	peer(&a, 0x0002c90300000002, 0x48);
+	rte_ipoib_hwaddr_gid(&a, &g);
+	p = rte_ipoib_path_add(t, &g, 0xffff);
+	n = rte_ipoib_neigh_add(t, &a, p);
+	TEST_ASSERT(p != NULL && n != NULL, "path and neighbour");
+	memset(&mac, 0xaa, sizeof(mac));
+
+	NULL_EINVAL(rte_ipoib_tbl_create(NULL), NULL);
+	NULL_EINVAL(rte_ipoib_tbl_reclaim(NULL), 0u);
+	NULL_EINVAL(rte_ipoib_tbl_stats_get(NULL, &st), -1);
+	NULL_EINVAL(rte_ipoib_tbl_stats_get(t, NULL), -1);
+	NULL_EINVAL(rte_ipoib_path_add(NULL, &g, 0xffff), NULL);
+	NULL_EINVAL(rte_ipoib_path_add(t, NULL, 0xffff), NULL);
+	NULL_EINVAL(rte_ipoib_path_lookup(NULL, &g, 0xffff), NULL);
+	NULL_EINVAL(rte_ipoib_path_lookup(t, NULL, 0xffff), NULL);
+	NULL_EINVAL(rte_ipoib_path_set_ah(NULL, p, NULL, 1), -1);
+	NULL_EINVAL(rte_ipoib_path_set_ah(t, NULL, NULL, 1), -1);
+	NULL_EINVAL(rte_ipoib_path_drain(NULL, p, (struct rte_mbuf **)out, 1), 0u);
+	NULL_EINVAL(rte_ipoib_path_drain(t, NULL, (struct rte_mbuf **)out, 1), 0u);
+	NULL_EINVAL(rte_ipoib_path_drain(t, p, NULL, 1), 0u);
+	NULL_EINVAL(rte_ipoib_path_del(NULL, p), -1);
+	NULL_EINVAL(rte_ipoib_path_del(t, NULL), -1);
+	NULL_EINVAL(rte_ipoib_neigh_add(NULL, &a, p), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_add(t, NULL, p), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_set_path(NULL, n, p), -1);
+	NULL_EINVAL(rte_ipoib_neigh_set_path(t, NULL, p), -1);
+	NULL_EINVAL(rte_ipoib_neigh_bind_ip(NULL, n, ip), -1);
+	NULL_EINVAL(rte_ipoib_neigh_bind_ip(t, NULL, ip), -1);
+	NULL_EINVAL(rte_ipoib_neigh_bind_ip(t, n, NULL), -1);
+	NULL_EINVAL(rte_ipoib_neigh_del(NULL, n), -1);
+	NULL_EINVAL(rte_ipoib_neigh_del(t, NULL), -1);
+	NULL_EINVAL(rte_ipoib_neigh_lookup(NULL, &a), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup(t, NULL), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_mac(NULL, &mac), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_mac(t, NULL), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_mac_bulk(NULL, &mac, 1, out), 0u);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_mac_bulk(t, NULL, 1, out), 0u);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_mac_bulk(t, &mac, 1, NULL), 0u);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_ip(NULL, ip), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_ip(t, NULL), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_lookup_src(NULL, 1, 0x48), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_hwaddr(NULL), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_last_used(NULL), 0u);
+	NULL_EINVAL(rte_ipoib_neigh_path(NULL), NULL);
+	NULL_EINVAL(rte_ipoib_neigh_walk(NULL, NULL, NULL), -1);
+	VOID_EINVAL(rte_ipoib_neigh_mac(NULL, &mac));
+	VOID_EINVAL(rte_ipoib_neigh_mac(n, NULL));
+	VOID_EINVAL(rte_ipoib_mac_from_hwaddr(NULL, &mac));
+	VOID_EINVAL(rte_ipoib_mac_from_hwaddr(&a, NULL));
+	TEST_ASSERT(mac.addr_bytes[0] == 0xaa, "a failed accessor wrote its output");
+#undef NULL_EINVAL
+#undef VOID_EINVAL
+	/* A miss is NULL, rte_errno untouched (data lcores). */
+	rte_errno = 0;
+	TEST_ASSERT(rte_ipoib_neigh_lookup_mac(t, &mac) == NULL && rte_errno == 0, "miss");
+	rte_ipoib_tbl_free(NULL);
+	rte_ipoib_tbl_free(t);
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite ipoib_tbl_suite = {
 	.suite_name = "lib/ipoib tables",
 	.unit_test_cases = {
@@ -499,6 +624,8 @@ static struct unit_test_suite ipoib_tbl_suite = {
 		TEST_CASE(test_front_clash),
 		TEST_CASE(test_grace_period),
 		TEST_CASE(test_fill_random),
+		TEST_CASE(test_path_pkey),
+		TEST_CASE(test_null_args),
 		TEST_CASES_END()
 	}
 };

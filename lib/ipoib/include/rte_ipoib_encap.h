@@ -37,6 +37,10 @@
  * and counted under its rte_ipoib_drop_reason; nothing in a burst logs,
  * locks or allocates. One rte_ipoib_dp belongs to one lcore; several
  * share a table.
+ *
+ * NULL arguments: as rte_ipoib_table.h says (rte_errno EINVAL, NULL, -1
+ * or nothing done; rte_ipoib_dp_free() takes NULL as a no-op), except
+ * the bursts, which take a context and never check it.
  */
 
 #include <stdint.h>

@@ -35,6 +35,13 @@
  * (coarsely: at most RTE_IPOIB_NEIGH_STAMP_HZ times a second); the
  * control side reads the stamp with rte_ipoib_neigh_last_used() and
  * removes neighbours it judges stale, as Linux's ipoib_reap_neigh() does.
+ *
+ * NULL arguments: a function given NULL where it needs an object (the
+ * table, an entry, a key, an output) fails the one way its return type
+ * allows, with rte_errno EINVAL: NULL, -1, 0 (counts and
+ * rte_ipoib_neigh_last_used()), or, for a void function, nothing done.
+ * rte_ipoib_tbl_free() takes NULL as a no-op. A lookup that finds
+ * nothing returns NULL and leaves rte_errno alone (data lcores).
  */
 
 #include <stdint.h>
@@ -70,10 +77,32 @@ struct rte_ipoib_neigh;
 /** A path (opaque handle, valid until rte_ipoib_path_del()). */
 struct rte_ipoib_path;
 
+/**
+ * The most neighbours (max_neigh) and paths (max_path) a table takes.
+ *
+ * Memory bound: a table takes its memory up front, from the C heap (not
+ * the EAL's): at most RTE_IPOIB_TBL_MEM_NEIGH bytes per neighbour, the
+ * count rounded up to a power of two and at least 16, plus
+ * RTE_IPOIB_TBL_MEM_PATH bytes per path, the count rounded up to a power
+ * of two, plus 4 KiB, plus up to 2 MiB for each of its arrays of 2 MiB
+ * or more (rounded up to whole huge pages; 11 at most). At the limits:
+ * 1 GiB + 64 MiB + 22 MiB. Each path added takes its own memory besides:
+ * 128 bytes and its queue (rte_ring_get_memsize() of queue_len).
+ */
+#define RTE_IPOIB_TBL_MAX_NEIGH (UINT32_C(1) << 20)
+/** See RTE_IPOIB_TBL_MAX_NEIGH. */
+#define RTE_IPOIB_TBL_MAX_PATH (UINT32_C(1) << 20)
+/** Bytes per neighbour of max_neigh, rounded (RTE_IPOIB_TBL_MAX_NEIGH). */
+#define RTE_IPOIB_TBL_MEM_NEIGH 1024
+/** Bytes per path of max_path, rounded (RTE_IPOIB_TBL_MAX_NEIGH). */
+#define RTE_IPOIB_TBL_MEM_PATH 64
+
 /** Table configuration. */
 struct rte_ipoib_tbl_conf {
-	uint32_t max_neigh;     /**< Neighbours the table holds, > 0. */
-	uint32_t max_path;      /**< Paths the table holds, > 0. */
+	uint32_t max_neigh;     /**< Neighbours the table holds, 1 to
+				 *   RTE_IPOIB_TBL_MAX_NEIGH. */
+	uint32_t max_path;      /**< Paths the table holds, 1 to
+				 *   RTE_IPOIB_TBL_MAX_PATH. */
 	uint32_t queue_len;     /**< Packets queued per unresolved path: a
 				 *   power of two, 0 for the default 8,
 				 *   at most 1024. */
@@ -101,8 +130,9 @@ struct rte_ipoib_tbl_conf {
  * @param conf
  *   Configuration, copied.
  * @return
- *   The table, or NULL with rte_errno EINVAL (a field of @p conf) or
- *   ENOMEM.
+ *   The table, or NULL with rte_errno EINVAL (@p conf NULL, or a field
+ *   of it out of range: logged with field and value) or ENOMEM (an
+ *   allocation failed: whatever was allocated is freed, once).
  */
 __rte_experimental
 struct rte_ipoib_tbl *rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf);
@@ -423,7 +453,8 @@ struct rte_ipoib_path *rte_ipoib_neigh_path(const struct rte_ipoib_neigh *neigh)
  * returns non-zero.
  *
  * @return
- *   The last value @p fn returned, 0 if it was never called.
+ *   The last value @p fn returned, 0 if it was never called; -1 with
+ *   rte_errno EINVAL when @p tbl or @p fn is NULL.
  */
 __rte_experimental
 int rte_ipoib_neigh_walk(struct rte_ipoib_tbl *tbl,
