@@ -390,7 +390,7 @@ conn_input(struct umad_chan *ch, struct chan_conn *c)
 		}
 		if (n == 0) {
 			/* A message of no bytes: no write, no hello. */
-			IBMAD_LOG(DEBUG, "umad channel: an empty message refused");
+			IBUMAD_LOG(DEBUG, "umad channel: an empty message refused");
 			if (!c->authed) {
 				ch->refused++;
 				c->dead = true;
@@ -458,7 +458,7 @@ conn_accept(struct umad_chan *ch)
 		    errno == ENOMEM) {
 			/* Level-triggered, it would wake us at once again. */
 			if (!ch->accept_paused)
-				IBMAD_LOG(WARNING, "umad channel: accept: %s: paused",
+				IBUMAD_LOG(WARNING, "umad channel: accept: %s: paused",
 					  strerror(errno));
 			ch->accept_pauses++;
 			accept_pause(ch, true);
@@ -473,7 +473,7 @@ conn_accept(struct umad_chan *ch)
 		ch->refused++;
 	pthread_mutex_unlock(&ch->lock);
 	if (!room) {
-		IBMAD_LOG(DEBUG, "umad channel: process %d: too many connections without a token",
+		IBUMAD_LOG(DEBUG, "umad channel: process %d: too many connections without a token",
 			  (int)cred.pid);
 		close(fd);
 		return;

@@ -192,7 +192,7 @@ agent_room_locked(const struct umad_port *p, const struct umad_file *f)
 	unsigned int mine = 0;
 
 	if (__atomic_load_n(&svc.agents, __ATOMIC_RELAXED) >= UMAD_AGENTS_MAX) {
-		IBMAD_LOG(WARNING, "umad%u: %u agents of clients already: ENOMEM",
+		IBUMAD_LOG(WARNING, "umad%u: %u agents of clients already: ENOMEM",
 			  p->id, UMAD_AGENTS_MAX);
 		return -ENOMEM;
 	}
@@ -202,7 +202,7 @@ agent_room_locked(const struct umad_port *p, const struct umad_file *f)
 		if (ag->file->owner == f->owner)
 			mine++;
 	if (mine >= UMAD_AGENTS_PER_PROC) {
-		IBMAD_LOG(WARNING, "umad%u: process %d has %u agents already: ENOMEM",
+		IBUMAD_LOG(WARNING, "umad%u: process %d has %u agents already: ENOMEM",
 			  p->id, (int)f->owner, mine);
 		return -ENOMEM;
 	}

@@ -1469,82 +1469,6 @@ test_sa_client(void)
 	return TEST_SUCCESS;
 }
 
-/* --- the control-thread API on the real thread (rte_ibmad_ctrl.h) --- */
-
-struct on_thread {
-	char name[16];          /* the thread's name where the callback ran */
-	uint64_t at_ms;
-	int done;
-};
-
-static void
-on_thread_note(struct on_thread *o)
-{
-	if (pthread_getname_np(pthread_self(), o->name, sizeof(o->name)) != 0)
-		o->name[0] = '\0';
-	o->at_ms = rte_ibmad_ctrl_now_ms();
-	__atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
-}
-
-static void
-on_thread_timer(struct rte_ibmad_ctrl_timer *t, void *arg)
-{
-	RTE_SET_USED(t);
-	on_thread_note(arg);
-}
-
-static void
-on_thread_call(void *arg)
-{
-	on_thread_note(arg);
-}
-
-static bool
-on_thread_wait(struct on_thread *o)
-{
-	unsigned int i;
-
-	for (i = 0; i < 200 && !__atomic_load_n(&o->done, __ATOMIC_ACQUIRE); i++)
-		sleep_ms(5);
-	return __atomic_load_n(&o->done, __ATOMIC_ACQUIRE) != 0;
-}
-
-/*
- * The control thread, asleep with nothing to wait for (the test device
- * has an interrupt fd, no send is outstanding: epoll_wait() without a
- * time-out), is woken by a timer armed from this thread and runs its
- * callback on time, and runs a call made from this thread; both on
- * "ibmad-ctrl". Without the wake-up the timer would never fire.
- */
-static int
-test_ctrl_api_thread(void)
-{
-	struct on_thread tm = { .done = 0 }, call = { .done = 0 };
-	struct rte_ibmad_ctrl_timer *t;
-	uint64_t deadline;
-	bool fired;
-
-	t = rte_ibmad_ctrl_timer_create(on_thread_timer, &tm);
-	TEST_ASSERT(t != NULL, "timer: %s", rte_strerror(rte_errno));
-	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(true), "thread on");
-	sleep_ms(20);   /* the thread now sleeps in epoll_wait(), no time-out */
-	deadline = rte_ibmad_ctrl_now_ms() + 30;
-	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_timer_arm(t, deadline), "arm");
-	fired = on_thread_wait(&tm);
-	if (fired)
-		TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_call(on_thread_call, &call), "call");
-	if (fired)
-		on_thread_wait(&call);
-	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
-	rte_ibmad_ctrl_timer_free(t);
-	TEST_ASSERT(fired, "timer armed for +30 ms never fired: the sleeping thread was not woken");
-	TEST_ASSERT(tm.at_ms >= deadline, "fired at %" PRIu64 ", before its deadline %" PRIu64,
-		    tm.at_ms, deadline);
-	TEST_ASSERT(tm.at_ms < deadline + 500, "fired %" PRIu64 " ms late",
-		    tm.at_ms - deadline);
-	TEST_ASSERT(strcmp(tm.name, "ibmad-ctrl") == 0, "timer ran on \"%s\"", tm.name);
-	TEST_ASSERT(call.done, "call never ran");
-	TEST_ASSERT(strcmp(call.name, "ibmad-ctrl") == 0, "call ran on \"%s\"", call.name);
 /* --- SA client hardening (issue 29) --- */
 
 /* Records of any type as the SA client hands them over, raw. */
@@ -2383,6 +2307,85 @@ test_mcast_backoff(void)
 	rte_ibmad_poll();
 	TEST_ASSERT_SUCCESS(mc_answer(mc_last(), 0, 0, NULL), "leave answer");
 	TEST_ASSERT_EQUAL(mc_stats().groups, 0u, "group gone");
+	return TEST_SUCCESS;
+}
+
+/* --- the control-thread API on the real thread (rte_ibmad_ctrl.h) --- */
+
+struct on_thread {
+	char name[16];          /* the thread's name where the callback ran */
+	uint64_t at_ms;
+	int done;
+};
+
+static void
+on_thread_note(struct on_thread *o)
+{
+	if (pthread_getname_np(pthread_self(), o->name, sizeof(o->name)) != 0)
+		o->name[0] = '\0';
+	o->at_ms = rte_ibmad_ctrl_now_ms();
+	__atomic_store_n(&o->done, 1, __ATOMIC_RELEASE);
+}
+
+static void
+on_thread_timer(struct rte_ibmad_ctrl_timer *t, void *arg)
+{
+	RTE_SET_USED(t);
+	on_thread_note(arg);
+}
+
+static void
+on_thread_call(void *arg)
+{
+	on_thread_note(arg);
+}
+
+static bool
+on_thread_wait(struct on_thread *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < 200 && !__atomic_load_n(&o->done, __ATOMIC_ACQUIRE); i++)
+		sleep_ms(5);
+	return __atomic_load_n(&o->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/*
+ * The control thread, asleep with nothing to wait for (the test device
+ * has an interrupt fd, no send is outstanding: epoll_wait() without a
+ * time-out), is woken by a timer armed from this thread and runs its
+ * callback on time, and runs a call made from this thread; both on
+ * "ibmad-ctrl". Without the wake-up the timer would never fire.
+ */
+static int
+test_ctrl_api_thread(void)
+{
+	struct on_thread tm = { .done = 0 }, call = { .done = 0 };
+	struct rte_ibmad_ctrl_timer *t;
+	uint64_t deadline;
+	bool fired;
+
+	t = rte_ibmad_ctrl_timer_create(on_thread_timer, &tm);
+	TEST_ASSERT(t != NULL, "timer: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(true), "thread on");
+	sleep_ms(20);   /* the thread now sleeps in epoll_wait(), no time-out */
+	deadline = rte_ibmad_ctrl_now_ms() + 30;
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_timer_arm(t, deadline), "arm");
+	fired = on_thread_wait(&tm);
+	if (fired)
+		TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_call(on_thread_call, &call), "call");
+	if (fired)
+		on_thread_wait(&call);
+	TEST_ASSERT_SUCCESS(rte_ibmad_ctrl_thread_set(false), "thread off");
+	rte_ibmad_ctrl_timer_free(t);
+	TEST_ASSERT(fired, "timer armed for +30 ms never fired: the sleeping thread was not woken");
+	TEST_ASSERT(tm.at_ms >= deadline, "fired at %" PRIu64 ", before its deadline %" PRIu64,
+		    tm.at_ms, deadline);
+	TEST_ASSERT(tm.at_ms < deadline + 500, "fired %" PRIu64 " ms late",
+		    tm.at_ms - deadline);
+	TEST_ASSERT(strcmp(tm.name, "ibmad-ctrl") == 0, "timer ran on \"%s\"", tm.name);
+	TEST_ASSERT(call.done, "call never ran");
+	TEST_ASSERT(strcmp(call.name, "ibmad-ctrl") == 0, "call ran on \"%s\"", call.name);
 	return TEST_SUCCESS;
 }
 
