@@ -66,7 +66,7 @@
 } while (0)
 
 /** Most cleanups registered by one case (test_defer()). */
-#define TEST_MAX_DEFERRED 128
+#define TEST_MAX_DEFERRED 1024
 
 struct test_deferred {
 	void (*fn)(void *arg);
