@@ -30,7 +30,14 @@
 #include "mthca_queue.h"
 #include "mthca_rxtx.h"
 
-#define SQP_DEPTH	64
+/*
+ * Receive WQEs per special QP: a burst of MADs larger than the ring is
+ * dropped by the HCA, so the ring is as deep as the MAD core's queue
+ * (Linux's ib_mad posts 512, mad_recvq_size). Sends are paced by the
+ * MAD core's outstanding limit and need fewer.
+ */
+#define SQP_RQ_DEPTH	256
+#define SQP_SQ_DEPTH	64
 #define SQP_SLOT	512	/* receive: GRH + MAD; send: headers at +0, MAD at +128 */
 #define SQP_MAD_OFF	128
 
@@ -147,23 +154,26 @@ sqp_create(struct mthca_dev *dev, uint8_t port, struct mthca_sqp **out)
 	 * Send completions on a CQ of their own that raises no event: a
 	 * send's completion only frees its WQE, which the next send finds by
 	 * polling, so only receives wake the MAD core (one completion event
-	 * per answered query, not two). Two QPs' sends fit: at most
-	 * 2 * SQP_DEPTH are outstanding.
+	 * per answered query, not two). Each CQ holds both QPs' rings
+	 * twice over: at most 2 * depth completions are outstanding.
 	 */
-	ret = mthca_cq_create(dev, &s->cq, 4 * SQP_DEPTH);
+	ret = mthca_cq_create(dev, &s->cq, 4 * SQP_RQ_DEPTH);
 	if (ret == 0)
-		ret = mthca_cq_create(dev, &s->scq, 4 * SQP_DEPTH);
+		ret = mthca_cq_create(dev, &s->scq, 4 * SQP_SQ_DEPTH);
 	if (ret != 0)
 		goto err;
 	for (q = 0; q < 2 && ret == 0; q++) {
 		/* hardware QPN: sqp_start + 2q + port - 1 (Linux mthca_alloc_sqp) */
 		ret = mthca_qp_create(dev, &s->qp[q], dev->sqp_start + 2 * q + port - 1,
-				      MTHCA_QPST_MLX, port, &s->scq, &s->cq, SQP_DEPTH, SQP_DEPTH,
+				      MTHCA_QPST_MLX, port, &s->scq, &s->cq, SQP_SQ_DEPTH,
+				      SQP_RQ_DEPTH,
 				      1, 1);
 		if (ret == 0)
-			ret = mthca_dma_alloc(dev, SQP_DEPTH * SQP_SLOT, 0, &s->rbuf[q]);
+			ret = mthca_dma_alloc(dev, (size_t)s->qp[q].rq_max * SQP_SLOT, 0,
+					      &s->rbuf[q]);
 		if (ret == 0)
-			ret = mthca_dma_alloc(dev, SQP_DEPTH * SQP_SLOT, 0, &s->sbuf[q]);
+			ret = mthca_dma_alloc(dev, (size_t)s->qp[q].sq_max * SQP_SLOT, 0,
+					      &s->sbuf[q]);
 		s->qp[q].qkey = q == 0 ? 0 : QP1_QKEY;
 		s->sq_tail[q] = 0;
 	}
