@@ -42,6 +42,7 @@ opensm
 pkg-config
 python3
 python3-pyelftools
+strace
 tshark
 xz-utils
 "
