@@ -25,13 +25,10 @@ usage: test_install.py <meson> <build dir> <prefix> <libdir> <ABI version>
 
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
 
 from harness import Harness
-from simlib import sanitizer_preload
+from simlib import eal_private_dir, sanitizer_preload, testpmd_load
 
 LIBS = ('rte_ib', 'rte_ibmad', 'rte_ipoib', 'rte_net_mthca')
 HEADERS = ('rte_ib_dev.h', 'rte_ib_types.h', 'ib_proto.h', 'rte_ibmad.h',
@@ -43,17 +40,6 @@ def dynamic(h, path):
     return dict(re.findall(r'\((SONAME|RUNPATH|RPATH)\)\s+\S+ \S+: \[(.*)\]', r.stdout))
 
 
-def testpmd(h, env, plugin, tag):
-    prefix = 'install%s%d' % (tag, os.getpid())
-    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
-    r = h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '64', '--no-pci',
-               '--file-prefix', prefix, '--log-level=lib.eal:debug', '--', '--help'],
-              env=env, timeout=60, check=False)
-    out = r.stdout + r.stderr
-    h.check_eq(r.returncode, 0, 'testpmd -d %s: exit status (%s)' % (plugin, out[-1500:]))
-    return out
-
-
 def main():
     meson, build, prefix, libdir, abi, eal_pmd_dir, prog = sys.argv[1:8]
     major = abi.split('.')[0]
@@ -62,10 +48,7 @@ def main():
             h.need_program(p)
         # EAL refuses plugins below a world-writable directory (/tmp): the
         # DESTDIR is a private one under /run (root) or ~/.cache
-        base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
-        os.makedirs(base, exist_ok=True)
-        dest = tempfile.mkdtemp(prefix='dpdk-ipoib-install.', dir=base)
-        h.on_teardown(lambda: shutil.rmtree(dest, ignore_errors=True))
+        dest = eal_private_dir(h, 'dpdk-ipoib-install.')
         h.run([meson, 'install', '-C', build, '--destdir', dest, '--no-rebuild', '--quiet'],
               timeout=120)
         lib = dest + os.path.join(prefix, libdir)
@@ -124,7 +107,7 @@ def main():
         # 4. EAL loads the PMD from either directory
         run_env = dict(sanitizer_preload(h, real), LD_LIBRARY_PATH=lib)
         for tag, d in (('own', own_dir), ('eal', eal_dir)):
-            out = testpmd(h, run_env, d, tag)
+            out = testpmd_load(h, run_env, d, 'install' + tag)
             h.check('open shared lib %s/librte_net_mthca.so' % d in out,
                     'EAL did not load the PMD from %s:\n%s' % (d, out[-2000:]))
 

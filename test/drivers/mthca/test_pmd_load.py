@@ -17,22 +17,13 @@ usage: test_pmd_load.py <librte_net_mthca.so in the build tree>
 import os
 import shutil
 import sys
-import tempfile
 
 from harness import Harness
-from simlib import sanitizer_preload
+from simlib import eal_private_dir, sanitizer_preload, testpmd_load
 
 
 def load(h, env, plugin, tag):
-    prefix = 'pmdload%s%d' % (tag, os.getpid())
-    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
-    r = h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '64', '--no-pci',
-               '--file-prefix', prefix, '--log-level=lib.eal:debug', '--', '--help'],
-              env=env, timeout=60, check=False)
-    out = r.stdout + r.stderr
-    h.check('cannot open shared object file' not in out,
-            '%s: a library was not found:\n%s' % (plugin, out[-2000:]))
-    h.check_eq(r.returncode, 0, '%s: testpmd exit status (%s)' % (plugin, out[-1500:]))
+    out = testpmd_load(h, env, plugin, tag)
     h.check('open shared lib %s' % plugin in out, '%s: EAL did not open it:\n%s'
             % (plugin, out[-2000:]))
 
@@ -58,15 +49,12 @@ def main():
         if ww:
             h.info('%s is below world-writable %s: EAL refuses it in place' % (named, ww))
         else:
-            load(h, env, named, 'a')
+            load(h, env, named, 'pmdloada')
         # outside any build tree, at another depth: $ORIGIN finds nothing there
-        base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
-        os.makedirs(base, exist_ok=True)
-        priv = tempfile.mkdtemp(prefix='dpdk-ipoib-plugin.', dir=base)
-        h.on_teardown(lambda: shutil.rmtree(priv, ignore_errors=True))
+        priv = eal_private_dir(h, 'dpdk-ipoib-plugin.')
         copy = os.path.join(priv, 'librte_net_mthca.so')
         shutil.copy(named, copy)
-        load(h, env, copy, 'b')
+        load(h, env, copy, 'pmdloadb')
 
 
 if __name__ == '__main__':
