@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""net_mthca loads into Debian's dpdk-testpmd from the build tree with -d
-and no LD_LIBRARY_PATH (issue 27; doc/guides/nics/mthca.rst, "Usage with
-dpdk-testpmd"): in place, and as a copy in a private directory (what a
-build tree under a world-writable /tmp needs, since EAL refuses plugins
-below one). Before, the copy failed with "librte_ibmad.so: cannot open
-shared object file": the PMD found rte_ib and rte_ibmad only by $ORIGIN.
+"""A PMD of the project loads into Debian's dpdk-testpmd from the build
+tree with -d and no LD_LIBRARY_PATH (issue 27; doc/guides/nics/mthca.rst,
+"Usage with dpdk-testpmd"): in place, and as a copy in a private
+directory (what a build tree under a world-writable /tmp needs, since EAL
+refuses plugins below one). Before, net_mthca's copy failed with
+"librte_ibmad.so: cannot open shared object file": the PMD found rte_ib
+and rte_ibmad only by $ORIGIN. test/drivers/meson.build runs it for
+every PMD of pmd_libs (doc/guides/build.rst, "Adding a library, a driver
+or an example").
 
 EAL initialises with no device (--no-pci) and testpmd prints its usage;
 EAL's debug log names each plugin it opened.
 
-usage: test_pmd_load.py <librte_net_mthca.so in the build tree>
+usage: test_pmd_load.py <test name> <librte_net_X.so[.<abi>] in the build tree>
 """
 
 import os
+import re
 import shutil
 import sys
 
@@ -38,12 +42,13 @@ def world_writable_above(path):
 
 
 def main():
-    so = os.path.abspath(sys.argv[1])
-    with Harness('mthca_pmd_load', timeout=120) as h:
+    name, so = sys.argv[1], os.path.abspath(sys.argv[2])
+    base = re.sub(r'\.so(\.[0-9.]+)?$', '.so', os.path.basename(so))
+    with Harness(name, timeout=120) as h:
         h.need_program('dpdk-testpmd')
         env = dict(sanitizer_preload(h, so), LD_LIBRARY_PATH=None)
         # the name the guide gives: the link meson makes next to the file
-        named = os.path.join(os.path.dirname(so), 'librte_net_mthca.so')
+        named = os.path.join(os.path.dirname(so), base)
         h.check(os.path.islink(named), '%s: no link to the versioned file' % named)
         ww = world_writable_above(named)
         if ww:
@@ -52,7 +57,7 @@ def main():
             load(h, env, named, 'pmdloada')
         # outside any build tree, at another depth: $ORIGIN finds nothing there
         priv = eal_private_dir(h, 'dpdk-ipoib-plugin.')
-        copy = os.path.join(priv, 'librte_net_mthca.so')
+        copy = os.path.join(priv, base)
         shutil.copy(named, copy)
         load(h, env, copy, 'pmdloadb')
 
