@@ -46,6 +46,8 @@
  *   test  -> "BURST <dlid> <dqpn> <n> <size>"             n datagrams in one tx_burst
  *   test  -> "RESET"                                      rte_eth_stats_reset, then every
  *                                                         counter and xstat not zero
+ *   test  -> "MBUFS"                                      <- "OK mbufs in_use <n> size <n>"
+ *                                                         of the host's mempool
  *   test  -> "QUIT"
  *   host  -> "EVENT LSC up|down"                          on a link state change
  *   host  -> "LINK state=<IB port state> up=<0|1>"        before READY, each change of either
@@ -1112,6 +1114,9 @@ main(int argc, char **argv)
 			do_burst((uint16_t)a, b, c, d);
 		} else if (strncmp(line, "RESET", 5) == 0) {
 			do_reset();
+		} else if (strncmp(line, "MBUFS", 5) == 0) {
+			printf("OK mbufs in_use %u size %u\n", rte_mempool_in_use_count(pool),
+			       pool->size);
 		} else if (strncmp(line, "QUIT", 4) == 0) {
 			break;
 		} else {

@@ -51,6 +51,7 @@ static const char *const ctl_help =
 	"capture stop [<node> <port>]               stop it\n"
 	"hca <node> errors                          MT25208 model: failed driver checks\n"
 	"hca <node> resources                       MT25208 model: what its driver holds\n"
+	"hca <node> fail-send <qpn>                 MT25208 model: fail that UD QP's next send\n"
 	"source <file>                              run the commands in a file\n"
 	"quit                                       stop ibfabric\n";
 
@@ -325,22 +326,31 @@ ctl_show(struct fabric *f, int argc, char **argv, FILE *out)
 
 /*
  * "hca <node> errors": the MT25208 model's counters of failed driver checks;
- * "hca <node> resources": what its driver holds in it.
+ * "hca <node> resources": what its driver holds in it;
+ * "hca <node> fail-send <qpn>": its next send WQE on that QP fails.
  */
 static int
 ctl_hca(struct fabric *f, int argc, char **argv, FILE *out)
 {
 	struct fab_node *n;
-	bool errors;
+	unsigned long qpn = 0;
+	bool errors, fail;
 
-	if (argc != 3 || (strcmp(argv[2], "errors") != 0 && strcmp(argv[2], "resources") != 0))
-		return ctl_err(out, "usage: hca <node> errors|resources");
+	fail = argc == 4 && strcmp(argv[2], "fail-send") == 0;
+	if (!fail && (argc != 3 || (strcmp(argv[2], "errors") != 0 &&
+				    strcmp(argv[2], "resources") != 0)))
+		return ctl_err(out, "usage: hca <node> errors|resources|fail-send <qpn>");
+	if (fail && !ctl_parse_uint(argv[3], 0xffffff, &qpn))
+		return ctl_err(out, "fail-send: qpn \"%s\": not a number in 0..0xffffff", argv[3]);
 	errors = strcmp(argv[2], "errors") == 0;
 	n = ctl_node(f, argv[1], out);
 	if (n == NULL)
 		return -EINVAL;
-	if (n->hca == NULL || f->hca_errors == NULL || f->hca_resources == NULL)
+	if (n->hca == NULL || f->hca_errors == NULL || f->hca_resources == NULL ||
+	    f->hca_fail_send == NULL)
 		return ctl_err(out, "node \"%s\": not an active HCA with a device model", n->name);
+	if (fail)
+		return f->hca_fail_send(f, n, (uint32_t)qpn, out);
 	if (errors)
 		f->hca_errors(f, n, out);
 	else

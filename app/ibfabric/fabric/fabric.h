@@ -128,6 +128,13 @@ struct fabric {
 	 * resources"): one line to @p out. Set with hca_recv.
 	 */
 	void (*hca_resources)(struct fabric *f, struct fab_node *n, FILE *out);
+	/*
+	 * A fault for the console ("hca <node> fail-send <qpn>"): the next
+	 * send WQE QP @p qpn of the model executes completes in error. One
+	 * line to @p out; 0, or -EINVAL when @p qpn is not a UD QP in RTS
+	 * (the line then starts "error: "). Set with hca_recv.
+	 */
+	int (*hca_fail_send)(struct fabric *f, struct fab_node *n, uint32_t qpn, FILE *out);
 };
 
 /* ------------------------------------------------------------------ */

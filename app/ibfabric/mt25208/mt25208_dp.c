@@ -176,10 +176,36 @@ dp_fab_resources(struct fabric *f, struct fab_node *n, FILE *out)
 	st = &dp->st;
 	fprintf(out, "hca_dp node=\"%s\" doorbells=%" PRIu64 " db_coalesced=%" PRIu64
 		" polls=%" PRIu64 " sends=%" PRIu64 " recvs=%" PRIu64 " cqes=%" PRIu64
-		" err_cqes=%" PRIu64 " drops=%" PRIu64 "\n", n->name, st->doorbells,
-		st->db_coalesced, dp->passes, st->sends, st->recvs, st->cqes, st->err_cqes,
-		st->drop_no_qp + st->drop_qp_state + st->drop_pkey + st->drop_qkey +
-		st->drop_no_wqe + st->drop_malformed);
+		" err_cqes=%" PRIu64 " drops=%" PRIu64 " fail_sends=%" PRIu64 "\n", n->name,
+		st->doorbells, st->db_coalesced, dp->passes, st->sends, st->recvs, st->cqes,
+		st->err_cqes, st->drop_no_qp + st->drop_qp_state + st->drop_pkey + st->drop_qkey +
+		st->drop_no_wqe + st->drop_malformed, st->fail_sends);
+}
+
+/*
+ * fabric.hca_fail_send: the console's "hca <node> fail-send <qpn>". The
+ * next send WQE of UD QP @p qpn completes with a local protection error
+ * (the CQE a gather entry refused by its MR gets, mt25208_dp_send.c) and
+ * the QP goes to ERR: a driver's recovery from a send error can be tested
+ * without a driver that breaks a rule. One fault at a time; a later
+ * command replaces it.
+ */
+static int
+dp_fab_fail_send(struct fabric *f, struct fab_node *n, uint32_t qpn, FILE *out)
+{
+	struct mt25208 *dev = n->hca;
+	struct mt25208_dp *dp = dp_of(dev);
+	void *qpc = dp != NULL && dev->fw_state == MT25208_FW_HCA ? mt25208_qpc(dev, qpn) : NULL;
+
+	(void)f;
+	if (qpc == NULL || mt_qpc_st(qpc) != MT_QP_ST_UD || mt_qpc_state(qpc) != MT_QPS_RTS) {
+		fprintf(out, "error: node \"%s\": QP 0x%x is not a UD QP in RTS\n", n->name, qpn);
+		return -EINVAL;
+	}
+	dp->fail_send = true;
+	dp->fail_send_qpn = qpn;
+	fprintf(out, "hca_fault node=\"%s\" qpn=%u fail_send=next\n", n->name, qpn);
+	return 0;
 }
 
 /* ---- life cycle ---------------------------------------------------------------- */
@@ -213,6 +239,7 @@ mt25208_dp_init(struct mt25208 *dev)
 	dev->fab->hca_recv = dp_fab_recv;
 	dev->fab->hca_errors = dp_fab_errors;
 	dev->fab->hca_resources = dp_fab_resources;
+	dev->fab->hca_fail_send = dp_fab_fail_send;
 	return 0;
 }
 

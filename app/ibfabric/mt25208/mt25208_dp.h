@@ -71,6 +71,7 @@ struct mt25208_dp_stats {
 	uint64_t comp_events;
 	uint64_t port_events;
 	uint64_t mcast_copies;
+	uint64_t fail_sends;	/**< send WQEs failed by "hca <node> fail-send" */
 };
 const struct mt25208_dp_stats *mt25208_dp_stats(const struct mt25208 *dev);
 

@@ -89,6 +89,13 @@ struct mt25208_dp {
 	bool prev_valid;
 	uint32_t prev_qpn, prev_n;
 	uint8_t prev[MT_WQE_NEXT_SIZE];
+	/*
+	 * The console's fault (dp_fab_fail_send): the next send WQE of UD QP
+	 * fail_send_qpn completes with a local protection error, as one whose
+	 * gather entry its MR refused. Cleared when it fires and by a reset.
+	 */
+	bool fail_send;
+	uint32_t fail_send_qpn;
 	/* The packet a UD send is gathering into: a bus error must not leak it. */
 	struct fab_pkt *tx_pkt;
 	uint8_t buf[FAB_PKT_MAX];	/* gathered payload (UD) or packet bytes (MLX) */

@@ -232,6 +232,13 @@ exec_mlx(struct mt25208 *dev, void *qpc, uint32_t qpn, const uint8_t *w, uint32_
 	return 0;
 }
 
+/* The console asked for the next send WQE of @p qpn to fail (dp_fab_fail_send). */
+static inline bool
+fail_send_due(const struct mt25208_dp *dp, uint32_t qpn)
+{
+	return __builtin_expect(dp->fail_send, 0) && dp->fail_send_qpn == qpn;
+}
+
 /* Complete SQ WQE @p low with a local QP operation error: QP to ERR. */
 void
 dp_send_qp_op_error(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t low,
@@ -298,6 +305,16 @@ dp_exec_send(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t 
 		return false;
 	}
 	dp->chk = -1;
+	if (fail_send_due(dp, qpn)) {
+		/* the console's fault: what exec_ud() does when gather() gets -EACCES */
+		dp->fail_send = false;
+		dp->st.fail_sends++;
+		FAB_INFO("mt25208 %s: QP 0x%x: send WQE 0x%x failed as asked (local protection)",
+			 dev->node->name, qpn, low);
+		dp_err_cqe(dev, qpn, mt_qpc_cqn_snd(qpc), low, true, MT_SYND_LOCAL_PROT, 0);
+		dp_qp_to_error(dev, qpc, qpn);
+		return false;
+	}
 	if (st == MT_QP_ST_UD)
 		rc = exec_ud(dev, qpc, qpn, dp->wqe, size, op);
 	else if (st == MT_QP_ST_MLX)

@@ -307,6 +307,8 @@ mthca_dev_configure(struct rte_eth_dev *eth)
 	return 0;
 }
 
+static int mthca_dev_stop(struct rte_eth_dev *eth);
+
 static int
 mthca_dev_start(struct rte_eth_dev *eth)
 {
@@ -330,6 +332,11 @@ mthca_dev_start(struct rte_eth_dev *eth)
 	for (i = 0; i < eth->data->nb_tx_queues; i++)
 		eth->data->tx_queue_state[i] = RTE_ETH_QUEUE_STATE_STARTED;
 	p->started = true;
+	ret = mthca_tx_watch_start(eth);
+	if (ret != 0) {
+		mthca_dev_stop(eth);
+		return ret;
+	}
 	mthca_dev_link_update(eth, 0);
 	return 0;
 }
@@ -342,6 +349,8 @@ mthca_dev_stop(struct rte_eth_dev *eth)
 
 	p->started = false;
 	eth->data->dev_started = 0;
+	/* before the queues: a recovery under way finishes, none starts */
+	mthca_tx_watch_stop(eth);
 	for (i = 0; i < eth->data->nb_rx_queues; i++) {
 		mthca_rxq_stop(eth->data->rx_queues[i]);
 		eth->data->rx_queue_state[i] = RTE_ETH_QUEUE_STATE_STOPPED;

@@ -468,8 +468,12 @@ struct mthca_cqe {
 #define MTHCA_CQE_ERR_OPCODE_MASK	0xfe
 #define MTHCA_CQE_SYNDROME		0x10	/**< byte, error CQE */
 #define MTHCA_CQE_VENDOR_ERR		0x11
+/* error CQE syndromes a UD send can get (Linux mthca_cq.c, enum MTHCA_ERROR_CQE_SYNDROME_*) */
 #define MTHCA_SYND_LOCAL_LENGTH		0x01
+#define MTHCA_SYND_LOCAL_QP_OP		0x02
+#define MTHCA_SYND_LOCAL_PROT		0x04
 #define MTHCA_SYND_WR_FLUSH		0x05
+#define MTHCA_SYND_LOCAL_ACCESS		0x11
 
 static inline uint8_t
 mthca_cqe_syndrome(const struct mthca_cqe *c)

@@ -20,6 +20,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include <rte_alarm.h>
 #include <rte_ib_dev.h>
 #include <rte_ibmad.h>
 #include <rte_malloc.h>
@@ -395,6 +396,16 @@ err:
 	return ret;
 }
 
+/* An empty ring from WQE 0 on, for a QP just out of RESET. */
+static void
+txq_ring_init(struct mthca_txq *txq)
+{
+	txq->head = txq->tail = 0;
+	txq->chains = 0;
+	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
+	txq->err_seen = false;
+}
+
 int
 mthca_txq_start(struct mthca_txq *txq)
 {
@@ -406,9 +417,9 @@ mthca_txq_start(struct mthca_txq *txq)
 		return -rte_errno;
 	}
 	txq->dynoff = off;
-	txq->head = txq->tail = 0;
-	txq->chains = 0;
-	txq->last_comp = txq->mask;	/* the first CQE, for WQE 0, retires one */
+	txq_ring_init(txq);
+	txq->stalled = 0;
+	txq->recover_failed = false;
 	txq->qp.qkey = mthca_port_qkey(txq->priv);
 	txq->qp.pkey_index = txq->priv->pkey_index;
 	return mthca_qp_up(txq->priv->dev, &txq->qp);
@@ -431,6 +442,97 @@ mthca_txq_stop(struct mthca_txq *txq)
 	/* the ring of next pointers restarts from WQE 0 (Linux mthca_wq_reset) */
 	for (i = 0; i <= txq->mask; i++)
 		mthca_put32(txq->wqes + ((size_t)i << MTHCA_TX_WQE_SHIFT), 4, 0);
+}
+
+/*
+ * Recover a send queue whose burst handed it over after an error
+ * completion (struct mthca_txq): the QP goes ERR -> RESET (2RST from any
+ * state, so an SQE QP too), which ends its completions; the CQEs left are
+ * flushes of WQEs in [tail, head), given back unread; the mbufs of those
+ * WQEs are freed here, once, as the burst freed those before tail; then
+ * RESET -> INIT -> RTR -> RTS with the port's Q_Key and the QP's P_Key index,
+ * an empty ring, and the queue back to the burst. Linux mthca leaves this
+ * to the ULP (ipoib_ib_dev_stop() / ipoib_ib_dev_open()); here the
+ * transmit watch does it. On failure the queue stays stalled and the next
+ * pass tries again.
+ */
+static void
+txq_recover(struct mthca_txq *txq)
+{
+	struct mthca_dev *dev = txq->priv->dev;
+	uint32_t lost = txq->head - txq->tail;
+	int ret;
+
+	/* ERR -> RESET, CQ drained, [tail, head) freed, next links cleared */
+	mthca_txq_stop(txq);
+	txq->flushed += lost;
+	txq->errors += lost;
+	txq_ring_init(txq);
+	/* the port's Q_Key: a change that failed on the QP in ERR takes effect now */
+	txq->qp.qkey = mthca_port_qkey(txq->priv);
+	ret = mthca_qp_up(dev, &txq->qp);
+	if (ret != 0) {
+		if (!txq->recover_failed)
+			MTHCA_LOG(ERR, "port %u txq %u: QP 0x%x back to RTS: %s; retrying",
+				  txq->priv->port_id, txq->idx, txq->qpn, strerror(-ret));
+		txq->recover_failed = true;
+		mthca_qp_reset(dev, &txq->qp);
+		return;
+	}
+	txq->recover_failed = false;
+	txq->recoveries++;
+	/* rate-limited: the 1st, 2nd, 4th, 8th ... recovery of the queue */
+	if (rte_is_power_of_2((uint32_t)RTE_MIN(txq->recoveries, (uint64_t)UINT32_MAX)))
+		MTHCA_LOG(WARNING, "port %u txq %u: QP 0x%x recovered after a send error "
+			  "(%u WQEs flushed, %" PRIu64 " recoveries)", txq->priv->port_id,
+			  txq->idx, txq->qpn, lost, txq->recoveries);
+	/* the reset ring and the QP in RTS before the burst may use them */
+	__atomic_store_n(&txq->stalled, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * The transmit watch of a started port: every MTHCA_TX_WATCH_US on the
+ * EAL alarm thread, a look at each send queue's stalled flag (a load, no
+ * command unless one is set). The burst cannot wake a thread without a
+ * system call, and a send error raises no asynchronous event (IBA
+ * 11.6.3: it is reported by its completion alone), so the watch polls.
+ */
+static void
+tx_watch(void *arg)
+{
+	struct rte_eth_dev *eth = arg;
+	struct mthca_port *p = eth->data->dev_private;
+	uint16_t i;
+
+	for (i = 0; i < eth->data->nb_tx_queues; i++) {
+		struct mthca_txq *txq = eth->data->tx_queues[i];
+
+		/* acquire: what the burst wrote before it handed the queue over */
+		if (txq != NULL && __atomic_load_n(&txq->stalled, __ATOMIC_ACQUIRE) != 0)
+			txq_recover(txq);
+	}
+	if (p->started && rte_eal_alarm_set(MTHCA_TX_WATCH_US, tx_watch, eth) != 0)
+		MTHCA_LOG(ERR, "port %u: transmit watch not rescheduled: %s", p->port_id,
+			  rte_strerror(rte_errno));
+}
+
+int
+mthca_tx_watch_start(struct rte_eth_dev *eth)
+{
+	struct mthca_port *p = eth->data->dev_private;
+
+	if (rte_eal_alarm_set(MTHCA_TX_WATCH_US, tx_watch, eth) != 0) {
+		MTHCA_LOG(ERR, "port %u: transmit watch: %s", p->port_id, rte_strerror(rte_errno));
+		return -rte_errno;
+	}
+	return 0;
+}
+
+void
+mthca_tx_watch_stop(struct rte_eth_dev *eth)
+{
+	/* waits for a pass running on the alarm thread, and drops what it re-armed */
+	rte_eal_alarm_cancel(tx_watch, eth);
 }
 
 void
@@ -566,8 +668,11 @@ mthca_dev_stats_reset(struct rte_eth_dev *eth)
 	for (i = 0; i < eth->data->nb_tx_queues; i++) {
 		struct mthca_txq *q = eth->data->tx_queues[i];
 
-		if (q != NULL)
+		if (q != NULL) {
 			q->packets = q->bytes = q->errors = q->no_ah = 0;
+			memset(q->err_cqe, 0, sizeof(q->err_cqe));
+			q->flushed = q->recoveries = 0;
+		}
 	}
 	/* the PMA's counters are the fabric's: reported relative to this point */
 	if (mthca_port_counters(p->dev, p->port, p->pma_base) != 0)
@@ -578,7 +683,32 @@ mthca_dev_stats_reset(struct rte_eth_dev *eth)
 }
 
 static const char *const rxq_names[] = { "packets", "bytes", "errors", "nombuf" };
-static const char *const txq_names[] = { "packets", "bytes", "errors", "no_ah" };
+static const char *const txq_names[] = {
+	"packets", "bytes", "errors", "no_ah",
+	/* enum mthca_tx_err order */
+	"err_local_length", "err_local_qp_op", "err_local_prot", "err_local_access", "err_other",
+	"flushed", "recoveries",
+};
+static_assert(RTE_DIM(txq_names) == 4 + MTHCA_TX_ERR_NUM + 2, "txq_names, txq_values()");
+
+/* The values of @p q's xstats, in txq_names order; zeros for a queue not set up. */
+static void
+txq_values(const struct mthca_txq *q, uint64_t *v)
+{
+	unsigned int j;
+
+	memset(v, 0, sizeof(*v) * RTE_DIM(txq_names));
+	if (q == NULL)
+		return;
+	v[0] = q->packets;
+	v[1] = q->bytes;
+	v[2] = q->errors;
+	v[3] = q->no_ah;
+	for (j = 0; j < MTHCA_TX_ERR_NUM; j++)
+		v[4 + j] = q->err_cqe[j];
+	v[4 + MTHCA_TX_ERR_NUM] = q->flushed;
+	v[5 + MTHCA_TX_ERR_NUM] = q->recoveries;
+}
 
 /* The MAD core's counters of the HCA (both ports), after the PMA's. */
 #define MAD_XSTAT(f) { "mad_" #f, offsetof(struct rte_ibmad_stats, f) }
@@ -663,15 +793,9 @@ mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned
 		}
 	}
 	for (i = 0; i < eth->data->nb_tx_queues; i++) {
-		struct mthca_txq *q = eth->data->tx_queues[i];
-		uint64_t v[4] = { 0, 0, 0, 0 };
+		uint64_t v[RTE_DIM(txq_names)];
 
-		if (q != NULL) {
-			v[0] = q->packets;
-			v[1] = q->bytes;
-			v[2] = q->errors;
-			v[3] = q->no_ah;
-		}
+		txq_values(eth->data->tx_queues[i], v);
 		for (j = 0; j < RTE_DIM(v); j++, k++) {
 			xs[k].id = k;
 			xs[k].value = v[j];

@@ -6,7 +6,8 @@
  * Queue control (ethdev callbacks): setup builds a queue's CQ and UD QP
  * in RESET; start moves the QP to RTS and fills the receive ring; stop
  * takes the QP back to RESET and returns the mbufs; release destroys
- * everything. Statistics and xstats.
+ * everything. The transmit watch recovers a send queue after an error
+ * completion. Statistics and xstats.
  */
 
 #ifndef _MTHCA_QUEUE_H_
@@ -31,6 +32,18 @@ void mthca_rxq_stop(struct mthca_rxq *rxq);
 void mthca_txq_stop(struct mthca_txq *txq);
 void mthca_rxq_release(struct mthca_rxq *rxq);
 void mthca_txq_release(struct mthca_txq *txq);
+
+/** Period of a started port's transmit watch: how soon a stalled send queue recovers. */
+#define MTHCA_TX_WATCH_US	10000
+/**
+ * Start the transmit watch of @p eth (EAL alarm): it recovers every send
+ * queue its burst stalled after an error completion (struct mthca_txq).
+ * Call when the port has started; it re-arms while the port is started.
+ * 0 or a negative errno.
+ */
+int mthca_tx_watch_start(struct rte_eth_dev *eth);
+/** Stop it, waiting for a pass under way; call before any queue is stopped. */
+void mthca_tx_watch_stop(struct rte_eth_dev *eth);
 
 /** QPN, Q_Key, P_Key index of rx or tx queue @p idx; -EINVAL when not set up. */
 int mthca_queue_info(struct rte_eth_dev *eth, uint16_t idx, bool tx,

@@ -330,6 +330,54 @@ tx_free(struct mthca_txq *txq, struct rte_mbuf **e, uint32_t n)
 	rte_pktmbuf_free_bulk(e, n);
 }
 
+/*
+ * An error completion of a send WQE: counted by syndrome, or as a flush
+ * (every WQE behind the failed one completes WR_FLUSH_ERR, IBA 10.3.1).
+ * Its mbuf is freed with the run it retires. The QP is in ERR now: the
+ * burst hands the queue to the transmit watch when it ends.
+ */
+static __rte_noinline __rte_cold void
+tx_error_cqe(struct mthca_txq *txq, const struct mthca_cqe *c)
+{
+	unsigned int k;
+
+	txq->errors++;
+	txq->err_seen = true;
+	switch (mthca_cqe_syndrome(c)) {
+	case MTHCA_SYND_WR_FLUSH:
+		txq->flushed++;
+		return;
+	case MTHCA_SYND_LOCAL_LENGTH:
+		k = MTHCA_TX_ERR_LOCAL_LENGTH;
+		break;
+	case MTHCA_SYND_LOCAL_QP_OP:
+		k = MTHCA_TX_ERR_LOCAL_QP_OP;
+		break;
+	case MTHCA_SYND_LOCAL_PROT:
+		k = MTHCA_TX_ERR_LOCAL_PROT;
+		break;
+	case MTHCA_SYND_LOCAL_ACCESS:
+		k = MTHCA_TX_ERR_LOCAL_ACCESS;
+		break;
+	default:
+		k = MTHCA_TX_ERR_OTHER;
+		break;
+	}
+	txq->err_cqe[k]++;
+}
+
+/*
+ * The burst that reaped an error completion ends here: the ring, its
+ * mbufs and the counters go to the transmit watch, which recovers the QP
+ * (struct mthca_txq). A plain store with release order: no lock, no call.
+ */
+static __rte_noinline __rte_cold void
+tx_stall(struct mthca_txq *txq)
+{
+	/* everything this burst wrote to the queue before the hand-over */
+	__atomic_store_n(&txq->stalled, 1, __ATOMIC_RELEASE);
+}
+
 /* Retire send WQEs up to each completion (Linux mthca_poll_one tail accounting). */
 static __rte_always_inline void
 tx_complete(struct mthca_txq *txq)
@@ -347,7 +395,7 @@ tx_complete(struct mthca_txq *txq)
 		index = ((mthca_cqe_wqe(c) - txq->send_off) >> MTHCA_TX_WQE_SHIFT) &
 			txq->mask;
 		if (unlikely(mthca_cqe_is_error(c)))
-			txq->errors++;
+			tx_error_cqe(txq, c);
 		tail += ((index - txq->last_comp) & txq->mask) ?
 			((index - txq->last_comp) & txq->mask) : txq->mask + 1;
 		txq->last_comp = index;
@@ -488,6 +536,9 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	struct mthca_next_seg *prev;
 	uint64_t bytes = 0;
 
+	/* the transmit watch recovers the queue: the application retries (mthca.rst) */
+	if (unlikely(__atomic_load_n(&txq->stalled, __ATOMIC_ACQUIRE) != 0))
+		return 0;
 	/*
 	 * Completions are reaped after the doorbell, not before: reading the
 	 * CQE line the HCA wrote is a miss, and paid first it delayed the
@@ -504,6 +555,9 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 		room = tx_free_slots(txq, head);
 		if (n > room)
 			n = (uint16_t)room;
+		/* the QP is in ERR: whatever is posted now only flushes */
+		if (unlikely(txq->err_seen))
+			n = 0;
 	}
 	prev = tx_wqe(wqes, (head - 1) & mask);
 	for (i = 0; i < n; ) {
@@ -562,6 +616,10 @@ mthca_tx_burst(void *q, struct rte_mbuf **pkts, uint16_t n)
 	txq->bytes += bytes;
 	txq->chains += chains;
 	tx_complete(txq);
+	if (unlikely(txq->err_seen)) {
+		tx_stall(txq);
+		return (uint16_t)i;
+	}
 	tx_prefetch_next(txq, head, head - start_all);
 	return (uint16_t)i;
 }

@@ -80,8 +80,35 @@ struct mthca_rxq {
 	struct mthca_mr mr;		/**< MTT region over the mempool, if registered */
 } __rte_cache_aligned;
 
+/**
+ * Error completions of a send queue, by syndrome (the tx_qN_err_* xstats):
+ * those a UD send can get, and the rest.
+ */
+enum mthca_tx_err {
+	MTHCA_TX_ERR_LOCAL_LENGTH,	/**< MTHCA_SYND_LOCAL_LENGTH */
+	MTHCA_TX_ERR_LOCAL_QP_OP,	/**< MTHCA_SYND_LOCAL_QP_OP */
+	MTHCA_TX_ERR_LOCAL_PROT,	/**< MTHCA_SYND_LOCAL_PROT */
+	MTHCA_TX_ERR_LOCAL_ACCESS,	/**< MTHCA_SYND_LOCAL_ACCESS */
+	MTHCA_TX_ERR_OTHER,		/**< any other but WR_FLUSH */
+	MTHCA_TX_ERR_NUM
+};
+
+/**
+ * A send queue. The burst (one data lcore) owns every field while
+ * stalled is 0. An error completion takes the QP to ERR (IBA 10.3.1):
+ * the burst that reaps it sets err_seen, and at its end stores stalled 1
+ * (release: the ring, the counters and everything it wrote before), after
+ * which no burst touches the queue and tx_burst returns 0. The port's
+ * transmit watch (mthca_queue.c, EAL alarm thread) then owns it: it takes
+ * the QP through RESET back to RTS, gives the mbufs of the WQEs still
+ * outstanding back, resets the ring, and stores stalled 0 (release) to
+ * hand it back. Queue setup and release run while the port is stopped
+ * and the watch cancelled.
+ */
 struct mthca_txq {
 	struct mthca_cq_ring cq;
+	uint32_t stalled;		/**< 1: the ring is the transmit watch's (see above) */
+	bool err_seen;			/**< a burst reaped an error completion (burst only) */
 	uint8_t *wqes;			/**< SQ ring */
 	uint32_t head, tail;		/**< posted / completed (free-running) */
 	uint32_t mask;
@@ -98,9 +125,14 @@ struct mthca_txq {
 	/** mbuf of each SQ slot; a chain is tagged MTHCA_TX_ELT_CHAIN under fast_free */
 	struct rte_mbuf **elts;
 	uint64_t packets, bytes, errors, no_ah;
+	uint64_t err_cqe[MTHCA_TX_ERR_NUM];	/**< error completions by syndrome */
+	/** WQEs that completed flushed, or whose mbufs a recovery took back */
+	uint64_t flushed;
+	uint64_t recoveries;		/**< ERR -> RESET -> RTS cycles done (control) */
 	/* control */
 	uint16_t idx;
 	uint16_t nb_desc;
+	bool recover_failed;		/**< the last recovery failed (logged once) */
 	struct mthca_port *priv;
 	struct mthca_cq hwcq;
 	struct mthca_qp qp;

@@ -14,7 +14,8 @@
  * transmit retire paths (fast free with and without a chain among the
  * retired, rte_pktmbuf_free_bulk without fast free), a send burst that
  * finds the ring full and reaps before it posts, and a send burst of
- * more WQEs than one doorbell may name.
+ * more WQEs than one doorbell may name, send error completions (counted
+ * by syndrome, the queue handed to the transmit watch).
  * No mempool cache: rte_mempool_avail_count() is exact, so every mbuf
  * is accounted for after each case.
  */
@@ -478,6 +479,67 @@ test_tx_burst_and_retire(void)
 	return TEST_SUCCESS;
 }
 
+/* An error completion of send WQE @p i in CQ slot @p c, syndrome @p synd (opcode 0xff). */
+static void
+tx_err_cqe(uint32_t c, uint32_t i, uint8_t synd)
+{
+	struct mthca_cqe *e = (void *)(tx.cqes + (c & tx.q->cq.mask) * MTHCA_CQE_SIZE);
+
+	memset(e, 0, sizeof(*e));
+	e->my_qpn = rte_cpu_to_be_32(QPN);
+	e->wqe = rte_cpu_to_be_32(SEND_OFF + ((i & tx.q->mask) << SQ_SHIFT));
+	e->opcode = 0xff;
+	((uint8_t *)e)[MTHCA_CQE_SYNDROME] = synd;
+	rte_io_wmb();
+	e->owner = 0;
+}
+
+/*
+ * An error completion (IBA 10.3.1: the QP is in ERR now): WQE 0 went
+ * unsignalled before it, WQE 1 failed (local protection), WQEs 2 and 3
+ * flushed. The burst that reaps them counts each by syndrome, frees every
+ * mbuf once, and hands the queue over (stalled); later bursts take
+ * nothing and touch neither the ring, its record nor the doorbell.
+ */
+static int
+test_tx_error_stalls(void)
+{
+	unsigned int avail = rte_mempool_avail_count(pool), i;
+	struct rte_mbuf *p[4];
+	uint32_t sq_rec;
+	uint64_t db;
+
+	for (i = 0; i < RTE_DIM(p); i++) {
+		p[i] = tx_pkt(1, 64, true);
+		TEST_ASSERT(p[i] != NULL, "packet");
+	}
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, p, 4), 4, "4 posted");
+	tx_err_cqe(0, 1, MTHCA_SYND_LOCAL_PROT);
+	tx_err_cqe(1, 2, MTHCA_SYND_WR_FLUSH);
+	tx_err_cqe(2, 3, MTHCA_SYND_WR_FLUSH);
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, NULL, 0), 0, "retire only");
+	TEST_ASSERT_EQUAL(tx.q->tail, 4, "all 4 retired");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail, "every mbuf freed once");
+	TEST_ASSERT_EQUAL(tx.q->err_cqe[MTHCA_TX_ERR_LOCAL_PROT], 1, "local protection error");
+	for (i = 0; i < MTHCA_TX_ERR_NUM; i++)
+		if (i != MTHCA_TX_ERR_LOCAL_PROT)
+			TEST_ASSERT_EQUAL(tx.q->err_cqe[i], 0, "syndrome class %u", i);
+	TEST_ASSERT_EQUAL(tx.q->flushed, 2, "2 flushed");
+	TEST_ASSERT_EQUAL(tx.q->errors, 3, "errors: the failed and the flushed");
+	TEST_ASSERT_EQUAL(tx.q->stalled, 1, "the queue handed over");
+	TEST_ASSERT_EQUAL(tx.set_ci, rte_cpu_to_be_32(3), "set-CI record");
+	sq_rec = tx.sq_rec;
+	db = tx.db;
+	p[0] = tx_pkt(1, 64, true);
+	TEST_ASSERT(p[0] != NULL, "packet");
+	TEST_ASSERT_EQUAL(mthca_tx_burst(tx.q, p, 1), 0, "nothing taken while stalled");
+	TEST_ASSERT_EQUAL(tx.q->head, 4, "no WQE posted");
+	TEST_ASSERT(tx.sq_rec == sq_rec && tx.db == db, "no record, no doorbell");
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(pool), avail - 1, "the packet is the caller's");
+	rte_pktmbuf_free(p[0]);
+	return TEST_SUCCESS;
+}
+
 #define NB_BIG		512
 #define BIG_BURST	300
 
@@ -640,6 +702,8 @@ static struct unit_test_suite mthca_rxtx_suite = {
 		TEST_CASE_ST(tx_setup_fast_free, tx_teardown, test_tx_wrap),
 		TEST_CASE_ST(tx_setup_plain, tx_teardown, test_tx_wrap),
 		TEST_CASE_ST(tx_setup_big, tx_teardown, test_tx_two_doorbells),
+		TEST_CASE_ST(tx_setup_fast_free, tx_teardown, test_tx_error_stalls),
+		TEST_CASE_ST(tx_setup_plain, tx_teardown, test_tx_error_stalls),
 		TEST_CASE(test_cpu_prfchw),
 		TEST_CASES_END()
 	}
