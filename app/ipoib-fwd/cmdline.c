@@ -6,6 +6,7 @@
  * The interactive prompt (-i), on DPDK's cmdline library:
  *   show port stats|xstats|info all|<port>
  *   show ib port [all|<port>]
+ *   set txonly-dest <lid>:<qpn>[:<qkey>]
  *   start | stop | quit | help
  */
 
@@ -146,6 +147,46 @@ static cmdline_parse_inst_t cmd_show_ib_all = {
 	},
 };
 
+/* set txonly-dest <lid>:<qpn>[:<qkey>] */
+struct cmd_set_dest {
+	cmdline_fixed_string_t set;
+	cmdline_fixed_string_t key;
+	cmdline_fixed_string_t dest;
+};
+
+static void
+cmd_set_dest_parsed(void *res, struct cmdline *cl __rte_unused, void *data __rte_unused)
+{
+	struct cmd_set_dest *r = res;
+
+	if (fwd_running()) {
+		printf("set txonly-dest %s: stop forwarding first\n", r->dest);
+		return;
+	}
+	if (fwd_config_dest(r->dest) != 0)
+		return;
+	fwd_ports_dest_retire();
+	printf("txonly-dest: LID %u QPN 0x%06x\n", fwd_cfg.dest_lid, fwd_cfg.dest_qpn);
+}
+
+static cmdline_parse_token_string_t cmd_set_dest_set =
+	TOKEN_STRING_INITIALIZER(struct cmd_set_dest, set, "set");
+static cmdline_parse_token_string_t cmd_set_dest_key =
+	TOKEN_STRING_INITIALIZER(struct cmd_set_dest, key, "txonly-dest");
+static cmdline_parse_token_string_t cmd_set_dest_dest =
+	TOKEN_STRING_INITIALIZER(struct cmd_set_dest, dest, NULL);
+
+static cmdline_parse_inst_t cmd_set_dest = {
+	.f = cmd_set_dest_parsed,
+	.help_str = "set txonly-dest <lid>:<qpn>[:<qkey>]: destination of txonly and io",
+	.tokens = {
+		(void *)&cmd_set_dest_set,
+		(void *)&cmd_set_dest_key,
+		(void *)&cmd_set_dest_dest,
+		NULL,
+	},
+};
+
 /* start | stop | quit | help */
 struct cmd_word {
 	cmdline_fixed_string_t word;
@@ -171,6 +212,7 @@ cmd_word_parsed(void *res, struct cmdline *cl, void *data __rte_unused)
 		printf("Commands:\n"
 		       "  show port stats|xstats|info all|<port_id>\n"
 		       "  show ib port [all|<port_id>]\n"
+		       "  set txonly-dest <lid>:<qpn>[:<qkey>]\n"
 		       "  start    start forwarding (mode %s)\n"
 		       "  stop     stop forwarding, print its statistics\n"
 		       "  quit     stop and exit\n", fwd_mode_name(fwd_cfg.mode));
@@ -193,6 +235,7 @@ static cmdline_parse_ctx_t main_ctx[] = {
 	(cmdline_parse_inst_t *)&cmd_show_port,
 	(cmdline_parse_inst_t *)&cmd_show_ib,
 	(cmdline_parse_inst_t *)&cmd_show_ib_all,
+	(cmdline_parse_inst_t *)&cmd_set_dest,
 	(cmdline_parse_inst_t *)&cmd_word,
 	NULL,
 };

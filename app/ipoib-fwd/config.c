@@ -51,6 +51,7 @@ enum {
 	OPT_TXONLY_IP_DST,
 	OPT_RECORD_CYCLES,
 	OPT_LINK_TIMEOUT,
+	OPT_REPLY_QPN,
 };
 
 static const struct option long_opts[] = {
@@ -71,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "txonly-ip-dst", required_argument, NULL, OPT_TXONLY_IP_DST },
 	{ "record-core-cycles", no_argument, NULL, OPT_RECORD_CYCLES },
 	{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
+	{ "reply-qpn", required_argument, NULL, OPT_REPLY_QPN },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -93,6 +95,7 @@ fwd_config_usage(const char *prog)
 	       "  --txonly-count=N          datagrams per stream, then stop sending\n"
 	       "  --txonly-pps=N            pace each stream to N datagrams/s\n"
 	       "  --txonly-ip-src=IP, --txonly-ip-dst=IP  IPv4 addresses of txonly\n"
+	       "  --reply-qpn=QPN           addrswap: reply to this QPN, not the source QPN\n"
 	       "  --record-core-cycles      count TSC cycles per packet\n"
 	       "  --link-timeout=SEC        wait this long for the links (default %d)\n"
 	       "  -i, --interactive         prompt (show port stats|xstats|info, show ib port,\n"
@@ -140,40 +143,58 @@ parse_ipv4(const char *opt, const char *s, uint32_t *ip)
 	return 0;
 }
 
-/* LID:QPN[:QKEY] (IBA 4.1.3: unicast LIDs 1..0xbfff; 9.7.5.1.1: 24-bit QPNs) */
+/* A field of --txonly-dest=@p s: a number in [@p min, @p max], or -1 naming it. */
 static int
-parse_dest(const char *s)
+dest_field(const char *s, const char *what, const char *f, uint64_t min, uint64_t max,
+	   uint64_t *v)
 {
-	char buf[64], *f[4], *save = NULL, *t;
+	char *end;
+
+	errno = 0;
+	*v = strtoull(f, &end, 0);
+	if (*f == '\0' || *f == '-' || *f == '+' || errno != 0 || *end != '\0' ||
+	    *v < min || *v > max) {
+		FWD_LOG(ERR, "--txonly-dest=%s: %s \"%s\" is not a number in 0x%" PRIx64
+			"..0x%" PRIx64, s, what, f, min, max);
+		return -1;
+	}
+	return 0;
+}
+
+/* LID:QPN[:QKEY] (IBA 4.1.3: unicast LIDs 1..0xbfff; 9.7.5.1.1: 24-bit QPNs) */
+int
+fwd_config_dest(const char *s)
+{
+	char buf[64], *f[3], *p;
 	unsigned int n = 0;
-	uint64_t v;
+	uint64_t lid, qpn, qkey = 0;
 
 	if (strlen(s) >= sizeof(buf)) {
 		FWD_LOG(ERR, "--txonly-dest=%s: not LID:QPN[:QKEY]", s);
 		return -1;
 	}
 	strcpy(buf, s);
-	for (t = strtok_r(buf, ":", &save); t != NULL && n < RTE_DIM(f);
-	     t = strtok_r(NULL, ":", &save))
-		f[n++] = t;
-	if (n < 2 || n > 3 || t != NULL || s[strlen(s) - 1] == ':' || strstr(s, "::") != NULL) {
+	for (p = buf, f[n++] = p; (p = strchr(p, ':')) != NULL; f[n++] = ++p) {
+		*p = '\0';
+		if (n == RTE_DIM(f)) {
+			n++;
+			break;
+		}
+	}
+	if (n < 2 || n > RTE_DIM(f)) {
 		FWD_LOG(ERR, "--txonly-dest=%s: not LID:QPN[:QKEY]", s);
 		return -1;
 	}
-	if (parse_uint("txonly-dest LID", f[0], RTE_IB_LID_UNICAST_MIN, RTE_IB_LID_UNICAST_MAX,
-		       &v) != 0)
+	if (dest_field(s, "LID", f[0], RTE_IB_LID_UNICAST_MIN, RTE_IB_LID_UNICAST_MAX,
+		       &lid) != 0 ||
+	    /* QP0 and QP1 are the management QPs: not a datagram destination here */
+	    dest_field(s, "QPN", f[1], 2, 0xffffff, &qpn) != 0 ||
+	    (n == 3 && dest_field(s, "Q_Key", f[2], 0, UINT32_MAX, &qkey) != 0))
 		return -1;
-	fwd_cfg.dest_lid = (uint16_t)v;
-	/* QP0 and QP1 are the management QPs: not a datagram destination here */
-	if (parse_uint("txonly-dest QPN", f[1], 2, 0xffffff, &v) != 0)
-		return -1;
-	fwd_cfg.dest_qpn = (uint32_t)v;
-	if (n == 3) {
-		if (parse_uint("txonly-dest Q_Key", f[2], 0, UINT32_MAX, &v) != 0)
-			return -1;
-		fwd_cfg.dest_qkey = (uint32_t)v;
-		fwd_cfg.dest_qkey_set = true;
-	}
+	fwd_cfg.dest_lid = (uint16_t)lid;
+	fwd_cfg.dest_qpn = (uint32_t)qpn;
+	fwd_cfg.dest_qkey = (uint32_t)qkey;
+	fwd_cfg.dest_qkey_set = n == 3;
 	fwd_cfg.dest_set = true;
 	return 0;
 }
@@ -239,7 +260,12 @@ parse_one(int c, const char *arg)
 			fwd_cfg.nb_txd = (uint16_t)v;
 		return 0;
 	case OPT_TXONLY_DEST:
-		return parse_dest(arg);
+		return fwd_config_dest(arg);
+	case OPT_REPLY_QPN:
+		if (parse_uint("reply-qpn", arg, 2, 0xffffff, &v) != 0)
+			return -1;
+		fwd_cfg.reply_qpn = (uint32_t)v;
+		return 0;
 	case OPT_TXONLY_DEST_IP:
 		FWD_LOG(ERR, "--txonly-dest-ip=%s: not in this build (needs net_ipoib and "
 			"lib/ipoib's neighbour resolution); give --txonly-dest=LID:QPN", arg);
@@ -320,6 +346,11 @@ fwd_config_parse(int argc, char **argv)
 	if (fwd_cfg.mode != FWD_MODE_TXONLY &&
 	    (fwd_cfg.txonly_count != 0 || fwd_cfg.txonly_pps != 0)) {
 		FWD_LOG(ERR, "--txonly-count/--txonly-pps: only with --forward-mode=txonly");
+		return -1;
+	}
+	if (fwd_cfg.mode != FWD_MODE_ADDRSWAP && fwd_cfg.reply_qpn != 0) {
+		FWD_LOG(ERR, "--reply-qpn=0x%x: only with --forward-mode=addrswap",
+			fwd_cfg.reply_qpn);
 		return -1;
 	}
 	if ((fwd_cfg.nb_rxd & (fwd_cfg.nb_rxd - 1)) != 0 ||

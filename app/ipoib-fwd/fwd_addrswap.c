@@ -7,7 +7,10 @@
  * the reply is addressed from the receive view of the rte_ib mbuf
  * dynfield: the source LID's AH (cached per port; the first datagram of a
  * new LID asks the control thread for one and is dropped, counted as
- * no_ah) and the source QPN; the IPoIB payload's IPv4 or IPv6 source and
+ * no_ah) and the source QPN (or --reply-qpn: on net_mthca the QP that
+ * sends is not the one that receives, each ethdev queue being a UD QP of
+ * its own, so a reply to the source QPN is dropped by the peer's HCA);
+ * the IPoIB payload's IPv4 or IPv6 source and
  * destination addresses and UDP/TCP ports are swapped as well (their
  * checksums are sums of both, so they stay valid). On an Ethernet port
  * the MAC addresses are swapped, then the IP ones.
@@ -124,7 +127,7 @@ addrswap_run(struct fwd_stream *fs)
 				continue;
 			}
 			a->tx.ah = ah;
-			a->tx.dest_qpn = src_qpn;
+			a->tx.dest_qpn = fwd_cfg.reply_qpn != 0 ? fwd_cfg.reply_qpn : src_qpn;
 			a->tx.qkey = txp->tx_qkey;
 			if (len >= IPOIB_HDR_LEN)
 				ip_swap((uint16_t)(p[0] << 8 | p[1]), p + IPOIB_HDR_LEN,

@@ -75,6 +75,7 @@ struct fwd_config {
 	uint32_t dest_qpn;		/**< --txonly-dest QPN. */
 	bool dest_qkey_set;		/**< --txonly-dest gave a Q_Key. */
 	uint32_t dest_qkey;		/**< --txonly-dest Q_Key. */
+	uint32_t reply_qpn;		/**< --reply-qpn; 0: the source QPN. */
 	uint16_t txonly_len;		/**< --txonly-len: IPoIB payload bytes. */
 	uint64_t txonly_count;		/**< --txonly-count per stream; 0: no limit. */
 	uint64_t txonly_pps;		/**< --txonly-pps per stream; 0: no pacing. */
@@ -171,6 +172,8 @@ fwd_tx(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n)
 int fwd_config_parse(int argc, char **argv);
 /** The usage text, on stdout. */
 void fwd_config_usage(const char *prog);
+/** Parse LID:QPN[:QKEY] into --txonly-dest's fields: 0, or -1 naming the field. */
+int fwd_config_dest(const char *s);
 /** "io", "rxonly", ... */
 const char *fwd_mode_name(enum fwd_mode mode);
 
@@ -181,6 +184,8 @@ int fwd_ports_setup(void);
 int fwd_ports_wait_link(void);
 /** Create the AHs --txonly-dest needs: 0 or a negative errno. */
 int fwd_ports_dest_ah(void);
+/** Forget the --txonly-dest AHs (forwarding stopped); they are freed at the close. */
+void fwd_ports_dest_retire(void);
 /** Start the thread that serves the AH requests of addrswap: 0 or a negative errno. */
 int fwd_ports_ah_service_start(void);
 /** Stop the ports, then free their AHs, close them. */

@@ -30,6 +30,9 @@ struct fwd_port fwd_ports[FWD_MAX_PORTS];
 unsigned int fwd_nb_ports;
 struct rte_mempool *fwd_pool;
 
+/* --txonly-dest AHs replaced at the prompt: a reaped send may still name one */
+static struct rte_ib_ah *retired[64];
+static unsigned int nb_retired;
 static pthread_t ah_thread;
 static bool ah_thread_on;
 static volatile bool ah_thread_stop;
@@ -275,6 +278,24 @@ fwd_ports_dest_ah(void)
 	return 0;
 }
 
+void
+fwd_ports_dest_retire(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < fwd_nb_ports; i++) {
+		struct fwd_port *fp = &fwd_ports[i];
+
+		if (fp->dest_ah == NULL)
+			continue;
+		if (nb_retired < RTE_DIM(retired))
+			retired[nb_retired++] = fp->dest_ah;
+		else
+			rte_ib_ah_destroy(fp->dest_ah);	/* full: fwd_stop() reaped the queues */
+		fp->dest_ah = NULL;
+	}
+}
+
 /*
  * The control thread of addrswap: takes the LIDs the workers found no AH
  * for, creates one each, publishes it (release: the AH is complete before
@@ -376,6 +397,8 @@ fwd_ports_close(void)
 		fp->ah_req = NULL;
 		rte_eth_dev_close(fp->port_id);
 	}
+	while (nb_retired > 0)
+		rte_ib_ah_destroy(retired[--nb_retired]);
 	rte_mempool_free(fwd_pool);
 	fwd_pool = NULL;
 }
