@@ -115,7 +115,7 @@ if [ -n "$active" ]; then
 	done
 	echo "   These are MT25208 models, not passive CAs: each is a PCI function under"
 	echo "   $work/pci that a DPDK process drives, e.g."
-	echo "     SYSFS_PCI_DEVICES=$work/pci dpdk-testpmd -d librte_net_mthca.so ..."
+	echo "     SYSFS_PCI_DEVICES=$work/pci dpdk-testpmd -d $build/drivers/net/mthca/librte_net_mthca.so ..."
 	echo "   Their ports come up (and OpenSM sweeps them in) once the host has run"
 	echo "   the firmware bring-up (doc/guides/nics/mthca_hw.rst); until then they"
 	echo "   stay Down, as an HCA without a driver does."

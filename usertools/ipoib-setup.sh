@@ -43,6 +43,7 @@ pkg-config
 python3
 python3-pyelftools
 python3-sphinx
+strace
 tshark
 xz-utils
 "

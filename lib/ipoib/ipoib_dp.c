@@ -51,7 +51,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	if (conf == NULL || conf->tbl == NULL ||
 	    (conf->mode != RTE_IPOIB_MODE_ETH && conf->mode != RTE_IPOIB_MODE_L3) ||
 	    conf->mtu < 68 || conf->mtu > RTE_IPOIB_UD_MTU_MAX ||
-	    rte_ipoib_hwaddr_is_mcast(&conf->local) ||
+	    rte_ipoib_hwaddr_is_mcast(&conf->local) || conf->nb_tx_qpn > RTE_IPOIB_DP_MAX_TX_QPN ||
 	    rte_ipoib_bcast_mgid(conf->pkey, conf->scope, &mgid) != 0)
 		return ipoib_null(EINVAL);
 	if (rte_ib_mbuf_dynfield_register() < 0)

@@ -21,6 +21,34 @@ lookup_src(const struct rte_ipoib_tbl *tbl, uint16_t slid, uint32_t qpn)
 	return ipoib_src_lookup(tbl, ipoib_src_key_w(slid, qpn));
 }
 
+/* @p qpn is one of the QPNs our datagrams leave from. */
+static inline bool
+own_tx_qpn(const struct rte_ipoib_dp *dp, uint32_t qpn)
+{
+	unsigned int i;
+
+	for (i = 0; i < dp->conf.nb_tx_qpn; i++)
+		if (dp->conf.tx_qpn[i] == qpn)
+			return true;
+	return false;
+}
+
+/*
+ * The Ethernet view's source MAC of a packet from (@p slid, @p qpn) that
+ * no neighbour matches: 06 (locally administered, unicast, apart from the
+ * 02 of rte_ipoib_mac_from_hwaddr()), the SLID and the QPN.
+ */
+static inline void
+ipoib_src_mac_derive(uint16_t slid, uint32_t qpn, uint8_t *mac)
+{
+	mac[0] = 0x06;
+	mac[1] = slid >> 8;
+	mac[2] = slid & 0xff;
+	mac[3] = (qpn >> 16) & 0xff;
+	mac[4] = (qpn >> 8) & 0xff;
+	mac[5] = qpn & 0xff;
+}
+
 /* The source's IPoIB address carried by ARP or an ND source option. */
 static bool
 payload_src_hw(uint16_t type, const uint8_t *l3, const struct ipoib_nd_msg *msg,
@@ -78,10 +106,15 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 			return RTE_IPOIB_DROP_BAD_LENGTH;
 		grh = p - RTE_IB_GRH_LEN;
 	}
-	/* Our own multicast, replicated back (Linux ipoib_ib_handle_rx_wc). */
-	if (qpn == rte_ipoib_hwaddr_qpn(&dp->conf.local) &&
-	    (grh != NULL ? memcmp(grh + 8, dp->conf.local.gid, RTE_IB_GID_LEN) == 0 :
-	     a->rx.slid == dp->conf.local_lid))
+	/*
+	 * Our own multicast, replicated back (Linux ipoib_ib_handle_rx_wc):
+	 * our LID and one of the QPNs we send from (our tx QPs differ from
+	 * the receive QP our address names), or the address's own QPN.
+	 */
+	if ((qpn == rte_ipoib_hwaddr_qpn(&dp->conf.local) &&
+	     (grh != NULL ? memcmp(grh + 8, dp->conf.local.gid, RTE_IB_GID_LEN) == 0 :
+	      a->rx.slid == dp->conf.local_lid)) ||
+	    (a->rx.slid == dp->conf.local_lid && own_tx_qpn(dp, qpn)))
 		return RTE_IPOIB_DROP_LOOPED;
 	type = (uint16_t)(p[0] << 8 | p[1]);
 	l3 = p + RTE_IPOIB_ENCAP_LEN;
@@ -139,10 +172,14 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 				known_mac = n->mackey;
 		}
 	}
+	/*
+	 * A peer sends from a tx QP whose QPN is not the one of its address,
+	 * so (SLID, QPN) may match no neighbour: the packet is delivered all
+	 * the same (with a MAC derived from SLID and QPN in the Ethernet
+	 * view) and the source reported.
+	 */
 	if (!have_src) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, a->rx.slid, qpn);
-		if (eth)
-			return RTE_IPOIB_DROP_NO_NEIGH;
 	} else if (n == NULL) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_NEW, &src_hw, NULL, a->rx.slid, qpn);
 	}
@@ -158,7 +195,10 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	/* Pointers to the MACs, not copies: the common case copies once. */
 	src_mac = known_mac;
 	if (src_mac == NULL) {
-		ipoib_hw_to_mac(dp, &src_hw, src_buf);
+		if (have_src)
+			ipoib_hw_to_mac(dp, &src_hw, src_buf);
+		else
+			ipoib_src_mac_derive(a->rx.slid, qpn, src_buf);
 		src_mac = src_buf;
 	}
 	/* Destination: a group by its GRH's DGID (IBA 10.5), else us. */

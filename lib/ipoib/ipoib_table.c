@@ -418,9 +418,9 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 			  RTE_IPOIB_TBL_MAX_PATH);
 		return ipoib_null(EINVAL);
 	}
-	if ((conf->queue_len & (conf->queue_len - 1)) != 0 ||
-	    conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
-		IPOIB_LOG(ERR, "queue_len=%u: not 0 or a power of two up to %u",
+	/* Any count: the queue is an exact-size ring (IPoIB's is 3). */
+	if (conf->queue_len > IPOIB_QUEUE_LEN_MAX) {
+		IPOIB_LOG(ERR, "queue_len=%u: more than %u",
 			  conf->queue_len, IPOIB_QUEUE_LEN_MAX);
 		return ipoib_null(EINVAL);
 	}

@@ -14,7 +14,25 @@
 #include <rte_cycles.h>
 #include <rte_ring.h>
 
+#include "ipoib_ctrl_check.h"
 #include "ipoib_dp.h"
+
+/*
+ * The groups an IGMP/MLD message to a group names, as events: the
+ * control side joins (or leaves) them as a full member.
+ */
+static void
+report_listening(struct rte_ipoib_dp *dp, const uint8_t *l3, uint32_t seg)
+{
+	uint8_t groups[4][16];
+	bool join[4];
+	unsigned int n, i;
+
+	n = ipoib_ctrl_mc_report(l3, seg, groups, join, RTE_DIM(join));
+	for (i = 0; i < n; i++)
+		ipoib_dp_report(dp, join[i] ? RTE_IPOIB_EV_MC_REPORT : RTE_IPOIB_EV_MC_LEAVE,
+				NULL, groups[i], 0, 0);
+}
 
 /* The group's neighbour; a group not joined yet is reported. */
 static enum rte_ipoib_drop_reason
@@ -132,6 +150,8 @@ encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **
 		if (*np == NULL)
 			return RTE_IPOIB_DROP_NO_NEIGH;
 	} else {
+		if (type != RTE_ETHER_TYPE_ARP)
+			report_listening(dp, l3, seg);
 		r = eth_mcast_neigh(dp, p, type, l3, np);
 		if (r != RTE_IPOIB_DROP_NONE)
 			return r;
@@ -178,6 +198,7 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 			return r;
 		if ((p[IPOIB_IP4_DST_OFF] & 0xf0) == 0xe0 ||
 		    memcmp(p + IPOIB_IP4_DST_OFF, "\xff\xff\xff\xff", 4) == 0) {
+			report_listening(dp, p, m->data_len);
 			r = ip4_group_neigh(dp, p + IPOIB_IP4_DST_OFF, np);
 		} else {
 			memset(key, 0, 10);
@@ -195,6 +216,7 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 		if (r != RTE_IPOIB_DROP_NONE)
 			return r;
 		if (p[IPOIB_IP6_DST_OFF] == 0xff) {
+			report_listening(dp, p, m->data_len);
 			r = ip6_group_neigh(dp, p + IPOIB_IP6_DST_OFF, np);
 		} else {
 			memcpy(key, p + IPOIB_IP6_DST_OFF, 16);

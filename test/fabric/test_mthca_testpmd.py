@@ -13,7 +13,7 @@ sees a link state change event and the link up at 20 Gb/s (4x DDR), and
 ibnetdiscover shows the node with the NodeDescription given as devarg.
 Bad devargs are refused with a message naming the key.
 
-usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so> <lib/ib dir>
+usage: test_mthca_testpmd.py <ibfabric> <netfile> <librte_net_mthca.so>
 """
 
 import os
@@ -34,7 +34,7 @@ def testpmd(h, env, plugin, allow, cmds, tag):
 
 
 def main():
-    ibfabric, netfile, so, libdir = (os.path.abspath(a) for a in sys.argv[1:5])
+    ibfabric, netfile, so = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('mthca_testpmd', timeout=240) as h:
         h.need_program('dpdk-testpmd')
         root = h.path('pci')
@@ -42,8 +42,9 @@ def main():
         h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
                    what='the simulated PCI function')
         plugin = eal_safe_plugin(h, so)
-        # in the sanitizer build: the runtimes the PMD links, preloaded
-        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=libdir)
+        # in the sanitizer build: the runtimes the PMD links, preloaded; the
+        # PMD finds the project's libraries by itself (its RUNPATH)
+        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
 
         r = testpmd(h, env, plugin, BDF,
                     'show port info 0\nshow port xstats 0\nport stop all\nport start all\n'

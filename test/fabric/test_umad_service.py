@@ -36,6 +36,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 from simlib import Fabric, Harness
 
@@ -51,7 +52,7 @@ def main():
     ibfabric, netfile, sa_host, preload, ns = (os.path.abspath(p) for p in sys.argv[1:6])
     with Harness('umad_service', timeout=240) as h:
         for prog in ('opensm', 'ibstat', 'smpquery', 'sminfo',
-                     'perfquery', 'ibnetdiscover', 'unshare'):
+                     'perfquery', 'ibnetdiscover', 'unshare', 'strace'):
             h.need_program(prog)
         root = h.path('pci')
         fab = Fabric(h, ibfabric, netfile, tag='umd', extra=['--pci-root', root])
@@ -84,6 +85,47 @@ def main():
         h.check_eq(int(re.search(r'Port GUID: (0x[0-9a-f]+)', r.stdout).group(1), 16),
                    port_guid, 'ibstat port 1 GUID')
         h.check('State: Initializing' in r.stdout, 'port 1 before the SM: %r' % r.stdout)
+
+        # 1b. the namespace: every other entry of /dev and /sys/class a
+        # link to the real one, the service's trees at the kernel's paths
+        r = h.run([ns, run, sys.executable, '-c', '''
+import os, sys
+ns = os.path.join(sys.argv[1], ".ns")
+for top, own, real in (("/dev", {"infiniband"}, "dev"),
+                       ("/sys/class", {"infiniband", "infiniband_mad"}, "class")):
+    want = (set(os.listdir(os.path.join(ns, real))) - own) | own
+    got = set(os.listdir(top))
+    if got != want:
+        print("%s: extra %s, missing %s" % (top, sorted(got - want), sorted(want - got)))
+    for n in sorted(got - own):
+        t = os.readlink(os.path.join(top, n)) if os.path.islink(os.path.join(top, n)) else None
+        if t != os.path.join(ns, real, n):
+            print("%s/%s: links to %r" % (top, n, t))
+    for n in own:
+        if os.path.islink(os.path.join(top, n)) or not os.path.ismount(os.path.join(top, n)):
+            print("%s/%s: not a mount point" % (top, n))
+print(" ".join(sorted(os.listdir("/dev/infiniband"))))
+''', run], env=env)
+        lines = r.stdout.splitlines()
+        h.check(lines and {'umad0', 'issm0'} <= set(lines[-1].split()) and not lines[:-1],
+                'the namespace of dpdk-ib-ns: %r' % r.stdout)
+        # It starts a command in a few processes: it took 3.8-5.4 s with one
+        # ln per /dev entry (issue 27). Judged by the programs it runs (the
+        # time depends on the machine's load; printed).
+        took = []
+        for _ in range(3):
+            t0 = time.monotonic()
+            tool(['true'])
+            took.append(time.monotonic() - t0)
+        h.info('dpdk-ib-ns true: %s s' % ', '.join('%.2f' % t for t in took))
+        trace = h.path('ns.strace')
+        h.run(['strace', '-f', '-qq', '-e', 'trace=execve', '-o', trace, ns, run, 'true'],
+              env=env)
+        with open(trace) as f:
+            execs = [line for line in f if 'execve(' in line and line.rstrip().endswith('= 0')]
+        h.check(len(execs) <= 25, 'dpdk-ib-ns true: %d programs run:\n%s'
+                % (len(execs), ''.join(execs[:40])))
+        h.info('dpdk-ib-ns true: %d programs run' % len(execs))
 
         # 2. the HCA's own SMA through umad, the MAD core and MAD_IFC
         r = tool(['smpquery', '-D', 'nodeinfo', '0'])

@@ -29,6 +29,37 @@ UMAD2SIM_GLOBS = [
 ]
 
 
+def eal_private_dir(h, prefix):
+    """A new private directory EAL accepts plugins below (never under a
+    world-writable /tmp): under /run (root) or ~/.cache, removed at
+    teardown."""
+    import shutil
+    import tempfile
+    base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
+    os.makedirs(base, exist_ok=True)
+    priv = tempfile.mkdtemp(prefix=prefix, dir=base)
+    h.on_teardown(lambda: shutil.rmtree(priv, ignore_errors=True))
+    return priv
+
+
+def testpmd_load(h, env, plugin, tag):
+    """Debian's dpdk-testpmd with -d @plugin (a file or a directory), no
+    device (--no-pci), its usage only, EAL's debug log on (it names each
+    plugin it opens). Fails the test when a library is not found or
+    testpmd exits non-zero; returns the output."""
+    import shutil
+    prefix = '%s%d' % (tag, os.getpid())
+    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
+    r = h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '64', '--no-pci',
+               '--file-prefix', prefix, '--log-level=lib.eal:debug', '--', '--help'],
+              env=env, timeout=60, check=False)
+    out = r.stdout + r.stderr
+    h.check('cannot open shared object file' not in out,
+            '%s: a library was not found:\n%s' % (plugin, out[-2000:]))
+    h.check_eq(r.returncode, 0, 'testpmd -d %s: exit status (%s)' % (plugin, out[-1500:]))
+    return out
+
+
 def eal_safe_plugin(h, path):
     """A copy of @path that EAL's -d accepts.
 
@@ -45,11 +76,7 @@ def eal_safe_plugin(h, path):
             return path
         d = os.path.dirname(d)
     import shutil
-    import tempfile
-    base = '/run' if os.access('/run', os.W_OK) else os.path.expanduser('~/.cache')
-    os.makedirs(base, exist_ok=True)
-    priv = tempfile.mkdtemp(prefix='dpdk-ipoib-plugin.', dir=base)
-    h.on_teardown(lambda: shutil.rmtree(priv, ignore_errors=True))
+    priv = eal_private_dir(h, 'dpdk-ipoib-plugin.')
     dst = os.path.join(priv, os.path.basename(path))
     shutil.copy2(path, dst)
     return dst

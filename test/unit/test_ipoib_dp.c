@@ -101,6 +101,9 @@ add_group(struct host *h, const struct rte_ib_gid *mgid, struct rte_ib_ah *ah)
 #define TBL_BIG 4096
 static uint32_t tbl_neigh = TBL_SMALL;
 
+/* A host's tx QPN: its address's QPN plus this (rx and tx are separate QPs). */
+#define TX_QPN_OFF 0x100
+
 static int
 host_init(struct host *h, const char *name, uint64_t guid, uint32_t qpn, uint16_t lid,
 	  enum rte_ipoib_mode mode)
@@ -124,6 +127,9 @@ host_init(struct host *h, const char *name, uint64_t guid, uint32_t qpn, uint16_
 	dc.tbl = h->tbl;
 	dc.local = h->hw;
 	dc.events = h->ev;
+	/* Its datagrams leave from another QP than its address names. */
+	dc.nb_tx_qpn = 1;
+	dc.tx_qpn[0] = qpn + TX_QPN_OFF;
 	h->dp = rte_ipoib_dp_create(&dc);
 	return h->dp == NULL ? -1 : 0;
 }
@@ -752,7 +758,31 @@ test_decap_drops(void)
 	w[1] = 0;
 	while (rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)) == 0)
 		;
-	DECAP_DROP(w, il + 4, 0, 77, 0x77, RTE_IPOIB_DROP_NO_NEIGH, "unknown source, no GRH");
+	/* Our own multicast echo from one of our tx QPs (decision 2 of ipoib_lib.rst). */
+	DECAP_DROP(w, il + 4, 0, LID_B, 0x49 + TX_QPN_OFF, RTE_IPOIB_DROP_LOOPED,
+		   "our own, from our tx QP");
+	/*
+	 * From an unknown (SLID, QPN) without GRH (a peer's tx QP): delivered
+	 * with the MAC derived from SLID and QPN, and reported.
+	 */
+	{
+		struct rte_mbuf *m = mk(w, il + 4);
+		struct rte_ib_mbuf_addr *a;
+		static const uint8_t derived[6] = { 0x06, 0x00, 77, 0x00, 0x00, 0x77 };
+		const uint8_t *e;
+
+		TEST_ASSERT(m != NULL, "alloc");
+		a = rte_ib_mbuf_addr(m);
+		memset(a, 0, sizeof(*a));
+		a->rx.slid = 77;
+		a->rx.src_qpn = 0x77;
+		TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1,
+				  "unknown source, no GRH: delivered");
+		e = rte_pktmbuf_mtod(m, const uint8_t *);
+		TEST_ASSERT(memcmp(e, B.mac.addr_bytes, 6) == 0 && memcmp(e + 6, derived, 6) == 0,
+			    "unknown source: to us, from 06:00:4d:00:00:77");
+		rte_pktmbuf_free(m);
+	}
 	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)), "event");
 	TEST_ASSERT(ev.type == RTE_IPOIB_EV_SRC_UNKNOWN && ev.slid == 77 && ev.qpn == 0x77,
 		    "SRC_UNKNOWN (77, 0x77)");

@@ -55,8 +55,8 @@ test_conf_errors(void)
 	c.max_path = 0;
 	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "max_path 0");
 	c.max_path = 16;
-	c.queue_len = 6;
-	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "queue_len 6");
+	c.queue_len = 1025;
+	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "queue_len 1025");
 	c.queue_len = 2048;
 	TEST_ASSERT(rte_ipoib_tbl_create(&c) == NULL, "queue_len 2048");
 	TEST_ASSERT(rte_ipoib_tbl_create(NULL) == NULL, "NULL");

@@ -71,6 +71,13 @@ enum rte_ipoib_event_type {
 	RTE_IPOIB_EV_SRC_UNKNOWN,
 	/** No neighbour for a destination: a multicast group (hw) or an IP. */
 	RTE_IPOIB_EV_DST_MISS,
+	/**
+	 * An IGMP or MLD report sent by the application: it listens to the
+	 * group in @c ip (IPv4 as ::ffff:a.b.c.d).
+	 */
+	RTE_IPOIB_EV_MC_REPORT,
+	/** An IGMP leave or MLD done (or a report of an empty INCLUDE): @c ip. */
+	RTE_IPOIB_EV_MC_LEAVE,
 };
 
 /**
@@ -92,6 +99,9 @@ struct rte_ipoib_event {
 
 static_assert(sizeof(struct rte_ipoib_event) == 32, "event is 32 bytes");
 
+/** Most tx QPNs a data-path context knows as its own (rte_ipoib_dp_conf). */
+#define RTE_IPOIB_DP_MAX_TX_QPN 16
+
 /** Configuration of a data-path context. */
 struct rte_ipoib_dp_conf {
 	enum rte_ipoib_mode mode;          /**< View presented. */
@@ -104,6 +114,13 @@ struct rte_ipoib_dp_conf {
 	uint32_t qkey;                     /**< Q_Key of the broadcast group. */
 	uint32_t mtu;                      /**< IP MTU, 68..RTE_IPOIB_UD_MTU_MAX. */
 	struct rte_ring *events;           /**< Event ring, or NULL. */
+	/**
+	 * QPNs our datagrams leave from (the tx QPs, which differ from the
+	 * receive QP of @c local): a packet from one of them with our LID
+	 * as source is our own multicast come back, dropped as looped.
+	 */
+	uint32_t tx_qpn[RTE_IPOIB_DP_MAX_TX_QPN];
+	uint16_t nb_tx_qpn;                /**< Entries of @c tx_qpn used. */
 };
 
 /** Counters of a data-path context. */

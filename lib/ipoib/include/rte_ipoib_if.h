@@ -61,6 +61,8 @@ extern "C" {
 #define RTE_IPOIB_IF_MAX_QUEUES 16
 /** Packets queued per unresolved path (IPOIB_MAX_PATH_REC_QUEUE). */
 #define RTE_IPOIB_PATH_QUEUE_MAX 3
+/** Most local addresses of an interface (rte_ipoib_if_addr_set()). */
+#define RTE_IPOIB_IF_MAX_ADDRS 8
 /** A neighbour unused this long is removed (Linux's gc, 60 s). */
 #define RTE_IPOIB_NEIGH_TIMEOUT_MS 60000
 
@@ -261,6 +263,12 @@ struct rte_ipoib_if_stats {
 	uint64_t mcast_joins;            /**< Multicast joins made. */
 	uint64_t mcast_errors;           /**< Multicast joins failed. */
 	uint64_t link_changes;           /**< Link state changes. */
+	uint64_t path_refused;           /**< SA answers refused (other DGID, bad MTU...). */
+	uint64_t path_drops;             /**< Packets queued on a path whose query failed. */
+	uint64_t events;                 /**< Events taken from the data lcores' ring. */
+	uint64_t ctrl_tx;                /**< Control packets sent (through tx queue 0). */
+	uint64_t ctrl_tx_lost;           /**< Control packets dropped: ring full. */
+	uint64_t tx_dev_full;            /**< Bursts that found the UD ethdev full. */
 };
 
 /**

@@ -103,9 +103,9 @@ struct rte_ipoib_tbl_conf {
 				 *   RTE_IPOIB_TBL_MAX_NEIGH. */
 	uint32_t max_path;      /**< Paths the table holds, 1 to
 				 *   RTE_IPOIB_TBL_MAX_PATH. */
-	uint32_t queue_len;     /**< Packets queued per unresolved path: a
-				 *   power of two, 0 for the default 8,
-				 *   at most 1024. */
+	uint32_t queue_len;     /**< Packets queued per unresolved path:
+				 *   0 for the default 8, at most 1024
+				 *   (IPoIB interfaces use 3). */
 	/**
 	 * QSBR variable the data lcores that read the table are registered
 	 * with; NULL when the table is used by one thread only (then
