@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The dpdk-ipoib authors
+ */
+
+/*
+ * ipoib_host: a DPDK host on net_mthca with one IPoIB interface
+ * (rte_ipoib_if.h, Ethernet view) on its port, for test_ipoib_if.py.
+ * The main thread polls the interface's queue 0 and reads commands on
+ * stdin, one answer block per command:
+ *
+ *   host -> "READY name=.. lid=.. qpn=0x.. mac=.." once created and started
+ *   test -> "INFO"    <- "OK link=<0|1> lid=.. qpn=0x.. qkey=0x.. mtu=.. ud_mtu=..
+ *                         pkey=0x.. mac=..:..:.."
+ *   test -> "ARP <ip>"  an Ethernet ARP request who-has <ip> from 10.0.0.<lid>,
+ *                       to ff:ff:ff:ff:ff:ff  <- "OK sent=<0|1>"
+ *   test -> "UDP <mac> <count>"  IPv4/UDP frames of 100 bytes to <mac>
+ *                       <- "OK consumed=<n>"
+ *   test -> "RX"      <- "OK arp=<n> ipv4=<n> other=<n> arp_src=<mac> ipv4_src=<mac>"
+ *                       (frames received, last source MACs)
+ *   test -> "STATS"   <- "OK neigh_added=.. path_queries=.. path_errors=..
+ *                         path_refused=.. mcast_joins=.. mcast_errors=.. link_changes=..
+ *                         events=.. ctrl_tx=.. looped=.. no_neigh=.. queued=.."
+ *   test -> "QUIT"
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_ib_dev.h>
+#include <rte_ib_mbuf.h>
+#include <rte_mbuf.h>
+
+#include <rte_ipoib_if.h>
+
+static struct rte_ipoib_if *ifp;
+static struct rte_mempool *pool;
+static uint64_t nb_arp, nb_ipv4, nb_other;
+static char arp_src[24] = "none", ipv4_src[24] = "none";
+
+static void
+mac_str(const uint8_t *m, char *s, size_t n)
+{
+	snprintf(s, n, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4], m[5]);
+}
+
+static void
+poll_rx(void)
+{
+	struct rte_mbuf *m[32];
+	uint16_t n, i;
+
+	n = rte_ipoib_if_rx_burst(ifp, 0, m, RTE_DIM(m));
+	for (i = 0; i < n; i++) {
+		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
+		uint16_t type = (uint16_t)(e[12] << 8 | e[13]);
+
+		if (type == RTE_ETHER_TYPE_ARP) {
+			nb_arp++;
+			mac_str(e + 6, arp_src, sizeof(arp_src));
+		} else if (type == RTE_ETHER_TYPE_IPV4) {
+			nb_ipv4++;
+			mac_str(e + 6, ipv4_src, sizeof(ipv4_src));
+		} else {
+			nb_other++;
+		}
+	}
+	rte_pktmbuf_free_bulk(m, n);
+	/* Nothing to send: queue 0 still sends what the control side queued. */
+	rte_ipoib_if_tx_burst(ifp, 0, NULL, 0);
+}
+
+static void
+do_info(void)
+{
+	struct rte_ipoib_if_info in;
+	char mac[24];
+
+	if (rte_ipoib_if_info_get(ifp, &in) != 0) {
+		printf("ERR info: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	mac_str(in.mac.addr_bytes, mac, sizeof(mac));
+	printf("OK link=%d lid=%u qpn=0x%06x qkey=0x%08x mtu=%u ud_mtu=%u pkey=0x%04x mac=%s\n",
+	       in.link_up, in.lid, rte_ipoib_hwaddr_qpn(&in.hwaddr), in.qkey, in.mtu, in.ud_mtu,
+	       in.pkey, mac);
+}
+
+static struct rte_mbuf *
+frame(const uint8_t *dst, uint16_t type, size_t len, uint8_t **body)
+{
+	struct rte_ipoib_if_info in;
+	struct rte_mbuf *m = rte_pktmbuf_alloc(pool);
+	uint8_t *e;
+
+	if (m == NULL || rte_ipoib_if_info_get(ifp, &in) != 0)
+		return NULL;
+	e = (uint8_t *)rte_pktmbuf_append(m, (uint16_t)(14 + len));
+	memcpy(e, dst, 6);
+	memcpy(e + 6, in.mac.addr_bytes, 6);
+	e[12] = type >> 8;
+	e[13] = type & 0xff;
+	memset(e + 14, 0, len);
+	*body = e + 14;
+	return m;
+}
+
+static void
+do_arp(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
+{
+	static const uint8_t bcast[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	struct rte_ipoib_if_info in;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	rte_ipoib_if_info_get(ifp, &in);
+	m = frame(bcast, RTE_ETHER_TYPE_ARP, 28, &p);
+	if (m == NULL) {
+		printf("ERR no mbuf\n");
+		return;
+	}
+	/* RFC 826 over Ethernet: lib/ipoib rewrites it to the RFC 4391 form. */
+	p[1] = 1;
+	p[2] = 0x08;
+	p[4] = 6;
+	p[5] = 4;
+	p[7] = 1;
+	memcpy(p + 8, in.mac.addr_bytes, 6);
+	p[14] = 10;
+	p[17] = (uint8_t)in.lid;
+	p[24] = a;
+	p[25] = b;
+	p[26] = c;
+	p[27] = d;
+	printf("OK sent=%u\n", rte_ipoib_if_tx_burst(ifp, 0, &m, 1));
+}
+
+static void
+do_udp(const char *mac, unsigned int count)
+{
+	unsigned int v[6], i, done = 0;
+	uint8_t dst[6];
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	if (sscanf(mac, "%x:%x:%x:%x:%x:%x", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]) != 6) {
+		printf("ERR mac %s\n", mac);
+		return;
+	}
+	for (i = 0; i < 6; i++)
+		dst[i] = (uint8_t)v[i];
+	for (i = 0; i < count; i++) {
+		m = frame(dst, RTE_ETHER_TYPE_IPV4, 100, &p);
+		if (m == NULL)
+			break;
+		p[0] = 0x45;
+		p[3] = 100;
+		p[8] = 64;
+		p[9] = 17;
+		p[12] = 10;
+		p[15] = 1;
+		p[16] = 10;
+		p[19] = 2;
+		p[25] = 80;    /* UDP length */
+		done += rte_ipoib_if_tx_burst(ifp, 0, &m, 1);
+		poll_rx();
+	}
+	printf("OK consumed=%u\n", done);
+}
+
+static void
+do_stats(void)
+{
+	struct rte_ipoib_if_stats st;
+
+	if (rte_ipoib_if_stats_get(ifp, &st) != 0) {
+		printf("ERR stats\n");
+		return;
+	}
+	printf("OK neigh_added=%" PRIu64 " path_queries=%" PRIu64 " path_errors=%" PRIu64
+	       " path_refused=%" PRIu64 " mcast_joins=%" PRIu64 " mcast_errors=%" PRIu64
+	       " link_changes=%" PRIu64 " events=%" PRIu64 " ctrl_tx=%" PRIu64
+	       " looped=%" PRIu64 " no_neigh=%" PRIu64 " queued=%" PRIu64 "\n",
+	       st.neigh_added, st.path_queries, st.path_errors, st.path_refused, st.mcast_joins,
+	       st.mcast_errors, st.link_changes, st.events, st.ctrl_tx,
+	       st.dp.drops[RTE_IPOIB_DROP_LOOPED], st.dp.drops[RTE_IPOIB_DROP_NO_NEIGH],
+	       st.dp.queued);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_ipoib_if_conf conf;
+	struct rte_ipoib_if_info in;
+	struct pollfd pfd = { .fd = 0, .events = POLLIN };
+	char line[256], arg[64];
+	unsigned int a, b, c, d;
+	char mac[24];
+	int i;
+
+	i = rte_eal_init(argc, argv);
+	if (i < 0) {
+		printf("ERR rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pool = rte_pktmbuf_pool_create("ipoib_host", 4095, 64, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				       rte_socket_id());
+	memset(&conf, 0, sizeof(conf));
+	conf.ib_port_id = 0;
+	conf.mode = RTE_IPOIB_MODE_ETH;
+	conf.nb_rx_queues = 1;
+	conf.nb_tx_queues = 2;
+	conf.mp = pool;
+	ifp = pool == NULL ? NULL : rte_ipoib_if_create(&conf);
+	if (ifp == NULL || rte_ipoib_if_start(ifp) != 0) {
+		printf("ERR interface: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	rte_ipoib_if_info_get(ifp, &in);
+	mac_str(in.mac.addr_bytes, mac, sizeof(mac));
+	printf("READY name=%s lid=%u qpn=0x%06x mac=%s\n", in.name, in.lid,
+	       rte_ipoib_hwaddr_qpn(&in.hwaddr), mac);
+	for (;;) {
+		poll_rx();
+		if (poll(&pfd, 1, 1) <= 0)
+			continue;
+		if (fgets(line, sizeof(line), stdin) == NULL)
+			break;
+		if (strncmp(line, "INFO", 4) == 0)
+			do_info();
+		else if (sscanf(line, "ARP %u.%u.%u.%u", &a, &b, &c, &d) == 4)
+			do_arp(a, b, c, d);
+		else if (sscanf(line, "UDP %63s %u", arg, &a) == 2)
+			do_udp(arg, a);
+		else if (strncmp(line, "RX", 2) == 0)
+			printf("OK arp=%" PRIu64 " ipv4=%" PRIu64 " other=%" PRIu64
+			       " arp_src=%s ipv4_src=%s\n", nb_arp, nb_ipv4, nb_other, arp_src,
+			       ipv4_src);
+		else if (strncmp(line, "STATS", 5) == 0)
+			do_stats();
+		else if (strncmp(line, "QUIT", 4) == 0)
+			break;
+		else
+			printf("ERR unknown command: %s", line);
+	}
+	rte_ipoib_if_destroy(ifp);
+	rte_eal_cleanup();
+	printf("OK bye\n");
+	return 0;
+}

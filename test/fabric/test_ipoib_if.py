@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""IPoIB interfaces of lib/ipoib (rte_ipoib_if.h, issue 26) on ibfabric
+under the real OpenSM: two DPDK hosts, each with one interface in the
+Ethernet view (test/fabric/ipoib_host.c), OpenSM on a third DPDK host
+through the user-MAD service.
+
+1. both interfaces come up: the broadcast group joined (its Q_Key 0x0b1b
+   and MTU 2048 as OpenSM makes the group, so UD MTU 2044), the link
+   callback's state up, all-hosts and all-nodes joined too;
+2. B sends an ARP request to the broadcast group: C receives it with B's
+   MAC as source, learns B (one neighbour) and asks the SA one
+   PathRecord; B does not deliver its own request (a copy that comes
+   back is dropped as looped: source LID ours, source QPN one of our
+   tx QPs);
+3. C sends UDP to B's MAC: the first packets wait on the path (at most
+   3), then go; B receives them from C's tx QP, which no neighbour
+   names: delivered with the MAC derived from (SLID, QPN), 06:...
+
+usage: test_ipoib_if.py <ibfabric> <netfile> <sa_host> <ipoib_host> <preload> <dpdk-ib-ns>
+"""
+
+import os
+import subprocess
+import sys
+
+from simlib import Fabric, Harness, sa_host_answer as answer
+
+SM_BDF = '0000:10:00.0'    # hosta: OpenSM
+B_BDF = '0000:11:00.0'     # hostb
+C_BDF = '0000:12:00.0'     # hostc
+
+
+def kv(line):
+    return dict(w.split('=', 1) for w in line.split() if '=' in w)
+
+
+def main():
+    ibfabric, netfile, sa_host, ipoib_host, preload, ns = (
+        os.path.abspath(a) for a in sys.argv[1:7])
+    with Harness('ipoib_if', timeout=280) as h:
+        for prog in ('opensm', 'unshare'):
+            h.need_program(prog)
+        root = h.path('pci')
+        Fabric(h, ibfabric, netfile, tag='ipif', extra=['--pci-root', root])
+        h.wait_for(lambda: os.path.exists(os.path.join(root, C_BDF, 'iommu.sock')),
+                   timeout=10, what='the simulated PCI functions')
+        run = h.path('umad-sm')
+        os.makedirs(run)
+        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
+                                             stderr=subprocess.DEVNULL))
+        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                           'ipifsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
+                          name='sm_host', stdin=True,
+                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
+        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
+                   timeout=60, what='umad0 of the SM host')
+        osm = h.spawn([ns, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'],
+                      name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
+        h.wait_log(osm, 'SUBNET UP', timeout=90)
+        hosts = {}
+        for name, bdf in (('b', B_BDF), ('c', C_BDF)):
+            hosts[name] = h.spawn([ipoib_host, '--no-huge', '-m', '256', '--file-prefix',
+                                   'ipif%s%d' % (name, os.getpid()), '-a', bdf,
+                                   '--log-level=lib.ipoib:info'],
+                                  name='ipoib_' + name, stdin=True,
+                                  env={'SYSFS_PCI_DEVICES': root})
+        for p in hosts.values():
+            h.wait_log(p, 'READY', timeout=120)
+        b, c = hosts['b'], hosts['c']
+
+        def info(p):
+            return kv(answer(h, p, 'INFO')[-1])
+
+        def stats(p):
+            return {k: int(v) for k, v in kv(answer(h, p, 'STATS')[-1]).items()}
+
+        def rx(p):
+            return kv(answer(h, p, 'RX')[-1])
+
+        # 1. link up after the broadcast join, with the group's Q_Key and MTU
+        for p in (b, c):
+            h.wait_for(lambda p=p: info(p)['link'] == '1', timeout=60, interval=0.5,
+                       what='link up on %s: %s' % (p.name, p.log()[-2000:]))
+            i = info(p)
+            h.check_eq(int(i['qkey'], 16), 0x0b1b, '%s: Q_Key of the broadcast group' % p.name)
+            h.check_eq(int(i['ud_mtu']), 2044, '%s: UD MTU of a 2048 group' % p.name)
+            h.check_eq(int(i['mtu']), 2044, '%s: IP MTU' % p.name)
+            h.check_eq(int(i['pkey'], 16), 0xffff, '%s: default P_Key' % p.name)
+            h.wait_for(lambda p=p: stats(p)['mcast_joins'] >= 3, timeout=30, interval=0.5,
+                       what='%s: broadcast, all-hosts, all-nodes joined' % p.name)
+            h.check_eq(stats(p)['link_changes'], 1, '%s: one link change' % p.name)
+        ib, ic = info(b), info(c)
+        h.info('links up: b lid %s qpn %s, c lid %s qpn %s' % (ib['lid'], ib['qpn'],
+                                                               ic['lid'], ic['qpn']))
+
+        # 2. an ARP request from B through the broadcast group
+        answer(h, b, 'ARP 10.0.0.%s' % ic['lid'])
+        h.wait_for(lambda: int(rx(c)['arp']) >= 1, timeout=10, interval=0.2,
+                   what='C receives the ARP request')
+        h.check_eq(rx(c)['arp_src'], ib['mac'], 'the ARP comes from B\'s MAC')
+        h.wait_for(lambda: stats(c)['neigh_added'] >= 1, timeout=10, interval=0.2,
+                   what='C learns B')
+        sc = stats(c)
+        h.check_eq(sc['neigh_added'], 1, 'C: one neighbour (B)')
+        h.check_eq(sc['path_queries'], 1, 'C: one PathRecord query')
+        # A copy that comes back (the HCA's multicast loopback) is dropped as
+        # looped, one that does not is not delivered either (test_ipoib_dp
+        # covers the rule); the switch sends nothing back out its ingress port.
+        h.check_eq(int(rx(b)['arp']), 0, 'B does not deliver its own ARP')
+        h.info('B: own copies dropped as looped: %d' % stats(b)['looped'])
+
+        # 3. unicast from C to B over the resolved path
+        h.wait_for(lambda: int(kv(answer(h, c, 'UDP %s 1' % ib['mac'])[-1])['consumed']) >= 0
+                   and int(rx(b)['ipv4']) >= 1, timeout=20, interval=0.5,
+                   what='B receives C\'s UDP')
+        rb = rx(b)
+        h.check(rb['ipv4_src'].startswith('06:'),
+                'B: source MAC derived from (SLID, QPN): %s' % rb['ipv4_src'])
+        sc = stats(c)
+        h.check_eq(sc['path_errors'], 0, 'C: no path error')
+        h.check_eq(sc['path_queries'], 1, 'C: still one PathRecord query')
+        h.info('C resolved B: %s; B got %s IPv4 from %s' % (sc, rb['ipv4'], rb['ipv4_src']))
+        for p in (b, c):
+            answer(h, p, 'QUIT')
+            h.wait_for(lambda p=p: not p.alive(), timeout=30, what='%s exits' % p.name)
+        h.stop(osm)
+        sm_host.write('QUIT\n')
+        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+
+
+if __name__ == '__main__':
+    main()
