@@ -20,11 +20,18 @@
  *   test -> "STATS"   <- "OK neigh_added=.. path_queries=.. path_errors=..
  *                         path_refused=.. mcast_joins=.. mcast_errors=.. link_changes=..
  *                         events=.. ctrl_tx=.. looped=.. no_neigh=.. queued=.."
+ *   test -> "IP4 <ip> <count>"  (mode l3) bare IPv4/UDP packets to <ip>
+ *                       <- "OK consumed=<n>"
  *   test -> "QUIT"
+ *
+ * Arguments after the EAL's: "l3 <a.b.c.d>" makes the interface's view
+ * L3 with that local address (rte_ipoib_if_addr_set()).
  */
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +51,8 @@
 static struct rte_ipoib_if *ifp;
 static struct rte_mempool *pool;
 static uint64_t nb_arp, nb_ipv4, nb_other;
+static bool l3;
+static uint8_t local_ip[4];
 static char arp_src[24] = "none", ipv4_src[24] = "none";
 
 static void
@@ -63,6 +72,13 @@ poll_rx(void)
 		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
 		uint16_t type = (uint16_t)(e[12] << 8 | e[13]);
 
+		if (l3) {
+			if ((e[0] >> 4) == 4)
+				nb_ipv4++;
+			else
+				nb_other++;
+			continue;
+		}
 		if (type == RTE_ETHER_TYPE_ARP) {
 			nb_arp++;
 			mac_str(e + 6, arp_src, sizeof(arp_src));
@@ -177,6 +193,40 @@ do_udp(const char *mac, unsigned int count)
 }
 
 static void
+do_ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d, unsigned int count)
+{
+	unsigned int i, done = 0;
+	struct rte_mbuf *m;
+	uint8_t *p;
+
+	for (i = 0; i < count; i++) {
+		m = rte_pktmbuf_alloc(pool);
+		if (m == NULL)
+			break;
+		p = (uint8_t *)rte_pktmbuf_append(m, 100);
+		if (p == NULL) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		memset(p, 0, 100);
+		p[0] = 0x45;
+		p[3] = 100;
+		p[8] = 64;
+		p[9] = 17;
+		memcpy(p + 12, local_ip, 4);
+		p[16] = a;
+		p[17] = b;
+		p[18] = c;
+		p[19] = d;
+		p[25] = 80;
+		m->packet_type = RTE_PTYPE_L3_IPV4;
+		done += rte_ipoib_if_tx_burst(ifp, 0, &m, 1);
+		poll_rx();
+	}
+	printf("OK consumed=%u\n", done);
+}
+
+static void
 do_stats(void)
 {
 	struct rte_ipoib_if_stats st;
@@ -188,11 +238,12 @@ do_stats(void)
 	printf("OK neigh_added=%" PRIu64 " path_queries=%" PRIu64 " path_errors=%" PRIu64
 	       " path_refused=%" PRIu64 " mcast_joins=%" PRIu64 " mcast_errors=%" PRIu64
 	       " link_changes=%" PRIu64 " events=%" PRIu64 " ctrl_tx=%" PRIu64
-	       " looped=%" PRIu64 " no_neigh=%" PRIu64 " queued=%" PRIu64 "\n",
+	       " looped=%" PRIu64 " no_neigh=%" PRIu64 " queued=%" PRIu64
+	       " arp_answered=%" PRIu64 " ctrl_drops=%" PRIu64 "\n",
 	       st.neigh_added, st.path_queries, st.path_errors, st.path_refused, st.mcast_joins,
 	       st.mcast_errors, st.link_changes, st.events, st.ctrl_tx,
 	       st.dp.drops[RTE_IPOIB_DROP_LOOPED], st.dp.drops[RTE_IPOIB_DROP_NO_NEIGH],
-	       st.dp.queued);
+	       st.dp.queued, st.arp_answered, st.ctrl_drops);
 }
 
 int
@@ -202,7 +253,7 @@ main(int argc, char **argv)
 	struct rte_ipoib_if_info in;
 	struct pollfd pfd = { .fd = 0, .events = POLLIN };
 	char line[256], arg[64];
-	unsigned int a, b, c, d;
+	unsigned int a, b, c, d, e;
 	char mac[24];
 	int i;
 
@@ -216,7 +267,9 @@ main(int argc, char **argv)
 				       rte_socket_id());
 	memset(&conf, 0, sizeof(conf));
 	conf.ib_port_id = 0;
-	conf.mode = RTE_IPOIB_MODE_ETH;
+	l3 = i + 2 < argc && strcmp(argv[i + 1], "l3") == 0 &&
+		inet_pton(AF_INET, argv[i + 2], local_ip) == 1;
+	conf.mode = l3 ? RTE_IPOIB_MODE_L3 : RTE_IPOIB_MODE_ETH;
 	conf.nb_rx_queues = 1;
 	conf.nb_tx_queues = 2;
 	conf.mp = pool;
@@ -224,6 +277,15 @@ main(int argc, char **argv)
 	if (ifp == NULL || rte_ipoib_if_start(ifp) != 0) {
 		printf("ERR interface: %s\n", rte_strerror(rte_errno));
 		return 1;
+	}
+	if (l3) {
+		uint8_t a6[16] = { [10] = 0xff, [11] = 0xff };
+
+		memcpy(a6 + 12, local_ip, 4);
+		if (rte_ipoib_if_addr_set(ifp, a6, false) != 0) {
+			printf("ERR address: %s\n", rte_strerror(rte_errno));
+			return 1;
+		}
 	}
 	rte_ipoib_if_info_get(ifp, &in);
 	mac_str(in.mac.addr_bytes, mac, sizeof(mac));
@@ -239,6 +301,8 @@ main(int argc, char **argv)
 			do_info();
 		else if (sscanf(line, "ARP %u.%u.%u.%u", &a, &b, &c, &d) == 4)
 			do_arp(a, b, c, d);
+		else if (sscanf(line, "IP4 %u.%u.%u.%u %u", &a, &b, &c, &d, &e) == 5)
+			do_ip4(a, b, c, d, e);
 		else if (sscanf(line, "UDP %63s %u", arg, &a) == 2)
 			do_udp(arg, a);
 		else if (strncmp(line, "RX", 2) == 0)

@@ -18,7 +18,15 @@ through the user-MAD service.
    3), then go; B receives them from C's tx QP, which no neighbour
    names: delivered with the MAC derived from (SLID, QPN), 06:...
 
-usage: test_ipoib_if.py <ibfabric> <netfile> <sa_host> <ipoib_host> <preload> <dpdk-ib-ns>
+With the scenario "l3" the interfaces present the L3 view, B with
+10.0.0.2 and C with 10.0.0.3 (rte_ipoib_if_addr_set()), and after step
+1: C sends IPv4 to 10.0.0.2 with no neighbour for it: its control side
+sends an ARP request, B's control side answers it (and learns C), C
+learns B from the reply, binds the IP, one PathRecord query each way,
+and C's next packets reach B.
+
+usage: test_ipoib_if.py <eth|l3> <ibfabric> <netfile> <sa_host> <ipoib_host> <preload>
+                        <dpdk-ib-ns>
 """
 
 import os
@@ -37,9 +45,10 @@ def kv(line):
 
 
 def main():
+    scenario = sys.argv[1]
     ibfabric, netfile, sa_host, ipoib_host, preload, ns = (
-        os.path.abspath(a) for a in sys.argv[1:7])
-    with Harness('ipoib_if', timeout=280) as h:
+        os.path.abspath(a) for a in sys.argv[2:8])
+    with Harness('ipoib_if_' + scenario, timeout=280) as h:
         for prog in ('opensm', 'unshare'):
             h.need_program(prog)
         root = h.path('pci')
@@ -60,10 +69,11 @@ def main():
                       name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
         h.wait_log(osm, 'SUBNET UP', timeout=90)
         hosts = {}
-        for name, bdf in (('b', B_BDF), ('c', C_BDF)):
+        for name, bdf, ip in (('b', B_BDF, '10.0.0.2'), ('c', C_BDF, '10.0.0.3')):
             hosts[name] = h.spawn([ipoib_host, '--no-huge', '-m', '256', '--file-prefix',
                                    'ipif%s%d' % (name, os.getpid()), '-a', bdf,
-                                   '--log-level=lib.ipoib:info'],
+                                   '--log-level=lib.ipoib:info'] +
+                                  (['--', 'l3', ip] if scenario == 'l3' else []),
                                   name='ipoib_' + name, stdin=True,
                                   env={'SYSFS_PCI_DEVICES': root})
         for p in hosts.values():
@@ -95,39 +105,62 @@ def main():
         h.info('links up: b lid %s qpn %s, c lid %s qpn %s' % (ib['lid'], ib['qpn'],
                                                                ic['lid'], ic['qpn']))
 
-        # 2. an ARP request from B through the broadcast group
-        answer(h, b, 'ARP 10.0.0.%s' % ic['lid'])
-        h.wait_for(lambda: int(rx(c)['arp']) >= 1, timeout=10, interval=0.2,
-                   what='C receives the ARP request')
-        h.check_eq(rx(c)['arp_src'], ib['mac'], 'the ARP comes from B\'s MAC')
-        h.wait_for(lambda: stats(c)['neigh_added'] >= 1, timeout=10, interval=0.2,
-                   what='C learns B')
-        sc = stats(c)
-        h.check_eq(sc['neigh_added'], 1, 'C: one neighbour (B)')
-        h.check_eq(sc['path_queries'], 1, 'C: one PathRecord query')
-        # A copy that comes back (the HCA's multicast loopback) is dropped as
-        # looped, one that does not is not delivered either (test_ipoib_dp
-        # covers the rule); the switch sends nothing back out its ingress port.
-        h.check_eq(int(rx(b)['arp']), 0, 'B does not deliver its own ARP')
-        h.info('B: own copies dropped as looped: %d' % stats(b)['looped'])
-
-        # 3. unicast from C to B over the resolved path
-        h.wait_for(lambda: int(kv(answer(h, c, 'UDP %s 1' % ib['mac'])[-1])['consumed']) >= 0
-                   and int(rx(b)['ipv4']) >= 1, timeout=20, interval=0.5,
-                   what='B receives C\'s UDP')
-        rb = rx(b)
-        h.check(rb['ipv4_src'].startswith('06:'),
-                'B: source MAC derived from (SLID, QPN): %s' % rb['ipv4_src'])
-        sc = stats(c)
-        h.check_eq(sc['path_errors'], 0, 'C: no path error')
-        h.check_eq(sc['path_queries'], 1, 'C: still one PathRecord query')
-        h.info('C resolved B: %s; B got %s IPv4 from %s' % (sc, rb['ipv4'], rb['ipv4_src']))
+        if scenario == 'l3':
+            l3_resolution(h, b, c, stats, rx)
+        else:
+            eth_exchange(h, b, c, ib, ic, stats, rx)
         for p in (b, c):
             answer(h, p, 'QUIT')
             h.wait_for(lambda p=p: not p.alive(), timeout=30, what='%s exits' % p.name)
         h.stop(osm)
         sm_host.write('QUIT\n')
         h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+
+
+def l3_resolution(h, b, c, stats, rx):
+    """The L3 view: C's control side resolves 10.0.0.2 by ARP."""
+    h.wait_for(lambda: answer(h, c, 'IP4 10.0.0.2 1') and int(rx(b)['ipv4']) >= 1,
+               timeout=20, interval=0.5,
+               what='B receives C\'s IPv4 after ARP')
+    sb, sc = stats(b), stats(c)
+    h.check(sb['arp_answered'] >= 1, 'B answered the ARP request: %s' % sb)
+    h.check_eq(sb['neigh_added'], 1, 'B learned C from the request')
+    h.check_eq(sc['neigh_added'], 1, 'C learned B from the reply')
+    h.check_eq(sc['path_queries'], 1, 'C: one PathRecord query')
+    h.check_eq(sb['path_queries'], 1, 'B: one PathRecord query')
+    h.check_eq(sc['path_errors'] + sb['path_errors'], 0, 'no path error')
+    h.info('L3: B %s; C %s' % (sb, sc))
+
+
+def eth_exchange(h, b, c, ib, ic, stats, rx):
+    """The Ethernet view: an ARP request learned, UDP over the path."""
+    # 2. an ARP request from B through the broadcast group
+    answer(h, b, 'ARP 10.0.0.%s' % ic['lid'])
+    h.wait_for(lambda: int(rx(c)['arp']) >= 1, timeout=10, interval=0.2,
+               what='C receives the ARP request')
+    h.check_eq(rx(c)['arp_src'], ib['mac'], 'the ARP comes from B\'s MAC')
+    h.wait_for(lambda: stats(c)['neigh_added'] >= 1, timeout=10, interval=0.2,
+               what='C learns B')
+    sc = stats(c)
+    h.check_eq(sc['neigh_added'], 1, 'C: one neighbour (B)')
+    h.check_eq(sc['path_queries'], 1, 'C: one PathRecord query')
+    # A copy that comes back (the HCA's multicast loopback) is dropped as
+    # looped, one that does not is not delivered either (test_ipoib_dp
+    # covers the rule); the switch sends nothing back out its ingress port.
+    h.check_eq(int(rx(b)['arp']), 0, 'B does not deliver its own ARP')
+    h.info('B: own copies dropped as looped: %d' % stats(b)['looped'])
+
+    # 3. unicast from C to B over the resolved path
+    h.wait_for(lambda: int(kv(answer(h, c, 'UDP %s 1' % ib['mac'])[-1])['consumed']) >= 0
+               and int(rx(b)['ipv4']) >= 1, timeout=20, interval=0.5,
+               what='B receives C\'s UDP')
+    rb = rx(b)
+    h.check(rb['ipv4_src'].startswith('06:'),
+            'B: source MAC derived from (SLID, QPN): %s' % rb['ipv4_src'])
+    sc = stats(c)
+    h.check_eq(sc['path_errors'], 0, 'C: no path error')
+    h.check_eq(sc['path_queries'], 1, 'C: still one PathRecord query')
+    h.info('C resolved B: %s; B got %s IPv4 from %s' % (sc, rb['ipv4'], rb['ipv4_src']))
 
 
 if __name__ == '__main__':
