@@ -22,6 +22,11 @@
  *                         events=.. ctrl_tx=.. looped=.. no_neigh=.. queued=.."
  *   test -> "IP4 <ip> <count>"  (mode l3) bare IPv4/UDP packets to <ip>
  *                       <- "OK consumed=<n>"
+ *   test -> "MADD <ip>" | "MDEL <ip>"  rte_ipoib_if_mcast_add()/del() of an
+ *                       IPv4 or IPv6 group  <- "OK" or "ERR <errno>"
+ *   test -> "MLD <ipv6 group>"  (mode eth) an MLDv2 report, CHANGE_TO_EXCLUDE
+ *                       of no source (a listener joins), to ff02::16
+ *                       <- "OK sent=<0|1>"
  *   test -> "QUIT"
  *
  * Arguments after the EAL's: "l3 <a.b.c.d>" makes the interface's view
@@ -226,6 +231,86 @@ do_ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d, unsigned 
 	printf("OK consumed=%u\n", done);
 }
 
+/* 16 bytes of @p text: an IPv6 address, or IPv4 as ::ffff:a.b.c.d. */
+static int
+ip_parse(const char *text, uint8_t ip[16])
+{
+	memset(ip, 0, 16);
+	if (inet_pton(AF_INET, text, ip + 12) == 1) {
+		ip[10] = 0xff;
+		ip[11] = 0xff;
+		return 0;
+	}
+	return inet_pton(AF_INET6, text, ip) == 1 ? 0 : -1;
+}
+
+static void
+do_mcast(const char *text, bool add)
+{
+	uint8_t ip[16];
+	int rc;
+
+	if (ip_parse(text, ip) != 0) {
+		printf("ERR address %s\n", text);
+		return;
+	}
+	rc = add ? rte_ipoib_if_mcast_add(ifp, ip) : rte_ipoib_if_mcast_del(ifp, ip);
+	if (rc != 0)
+		printf("ERR %s\n", rte_strerror(rte_errno));
+	else
+		printf("OK\n");
+}
+
+/* RFC 3810 5.2: one record, CHANGE_TO_EXCLUDE_MODE with no source. */
+static void
+do_mld(const char *text)
+{
+	static const uint8_t dst[6] = { 0x33, 0x33, 0, 0, 0, 0x16 };
+	uint8_t g[16], *p;
+	struct rte_mbuf *m;
+	uint32_t sum = 0;
+	unsigned int i;
+
+	if (ip_parse(text, g) != 0 || g[0] != 0xff) {
+		printf("ERR group %s\n", text);
+		return;
+	}
+	m = frame(dst, RTE_ETHER_TYPE_IPV6, 40 + 8 + 28, &p);
+	if (m == NULL) {
+		printf("ERR no mbuf\n");
+		return;
+	}
+	p[0] = 0x60;
+	p[5] = 8 + 28;
+	p[6] = 0;            /* Hop-by-Hop, Router Alert (RFC 2711) */
+	p[7] = 1;
+	p[8] = 0xfe;         /* fe80::1 */
+	p[9] = 0x80;
+	p[23] = 1;
+	p[24] = 0xff;        /* ff02::16 */
+	p[25] = 0x02;
+	p[39] = 0x16;
+	p[40] = 58;
+	p[42] = 5;
+	p[43] = 2;
+	p[48] = 143;
+	p[55] = 1;
+	p[56] = 4;
+	memcpy(p + 60, g, 16);
+	/* ICMPv6 checksum over the pseudo-header and the 28 bytes. */
+	for (i = 8; i < 40; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	sum += 28 + 58;
+	for (i = 48; i < 76; i += 2)
+		sum += (uint32_t)(p[i] << 8 | p[i + 1]);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	sum = ~sum & 0xffff;
+	p[50] = sum >> 8;
+	p[51] = sum & 0xff;
+	printf("OK sent=%u\n", rte_ipoib_if_tx_burst(ifp, 0, &m, 1));
+}
+
 static void
 do_stats(void)
 {
@@ -303,6 +388,12 @@ main(int argc, char **argv)
 			do_arp(a, b, c, d);
 		else if (sscanf(line, "IP4 %u.%u.%u.%u %u", &a, &b, &c, &d, &e) == 5)
 			do_ip4(a, b, c, d, e);
+		else if (sscanf(line, "MADD %63s", arg) == 1)
+			do_mcast(arg, true);
+		else if (sscanf(line, "MDEL %63s", arg) == 1)
+			do_mcast(arg, false);
+		else if (sscanf(line, "MLD %63s", arg) == 1)
+			do_mld(arg);
 		else if (sscanf(line, "UDP %63s %u", arg, &a) == 2)
 			do_udp(arg, a);
 		else if (strncmp(line, "RX", 2) == 0)

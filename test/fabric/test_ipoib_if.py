@@ -109,6 +109,9 @@ def main():
             l3_resolution(h, b, c, stats, rx)
         else:
             eth_exchange(h, b, c, ib, ic, stats, rx)
+            groups(h, b, stats, lambda: h.run([ns, run, 'saquery', '-g'],
+                                              env={'DPDK_IB_UMAD_PRELOAD': preload},
+                                              timeout=30).stdout)
         for p in (b, c):
             answer(h, p, 'QUIT')
             h.wait_for(lambda p=p: not p.alive(), timeout=30, what='%s exits' % p.name)
@@ -130,6 +133,42 @@ def l3_resolution(h, b, c, stats, rx):
     h.check_eq(sb['path_queries'], 1, 'B: one PathRecord query')
     h.check_eq(sc['path_errors'] + sb['path_errors'], 0, 'no path error')
     h.info('L3: B %s; C %s' % (sb, sc))
+
+
+def groups(h, b, stats, saquery_g):
+    """IP groups: rte_ipoib_if_mcast_add()/del() and an MLD report."""
+    v4 = 'ff12:401b:ffff::f01:203'   # 239.1.2.3: its low 28 bits (RFC 4391 4)
+    v6 = 'ff12:601b:ffff::1:ff00:1234'        # ff02::1:ff00:1234
+    joins = stats(b)['mcast_joins']
+    answer(h, b, 'MADD 239.1.2.3')
+    h.wait_for(lambda: v4 in saquery_g(), timeout=15, interval=0.5,
+               what='%s in saquery -g after mcast_add' % v4)
+    h.check_eq(stats(b)['mcast_joins'], joins + 1, 'one join for mcast_add')
+    answer(h, b, 'MLD ff02::1:ff00:1234')
+    h.wait_for(lambda: v6 in saquery_g(), timeout=15, interval=0.5,
+               what='%s in saquery -g after an MLD report' % v6)
+    answer(h, b, 'MLD ff02::1:ff00:1234')     # reports repeat: one reference
+    answer(h, b, 'MDEL 239.1.2.3')
+    h.wait_for(lambda: v4 not in saquery_g(), timeout=15, interval=0.5,
+               what='%s gone after mcast_del' % v4)
+    h.check(v6 in saquery_g(), 'the MLD group stays')
+    h.check('ERR' in answer_err(h, b, 'MDEL 239.1.2.3'), 'a second del: ENOENT')
+    h.info('groups: mcast_add/del and an MLD report seen in saquery -g')
+
+
+def answer_err(h, p, cmd):
+    """The last line @p answers to @cmd, OK or ERR."""
+    start = len(p.log().splitlines())
+    p.write(cmd + '\n')
+    got = []
+
+    def done():
+        new = [ln for ln in p.log().splitlines()[start:]
+               if ln.startswith('OK') or ln.startswith('ERR')]
+        got[:] = new
+        return bool(new)
+    h.wait_for(done, timeout=10, what='an answer to %r' % cmd)
+    return got[0]
 
 
 def eth_exchange(h, b, c, ib, ic, stats, rx):
