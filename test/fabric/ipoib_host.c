@@ -27,6 +27,10 @@
  *   test -> "MLD <ipv6 group>"  (mode eth) an MLDv2 report, CHANGE_TO_EXCLUDE
  *                       of no source (a listener joins), to ff02::16
  *                       <- "OK sent=<0|1>"
+ *   test -> "CHILD <pkey hex>"  a child interface on that P_Key, created and
+ *                       started  <- "OK name=.. pkey=0x.. pkey_index=.. lower=.."
+ *   test -> "UNCHILD"   the child destroyed
+ *   test -> "USE <0|1>" the following commands are for the parent (0) or child
  *   test -> "QUIT"
  *
  * Arguments after the EAL's: "l3 <a.b.c.d>" makes the interface's view
@@ -53,12 +57,14 @@
 
 #include <rte_ipoib_if.h>
 
-static struct rte_ipoib_if *ifp;
+/* The parent, a child; ifp: the one commands are for ("USE"). */
+static struct rte_ipoib_if *ifs[2], *ifp;
+static unsigned int cur;
 static struct rte_mempool *pool;
-static uint64_t nb_arp, nb_ipv4, nb_other;
+static uint64_t nb_arp[2], nb_ipv4[2], nb_other[2];
 static bool l3;
 static uint8_t local_ip[4];
-static char arp_src[24] = "none", ipv4_src[24] = "none";
+static char arp_src[2][24] = { "none", "none" }, ipv4_src[2][24] = { "none", "none" };
 
 static void
 mac_str(const uint8_t *m, char *s, size_t n)
@@ -67,36 +73,46 @@ mac_str(const uint8_t *m, char *s, size_t n)
 }
 
 static void
-poll_rx(void)
+poll_one(unsigned int k)
 {
 	struct rte_mbuf *m[32];
 	uint16_t n, i;
 
-	n = rte_ipoib_if_rx_burst(ifp, 0, m, RTE_DIM(m));
+	n = rte_ipoib_if_rx_burst(ifs[k], 0, m, RTE_DIM(m));
 	for (i = 0; i < n; i++) {
 		const uint8_t *e = rte_pktmbuf_mtod(m[i], const uint8_t *);
 		uint16_t type = (uint16_t)(e[12] << 8 | e[13]);
 
 		if (l3) {
 			if ((e[0] >> 4) == 4)
-				nb_ipv4++;
+				nb_ipv4[k]++;
 			else
-				nb_other++;
+				nb_other[k]++;
 			continue;
 		}
 		if (type == RTE_ETHER_TYPE_ARP) {
-			nb_arp++;
-			mac_str(e + 6, arp_src, sizeof(arp_src));
+			nb_arp[k]++;
+			mac_str(e + 6, arp_src[k], sizeof(arp_src[k]));
 		} else if (type == RTE_ETHER_TYPE_IPV4) {
-			nb_ipv4++;
-			mac_str(e + 6, ipv4_src, sizeof(ipv4_src));
+			nb_ipv4[k]++;
+			mac_str(e + 6, ipv4_src[k], sizeof(ipv4_src[k]));
 		} else {
-			nb_other++;
+			nb_other[k]++;
 		}
 	}
 	rte_pktmbuf_free_bulk(m, n);
 	/* Nothing to send: queue 0 still sends what the control side queued. */
-	rte_ipoib_if_tx_burst(ifp, 0, NULL, 0);
+	rte_ipoib_if_tx_burst(ifs[k], 0, NULL, 0);
+}
+
+static void
+poll_rx(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(ifs); k++)
+		if (ifs[k] != NULL)
+			poll_one(k);
 }
 
 static void
@@ -110,9 +126,10 @@ do_info(void)
 		return;
 	}
 	mac_str(in.mac.addr_bytes, mac, sizeof(mac));
-	printf("OK link=%d lid=%u qpn=0x%06x qkey=0x%08x mtu=%u ud_mtu=%u pkey=0x%04x mac=%s\n",
-	       in.link_up, in.lid, rte_ipoib_hwaddr_qpn(&in.hwaddr), in.qkey, in.mtu, in.ud_mtu,
-	       in.pkey, mac);
+	printf("OK link=%d lid=%u qpn=0x%06x qkey=0x%08x mtu=%u ud_mtu=%u pkey=0x%04x "
+	       "pkey_index=%u mac=%s name=%s\n", in.link_up, in.lid,
+	       rte_ipoib_hwaddr_qpn(&in.hwaddr), in.qkey, in.mtu, in.ud_mtu, in.pkey,
+	       in.pkey_index, mac, in.name);
 }
 
 static struct rte_mbuf *
@@ -229,6 +246,43 @@ do_ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d, unsigned 
 		poll_rx();
 	}
 	printf("OK consumed=%u\n", done);
+}
+
+/* A child on P_Key @p pkey, created and started at run time. */
+static void
+do_child(const struct rte_ipoib_if_conf *parent, unsigned int pkey)
+{
+	struct rte_ipoib_if_conf c = *parent;
+	struct rte_ipoib_if_info in;
+
+	if (ifs[1] != NULL) {
+		printf("ERR a child exists\n");
+		return;
+	}
+	c.pkey = (uint16_t)pkey;
+	ifs[1] = rte_ipoib_if_create(&c);
+	if (ifs[1] == NULL || rte_ipoib_if_start(ifs[1]) != 0) {
+		printf("ERR child: %s\n", rte_strerror(rte_errno));
+		rte_ipoib_if_destroy(ifs[1]);
+		ifs[1] = NULL;
+		return;
+	}
+	rte_ipoib_if_info_get(ifs[1], &in);
+	printf("OK name=%s pkey=0x%04x pkey_index=%u lower=%u\n", in.name, in.pkey, in.pkey_index,
+	       in.lower_port_id);
+}
+
+static void
+do_unchild(void)
+{
+	if (cur == 1) {
+		cur = 0;
+		ifp = ifs[0];
+	}
+	rte_ipoib_if_destroy(ifs[1]);
+	ifs[1] = NULL;
+	nb_arp[1] = nb_ipv4[1] = nb_other[1] = 0;
+	printf("OK\n");
 }
 
 /* 16 bytes of @p text: an IPv6 address, or IPv4 as ::ffff:a.b.c.d. */
@@ -359,6 +413,7 @@ main(int argc, char **argv)
 	conf.nb_tx_queues = 2;
 	conf.mp = pool;
 	ifp = pool == NULL ? NULL : rte_ipoib_if_create(&conf);
+	ifs[0] = ifp;
 	if (ifp == NULL || rte_ipoib_if_start(ifp) != 0) {
 		printf("ERR interface: %s\n", rte_strerror(rte_errno));
 		return 1;
@@ -382,7 +437,13 @@ main(int argc, char **argv)
 			continue;
 		if (fgets(line, sizeof(line), stdin) == NULL)
 			break;
-		if (strncmp(line, "INFO", 4) == 0)
+		if (sscanf(line, "CHILD %x", &a) == 1)
+			do_child(&conf, a);
+		else if (strncmp(line, "UNCHILD", 7) == 0)
+			do_unchild();
+		else if (sscanf(line, "USE %u", &a) == 1 && a < 2 && ifs[a] != NULL)
+			ifp = ifs[cur = a], printf("OK\n");
+		else if (strncmp(line, "INFO", 4) == 0)
 			do_info();
 		else if (sscanf(line, "ARP %u.%u.%u.%u", &a, &b, &c, &d) == 4)
 			do_arp(a, b, c, d);
@@ -398,8 +459,8 @@ main(int argc, char **argv)
 			do_udp(arg, a);
 		else if (strncmp(line, "RX", 2) == 0)
 			printf("OK arp=%" PRIu64 " ipv4=%" PRIu64 " other=%" PRIu64
-			       " arp_src=%s ipv4_src=%s\n", nb_arp, nb_ipv4, nb_other, arp_src,
-			       ipv4_src);
+			       " arp_src=%s ipv4_src=%s\n", nb_arp[cur], nb_ipv4[cur], nb_other[cur],
+			       arp_src[cur], ipv4_src[cur]);
 		else if (strncmp(line, "STATS", 5) == 0)
 			do_stats();
 		else if (strncmp(line, "QUIT", 4) == 0)
@@ -407,7 +468,8 @@ main(int argc, char **argv)
 		else
 			printf("ERR unknown command: %s", line);
 	}
-	rte_ipoib_if_destroy(ifp);
+	rte_ipoib_if_destroy(ifs[1]);
+	rte_ipoib_if_destroy(ifs[0]);
 	rte_eal_cleanup();
 	printf("OK bye\n");
 	return 0;

@@ -65,9 +65,7 @@ def main():
                           env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
         h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
                    timeout=60, what='umad0 of the SM host')
-        osm = h.spawn([ns, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'],
-                      name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
-        h.wait_log(osm, 'SUBNET UP', timeout=90)
+        osm = start_opensm(h, ns, run, preload, 'opensm', [])
         hosts = {}
         for name, bdf, ip in (('b', B_BDF, '10.0.0.2'), ('c', C_BDF, '10.0.0.3')):
             hosts[name] = h.spawn([ipoib_host, '--no-huge', '-m', '256', '--file-prefix',
@@ -107,6 +105,9 @@ def main():
 
         if scenario == 'l3':
             l3_resolution(h, b, c, stats, rx)
+        elif scenario == 'child':
+            osm = children(h, b, c, info, stats, rx, osm,
+                           lambda name, extra: start_opensm(h, ns, run, preload, name, extra))
         else:
             eth_exchange(h, b, c, ib, ic, stats, rx)
             groups(h, b, stats, lambda: h.run([ns, run, 'saquery', '-g'],
@@ -133,6 +134,64 @@ def l3_resolution(h, b, c, stats, rx):
     h.check_eq(sb['path_queries'], 1, 'B: one PathRecord query')
     h.check_eq(sc['path_errors'] + sb['path_errors'], 0, 'no path error')
     h.info('L3: B %s; C %s' % (sb, sc))
+
+
+def start_opensm(h, ns, run, preload, name, extra):
+    """OpenSM on the SM host, returned once the subnet is up."""
+    osm = h.spawn([ns, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'] + extra,
+                  name=name, env={'DPDK_IB_UMAD_PRELOAD': preload})
+    h.wait_log(osm, 'SUBNET UP', timeout=90)
+    return osm
+
+
+def children(h, b, c, info, stats, rx, osm, opensm):
+    """Children on P_Key 0x8001: made before the SM programs the P_Key,
+    up when it does; traffic in their partition only; made and destroyed
+    at run time."""
+    for p in (b, c):
+        r = kv(answer(h, p, 'CHILD 8001')[-1])
+        h.check_eq(r['name'], 'ib0.8001', '%s: the child\'s name' % p.name)
+        h.check_eq(int(r['pkey_index']), 0xffff, '%s: P_Key 0x8001 not in the table yet' % p.name)
+        answer(h, p, 'USE 1')
+        h.check_eq(info(p)['link'], '0', '%s: the child is down' % p.name)
+    # A new SM with the partition (OpenSM's partition file, ipoib flag:
+    # it creates the partition's broadcast group).
+    conf = h.write_file('partitions.conf',
+                        'Default=0x7fff, ipoib : ALL=full ;\n'
+                        'P1=0x8001, ipoib : ALL=full ;\n')
+    h.stop(osm)
+    osm = opensm('opensm2', ['-P', conf])
+    for p in (b, c):
+        h.wait_for(lambda p=p: info(p)['link'] == '1', timeout=60, interval=0.5,
+                   what='%s: the child up once the SM programmed 0x8001' % p.name)
+        i = info(p)
+        h.check_eq(int(i['pkey'], 16), 0x8001, '%s: child P_Key' % p.name)
+        h.check(int(i['pkey_index']) != 0xffff, '%s: child P_Key index %s' % (p.name, i))
+        h.check_eq(int(i['ud_mtu']), 2044, '%s: child UD MTU' % p.name)
+    ib, ic = info(b), info(c)
+    h.check(ib['qpn'] != '0x000014', 'the child has its own QP: %s' % ib['qpn'])
+    # B's child asks, C's child hears; C's parent does not.
+    answer(h, b, 'ARP 10.1.0.%s' % ic['lid'])
+    h.wait_for(lambda: int(rx(c)['arp']) >= 1, timeout=10, interval=0.2,
+               what='C\'s child receives the ARP request')
+    h.check_eq(rx(c)['arp_src'], ib['mac'], 'from B\'s child')
+    h.wait_for(lambda: stats(c)['neigh_added'] >= 1, timeout=10, interval=0.2,
+               what='C\'s child learns B\'s child')
+    answer(h, c, 'USE 0')
+    h.check_eq(int(rx(c)['arp']), 0, 'C\'s parent does not see the partition\'s ARP')
+    for p in (b, c):
+        answer(h, p, 'USE 0')
+        h.check_eq(info(p)['link'], '1', '%s: the parent stays up' % p.name)
+    # Destroyed and made again at run time: up at once, the P_Key is there.
+    answer(h, b, 'UNCHILD')
+    r = kv(answer(h, b, 'CHILD 8001')[-1])
+    h.check(int(r['pkey_index']) != 0xffff, 'the new child finds 0x8001: %s' % r)
+    answer(h, b, 'USE 1')
+    h.wait_for(lambda: info(b)['link'] == '1', timeout=30, interval=0.5,
+               what='the re-made child up')
+    answer(h, b, 'USE 0')
+    h.info('children: down before the SM, up after, own QP, own partition, remade')
+    return osm
 
 
 def groups(h, b, stats, saquery_g):
