@@ -225,7 +225,8 @@ dp_swap(struct rte_ipoib_if *ifp, struct rte_ipoib_dp **rx, struct rte_ipoib_dp 
 		old_tx[q] = __atomic_exchange_n(&ifp->dp_tx[q], tx != NULL ? tx[q] : NULL,
 						__ATOMIC_ACQ_REL);
 	/* A burst holds its context from online to offline (the bursts below). */
-	rte_rcu_qsbr_synchronize(ifp->qsbr, RTE_QSBR_THRID_INVALID);
+	if (ifp->qsbr != NULL)
+		rte_rcu_qsbr_synchronize(ifp->qsbr, RTE_QSBR_THRID_INVALID);
 	for (q = 0; q < ifp->conf.nb_rx_queues; q++)
 		if (old_rx[q] != NULL && rte_ipoib_dp_stats_get(old_rx[q], &st) == 0)
 			dp_stats_add(&ifp->dp_gone, &st);

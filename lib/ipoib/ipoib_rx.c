@@ -94,7 +94,7 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	enum rte_ipoib_drop_reason r;
 	uint32_t seg, len, qpn = a->rx.src_qpn & RTE_IPOIB_QPN_MASK;
 	uint16_t type;
-	bool nd = false, have_src;
+	bool nd = false, have_src, grh_only = false;
 
 	msg.nb_lla = 0;
 	if (a->rx.pkey_index != dp->conf.pkey_index)
@@ -148,12 +148,21 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	if (r != RTE_IPOIB_DROP_NONE)
 		return r;
 
-	/* Source: from the GRH, else by (SLID, QPN), else from the payload. */
+	/*
+	 * Source: ARP and ND name the sender's address; else the GRH's SGID
+	 * with the source QPN, which is the QP the peer sent from and may
+	 * not be the one its address names (its tx QPs are not its rx QP):
+	 * such a source is not reported as new. Without GRH, by (SLID, QPN),
+	 * else from the payload.
+	 */
 	if (grh != NULL) {
 		struct rte_ib_gid sgid;
 
-		memcpy(sgid.raw, grh + 8, RTE_IB_GID_LEN);
-		rte_ipoib_hwaddr_set(&src_hw, 0, qpn, &sgid);
+		if (!payload_src_hw(type, l3, &msg, nd, &src_hw)) {
+			memcpy(sgid.raw, grh + 8, RTE_IB_GID_LEN);
+			rte_ipoib_hwaddr_set(&src_hw, 0, qpn, &sgid);
+			grh_only = true;
+		}
 		n = ipoib_neigh_by_hw(dp->conf.tbl, &src_hw);
 		have_src = true;
 		if (n != NULL)
@@ -180,7 +189,7 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	 */
 	if (!have_src) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, a->rx.slid, qpn);
-	} else if (n == NULL) {
+	} else if (n == NULL && !grh_only) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_NEW, &src_hw, NULL, a->rx.slid, qpn);
 	}
 
