@@ -1064,26 +1064,6 @@ rte_ipoib_if_mcast_del(struct rte_ipoib_if *ifp, const uint8_t ip[16])
 	return ipoib_ret(rc);
 }
 
-static bool
-ip_is_v4(const uint8_t ip[16])
-{
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	return memcmp(ip, pfx, sizeof(pfx)) == 0;
-}
-
-/* ff02::1:ffXX:XXXX of @p ip (RFC 4291 2.7.1). */
-static void
-solicited_node(const uint8_t ip[16], uint8_t g[16])
-{
-	memset(g, 0, 16);
-	g[0] = 0xff;
-	g[1] = 0x02;
-	g[11] = 0x01;
-	g[12] = 0xff;
-	memcpy(g + 13, ip + 13, 3);
-}
-
 int
 rte_ipoib_if_addr_set(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool del)
 {
@@ -1093,7 +1073,7 @@ rte_ipoib_if_addr_set(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool del)
 
 	if (ifp == NULL || ip == NULL)
 		return ipoib_err(EINVAL);
-	if (ip[0] == 0xff || (ip_is_v4(ip) && (ip[12] >= 0xe0 || ip[12] == 0))) {
+	if (ip[0] == 0xff || (ipoib_ip_is_v4(ip) && (ip[12] >= 0xe0 || ip[12] == 0))) {
 		IPOIB_LOG(ERR, "%s: address %02x%02x...: multicast, broadcast or zero",
 			  ifp->name, ip[0], ip[1]);
 		return ipoib_err(EINVAL);
@@ -1109,8 +1089,8 @@ rte_ipoib_if_addr_set(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool del)
 		}
 		memmove(ifp->addrs[i], ifp->addrs[i + 1], (ifp->nb_addrs - i - 1) * 16);
 		ifp->nb_addrs--;
-		if (!ip_is_v4(ip)) {
-			solicited_node(ip, g);
+		if (!ipoib_ip_is_v4(ip)) {
+			ipoib_solicited_node(ip, g);
 			ipoib_mcast_unref(ifp, g, false);
 		}
 		goto out;
@@ -1122,8 +1102,8 @@ rte_ipoib_if_addr_set(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool del)
 		goto out;
 	}
 	memcpy(ifp->addrs[ifp->nb_addrs++], ip, 16);
-	if (!ip_is_v4(ip)) {
-		solicited_node(ip, g);
+	if (!ipoib_ip_is_v4(ip)) {
+		ipoib_solicited_node(ip, g);
 		ipoib_mcast_ref(ifp, g, false);
 	}
 out:

@@ -32,6 +32,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_rcu_qsbr.h>
@@ -42,6 +43,27 @@
 
 #include "rte_ipoib_if.h"
 #include "ipoib_path.h"
+
+/* An IPv4 address in its ::ffff:a.b.c.d form. */
+static inline bool
+ipoib_ip_is_v4(const uint8_t ip[16])
+{
+	static const uint8_t pfx[12] = { [10] = 0xff, [11] = 0xff };
+
+	return memcmp(ip, pfx, sizeof(pfx)) == 0;
+}
+
+/* ff02::1:ffXX:XXXX, the solicited-node group of @p ip (RFC 4291 2.7.1). */
+static inline void
+ipoib_solicited_node(const uint8_t ip[16], uint8_t g[16])
+{
+	memset(g, 0, 16);
+	g[0] = 0xff;
+	g[1] = 0x02;
+	g[11] = 0x01;
+	g[12] = 0xff;
+	memcpy(g + 13, ip + 13, 3);
+}
 
 struct rte_ibmad_ctrl_timer;
 

@@ -34,21 +34,13 @@
 static const uint8_t all_hosts[16] = { [10] = 0xff, [11] = 0xff, [12] = 224, [15] = 1 };
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
 
-static bool
-ip_is_v4(const uint8_t ip[16])
-{
-	static const uint8_t pfx[12] = { [10] = 0xff, [11] = 0xff };
-
-	return memcmp(ip, pfx, sizeof(pfx)) == 0;
-}
-
 /* The MGID of an IP group on this interface (RFC 4391 4). */
 static int
 group_mgid(const struct rte_ipoib_if *ifp, const uint8_t ip[16], struct rte_ib_gid *mgid)
 {
 	rte_be32_t g;
 
-	if (ip_is_v4(ip)) {
+	if (ipoib_ip_is_v4(ip)) {
 		if ((ip[12] & 0xf0) != 0xe0)
 			return -EINVAL;
 		memcpy(&g, ip + 12, 4);

@@ -26,14 +26,6 @@
 #include "ipoib_if_priv.h"
 #include "ipoib_private.h"
 
-static bool
-ip_is_v4(const uint8_t ip[16])
-{
-	static const uint8_t pfx[12] = { [10] = 0xff, [11] = 0xff };
-
-	return memcmp(ip, pfx, sizeof(pfx)) == 0;
-}
-
 /* A neighbour for @p hw (and its path), made if new within the budget. */
 static struct rte_ipoib_neigh *
 learn(struct rte_ipoib_if *ifp, const struct rte_ipoib_hwaddr *hw, const uint8_t *ip)
@@ -87,7 +79,7 @@ local_of_family(const struct rte_ipoib_if *ifp, bool v4)
 	unsigned int i;
 
 	for (i = 0; i < ifp->nb_addrs; i++)
-		if (ip_is_v4(ifp->addrs[i]) == v4)
+		if (ipoib_ip_is_v4(ifp->addrs[i]) == v4)
 			return ifp->addrs[i];
 	return NULL;
 }
@@ -154,17 +146,6 @@ send_unicast(struct rte_ipoib_if *ifp, const struct rte_ipoib_hwaddr *hw, struct
 	ipoib_path_ctrl_send(ifp, pe, m, rte_ipoib_hwaddr_qpn(hw));
 }
 
-static void
-solicited_node_of(const uint8_t ip[16], uint8_t g[16])
-{
-	memset(g, 0, 16);
-	g[0] = 0xff;
-	g[1] = 0x02;
-	g[11] = 0x01;
-	g[12] = 0xff;
-	memcpy(g + 13, ip + 13, 3);
-}
-
 static int
 ip6_group_mgid(const struct rte_ipoib_if *ifp, const uint8_t g[16], struct rte_ib_gid *mgid)
 {
@@ -184,7 +165,7 @@ resolve_ip(struct rte_ipoib_if *ifp, const uint8_t ip[16])
 	struct rte_mbuf *m;
 	rte_be32_t spa, tpa;
 	unsigned int i, slot = 0;
-	bool v4 = ip_is_v4(ip);
+	bool v4 = ipoib_ip_is_v4(ip);
 
 	if (memcmp(ip, zero, 16) == 0 || ip[0] == 0xff || is_local(ifp, ip))
 		return;
@@ -221,7 +202,7 @@ resolve_ip(struct rte_ipoib_if *ifp, const uint8_t ip[16])
 		}
 		return;
 	}
-	solicited_node_of(ip, g);
+	ipoib_solicited_node(ip, g);
 	if (rte_ipoib_nd_build(buf, sizeof(buf), 135, src, g, ip, &ifp->hwaddr) < 0 ||
 	    ip6_group_mgid(ifp, g, &mgid) != 0)
 		return;
