@@ -223,7 +223,14 @@ links_state(char *buf, size_t len)
 		memset(&link, 0, sizeof(link));
 		up = rte_eth_link_get_nowait(fp->port_id, &link) == 0 &&
 		     link.link_status == RTE_ETH_LINK_UP;
-		all_up &= up;
+		/*
+		 * Only IB links are waited for (the SM, the broadcast join): an
+		 * Ethernet port's state is shown, since net_tap cannot see its
+		 * interface once moved to another network namespace and then
+		 * reports it down while it forwards.
+		 */
+		if (fp->ibdev != NULL || fp->ipoib != NULL)
+			all_up &= up;
 		off += snprintf(buf + off, len - off, "%sport %u %s", i ? ", " : "",
 				fp->port_id, up ? "up" : "down");
 		if (fp->ibdev != NULL && off < len &&
