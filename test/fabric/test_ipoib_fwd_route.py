@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""dpdk-ipoib-fwd as a router between IPoIB and a kernel (issue 27): two
+DPDK hosts on ibfabric (test/data/hca2.net, OpenSM on its passive CA
+through umad2sim), each a dpdk-ipoib-fwd in route mode between net_ipoib0
+(mode=l3 on its HCA's port 1) and a net_tap0 whose kernel interface is
+in the host's own network namespace (the app runs there, so its TAP is
+made there; the simulated PCI functions are files and path sockets).
+
+Namespace A has 10.72.1.1/24 and fd72:1::1/64, B 10.72.2.1/24 and
+fd72:2::1/64, each with a route to the other's prefix on its TAP. Each
+net_ipoib0 is given the address of the host behind it (ipv4=, ipv6=), so
+that its L3 view answers the other side's ARP and ND for it.
+
+Checks: ping and ping -6 both ways cross two routers (ttl=62, hop limit
+62); at A's prompt, show ipoib neigh lists B's address resolved, show
+ipoib path a resolved path, show ipoib mcast the broadcast group joined,
+show ib port the IB port under net_ipoib0 ACTIVE; quit prints the final
+statistics with the route's proxy ARP and ND answers, exit status 0.
+
+usage: test_ipoib_fwd_route.py <ibfabric> <netfile> <dpdk-ipoib-fwd>
+                               <librte_net_mthca.so>
+"""
+
+import os
+import re
+import sys
+
+from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload, start_opensm
+
+HOSTS = (('a', '0000:10:00.0', 1), ('b', '0000:11:00.0', 2))
+
+
+class Router:
+    """dpdk-ipoib-fwd in route mode in its own namespace."""
+
+    def __init__(self, h, exe, plugin, env, name, bdf, idx):
+        self.h, self.name, self.idx = h, name, idx
+        self.ns = h.netns('fr' + name)
+        self.tap = 'frt%s%d' % (name, os.getpid() % 10000)
+        ipoib = 'net_ipoib0,dev=%s,mode=l3,ipv4=10.72.%d.1,ipv6=fd72:%d::1' % (bdf, idx, idx)
+        # one data lcore each, on different cores (2-core machines)
+        main = '0' if idx == 1 else '1'
+        # ethdevs: 0 the IB port (owned by net_ipoib0, hidden), 1 the HCA's
+        # second IB port, 2 net_ipoib0, 3 net_tap0
+        self.p = h.spawn(['stdbuf', '-oL', exe, '-d', plugin, '--no-huge', '-m', '384',
+                          '-l', '0,1', '--main-lcore', main,
+                          '--file-prefix', 'fwdrt%s%d' % (name, os.getpid()), '-a', bdf,
+                          '--vdev=' + ipoib, '--vdev=net_tap0,iface=' + self.tap,
+                          '--log-level=pmd.net.tap:error', '--',
+                          '--portmask=0xc', '--forward-mode=route', '--route=3:2', '-i'],
+                         name='fwd_' + name, env=env, stdin=True, netns=self.ns)
+        h.wait_log(self.p, 'Links up after', timeout=120)
+        h.check(re.search(r'Port 2: net_ipoib, IPoIB interface \S+ \(mode l3\)', self.p.log()),
+                '%s: port 2 is net_ipoib0 in mode l3:\n%s' % (name, self.p.log()[-2000:]))
+        self.cmd('start', 'Forwarding started')
+
+    def cmd(self, text, until, timeout=30):
+        start = len(self.p.log())
+        self.p.write(text + '\n')
+        self.h.wait_for(lambda: until in self.p.log()[start:], timeout=timeout,
+                        what='%r after %r from %s' % (until, text, self.name))
+        return self.p.log()[start:]
+
+    def ip(self, *args):
+        return self.h.run(['ip', '-n', self.ns] + list(args), timeout=20).stdout
+
+    def kernel(self, other):
+        self.ip('addr', 'add', '10.72.%d.1/24' % self.idx, 'dev', self.tap)
+        self.ip('-6', 'addr', 'add', 'fd72:%d::1/64' % self.idx, 'dev', self.tap, 'nodad')
+        self.ip('link', 'set', self.tap, 'up')
+        self.ip('route', 'add', '10.72.%d.0/24' % other, 'dev', self.tap)
+        self.ip('-6', 'route', 'add', 'fd72:%d::/64' % other, 'dev', self.tap)
+
+    def ping(self, *args, count=3):
+        return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
+                          netns=self.ns, timeout=30, check=False)
+
+
+def wait_ping(h, host, args, ttl, what):
+    """Pings until one answer (the first wait for ARP/ND and a PathRecord
+    on the fabric), then 3 of 3 with the TTL of two routers crossed."""
+    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
+               what=what + ': a first answer')
+    r = host.ping(*args)
+    h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
+            '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
+    h.check('ttl=%d' % ttl in r.stdout, '%s: ttl=%d (two routers):\n%s' % (what, ttl, r.stdout))
+    h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
+
+
+def main():
+    ibfabric, netfile, exe, so = (os.path.abspath(a) for a in sys.argv[1:5])
+    with Harness('ipoib_fwd_route', timeout=280) as h:
+        for prog in ('opensm', 'ping', 'stdbuf'):
+            h.need_program(prog)
+        lib = find_umad2sim(h)
+        root = h.path('pci')
+        fab = Fabric(h, ibfabric, netfile, tag='ifwr', extra=['--pci-root', root])
+        h.wait_for(lambda: all(os.path.exists(os.path.join(root, b, 'iommu.sock'))
+                               for _, b, _ in HOSTS), timeout=10, what='the PCI functions')
+        plugin = eal_safe_plugin(h, so)
+        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root)
+        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
+        a, b = [Router(h, exe, plugin, env, n, bdf, idx) for n, bdf, idx in HOSTS]
+        a.kernel(2)
+        b.kernel(1)
+
+        wait_ping(h, a, ['10.72.2.1'], 62, 'A -> B IPv4')
+        wait_ping(h, b, ['10.72.1.1'], 62, 'B -> A IPv4')
+        wait_ping(h, a, ['-6', 'fd72:2::1'], 62, 'A -> B IPv6')
+        wait_ping(h, b, ['-6', 'fd72:1::1'], 62, 'B -> A IPv6')
+
+        out = a.cmd('show ipoib neigh', 'neigh entries')
+        # one neighbour (B's QPN and GID) bound to the address last resolved
+        h.check(re.search(r'^\s+(10\.72\.2\.1|fd72:2::1)\s+\S+ resolved idle_ms=\d+$', out,
+                          re.M), 'show ipoib neigh: B resolved:\n' + out)
+        out = a.cmd('show ipoib path', 'path entries')
+        h.check(re.search(r'pkey=0xffff dlid=\d+ .* resolved queued=0', out),
+                'show ipoib path: a resolved path:\n' + out)
+        out = a.cmd('show ipoib mcast 2', 'mcast entries')
+        h.check(re.search(r'^\s+ff12:401b:ffff::ffff:ffff\s+broadcast mlid=0x[0-9a-f]{4} joined',
+                          out, re.M), 'show ipoib mcast: the broadcast group joined:\n' + out)
+        out = a.cmd('show ipoib neigh 3', 'not a net_ipoib port')
+        out = a.cmd('show ib port 2', 'P_Keys:')
+        h.check('State: ACTIVE' in out and '[0]0xffff' in out, 'show ib port 2:\n' + out)
+
+        for r in (a, b):
+            r.p.write('quit\n')
+        for r in (a, b):
+            h.wait_for(lambda r=r: not r.p.alive(), timeout=60, what='%s quits' % r.p.name)
+            h.check_eq(r.p.popen.returncode, 0, '%s exit status' % r.p.name)
+            out = r.p.log()
+            final = out[out.index('Final statistics after'):]
+            m = re.search(r'^Route 0: port 3 <-> port 2: peer_mac=\S+ arp_replies=(\d+) '
+                          r'na_sent=(\d+) flooded=(\d+)$', final, re.M)
+            h.check(m and int(m.group(1)) >= 1 and int(m.group(2)) >= 1,
+                    '%s: the route line:\n%s' % (r.name, final))
+            h.info('%s: %s' % (r.name, ' | '.join(final.splitlines()[1:4])))
+        log = fab.proc.log()
+        for bad in ('DMA fault', 'error:'):
+            h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
+        h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
+
+
+if __name__ == '__main__':
+    main()
