@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""dpdk-ipoib-fwd as a router between IPoIB and a kernel (issue 27): two
-DPDK hosts on ibfabric (test/data/hca2.net, OpenSM on its passive CA
-through umad2sim), each a dpdk-ipoib-fwd in route mode between net_ipoib0
+"""dpdk-ipoib-fwd's IPoIB engines over net_ipoib (issue 27): two DPDK
+hosts on ibfabric (test/data/hca3.net), OpenSM on a third DPDK host
+through the user-MAD service (as ipoib_testpmd: its SA answers the
+PathRecord queries of lib/ipoib).
+
+1. route: each host a dpdk-ipoib-fwd in route mode between net_ipoib0
 (mode=l3 on its HCA's port 1) and a net_tap0 whose kernel interface is
 in the host's own network namespace (the app runs there, so its TAP is
 made there; the simulated PCI functions are files and path sockets).
@@ -19,42 +22,63 @@ ipoib path a resolved path, show ipoib mcast the broadcast group joined,
 show ib port the IB port under net_ipoib0 ACTIVE; quit prints the final
 statistics with the route's proxy ARP and ND answers, exit status 0.
 
-usage: test_ipoib_fwd_route.py <ibfabric> <netfile> <dpdk-ipoib-fwd>
-                               <librte_net_mthca.so>
+2. txonly --txonly-dest-ip -> rxonly, net_ipoib0 in mode=l3 on both
+hosts (10.0.0.2 and 10.0.0.3): the sender resolves the address through
+lib/ipoib at "start" (then "resolved"), sends exactly COUNT, the
+receiver counts at least 90 % of them; show ipoib neigh at the sender's
+prompt lists 10.0.0.3 resolved.
+
+usage: test_ipoib_fwd_route.py <ibfabric> <netfile> <sa_host> <dpdk-ipoib-fwd>
+                               <librte_net_mthca.so> <preload> <dpdk-ib-ns>
 """
 
 import os
 import re
+import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload, start_opensm
+from simlib import Fabric, Harness, eal_safe_plugin, sanitizer_preload
+from test_ipoib_if import start_opensm
 
-HOSTS = (('a', '0000:10:00.0', 1), ('b', '0000:11:00.0', 2))
+SM_BDF = '0000:10:00.0'
+HOSTS = (('a', '0000:11:00.0', 1), ('b', '0000:12:00.0', 2))
+COUNT = 2000
+PPS = 10000
 
 
-class Router:
-    """dpdk-ipoib-fwd in route mode in its own namespace."""
+class Fwd:
+    """A dpdk-ipoib-fwd at its prompt on net_ipoib0 (mode=l3 on the HCA's
+    IB port 1), in namespace @ns when given. Its ethdevs: 0 the IB port
+    (owned by net_ipoib0, skipped), 1 the HCA's second IB port, 2
+    net_ipoib0, then @vdevs."""
 
-    def __init__(self, h, exe, plugin, env, name, bdf, idx):
-        self.h, self.name, self.idx = h, name, idx
-        self.ns = h.netns('fr' + name)
-        self.tap = 'frt%s%d' % (name, os.getpid() % 10000)
-        ipoib = 'net_ipoib0,dev=%s,mode=l3,ipv4=10.72.%d.1,ipv6=fd72:%d::1' % (bdf, idx, idx)
+    def __init__(self, h, exe, plugin, env, name, bdf, idx, addrs, vdevs, args, ns=None):
+        self.h, self.name, self.idx, self.ns = h, name, idx, ns
         # one data lcore each, on different cores (2-core machines)
         main = '0' if idx == 1 else '1'
-        # ethdevs: 0 the IB port (owned by net_ipoib0, hidden), 1 the HCA's
-        # second IB port, 2 net_ipoib0, 3 net_tap0
-        self.p = h.spawn(['stdbuf', '-oL', exe, '-d', plugin, '--no-huge', '-m', '384',
-                          '-l', '0,1', '--main-lcore', main,
-                          '--file-prefix', 'fwdrt%s%d' % (name, os.getpid()), '-a', bdf,
-                          '--vdev=' + ipoib, '--vdev=net_tap0,iface=' + self.tap,
-                          '--log-level=pmd.net.tap:error', '--',
-                          '--portmask=0xc', '--forward-mode=route', '--route=3:2', '-i'],
-                         name='fwd_' + name, env=env, stdin=True, netns=self.ns)
+        argv = ['stdbuf', '-oL', exe, '-d', plugin, '--no-huge', '-m', '384',
+                '-l', '0,1', '--main-lcore', main, '--file-prefix',
+                'fwdrt%s%d' % (name, os.getpid()), '-a', bdf,
+                '--vdev=net_ipoib0,dev=%s,mode=l3,%s' % (bdf, addrs)]
+        for v in vdevs:
+            argv.append('--vdev=' + v)
+        self.p = h.spawn(argv + ['--log-level=pmd.net.tap:error', '--', '-i'] + args,
+                         name='fwd_' + name, env=env, stdin=True, netns=ns)
         h.wait_log(self.p, 'Links up after', timeout=120)
         h.check(re.search(r'Port 2: net_ipoib, IPoIB interface \S+ \(mode l3\)', self.p.log()),
                 '%s: port 2 is net_ipoib0 in mode l3:\n%s' % (name, self.p.log()[-2000:]))
-        self.cmd('start', 'Forwarding started')
+        h.check(re.search(r'port 2 up \(IPoIB broadcast joined, \d+/\d+ paths resolved\)',
+                          self.p.log()), '%s: the progress words of net_ipoib0' % name)
+
+    def quit(self):
+        self.p.write('quit\n')
+        self.h.wait_for(lambda: not self.p.alive(), timeout=60, what='%s quits' % self.p.name)
+        self.h.check_eq(self.p.popen.returncode, 0, '%s exit status' % self.p.name)
+
+    def stats(self):
+        out = self.cmd('show port stats 2', 'TX-bytes:')
+        m = re.search(r'RX-packets: (\d+) .*\n.*\n\s*TX-packets: (\d+) ', out)
+        return int(m.group(1)), int(m.group(2))
 
     def cmd(self, text, until, timeout=30):
         start = len(self.p.log())
@@ -65,6 +89,20 @@ class Router:
 
     def ip(self, *args):
         return self.h.run(['ip', '-n', self.ns] + list(args), timeout=20).stdout
+
+
+class Router(Fwd):
+    """dpdk-ipoib-fwd in route mode in its own namespace, between net_ipoib0
+    (given the address of the host behind it) and net_tap0 (ethdev 3)."""
+
+    def __init__(self, h, exe, plugin, env, name, bdf, idx):
+        self.tap = 'frt%s%d' % (name, os.getpid() % 10000)
+        super().__init__(h, exe, plugin, env, name, bdf, idx,
+                         'ipv4=10.72.%d.1,ipv6=fd72:%d::1' % (idx, idx),
+                         ['net_tap0,iface=' + self.tap],
+                         ['--portmask=0xc', '--forward-mode=route', '--route=3:2'],
+                         ns=h.netns('fr' + name))
+        self.cmd('start', 'Forwarding started')
 
     def kernel(self, other):
         self.ip('addr', 'add', '10.72.%d.1/24' % self.idx, 'dev', self.tap)
@@ -90,54 +128,96 @@ def wait_ping(h, host, args, ttl, what):
     h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
 
 
+def route(h, exe, plugin, env):
+    a, b = [Router(h, exe, plugin, env, n, bdf, idx) for n, bdf, idx in HOSTS]
+    a.kernel(2)
+    b.kernel(1)
+
+    wait_ping(h, a, ['10.72.2.1'], 62, 'A -> B IPv4')
+    wait_ping(h, b, ['10.72.1.1'], 62, 'B -> A IPv4')
+    wait_ping(h, a, ['-6', 'fd72:2::1'], 62, 'A -> B IPv6')
+    wait_ping(h, b, ['-6', 'fd72:1::1'], 62, 'B -> A IPv6')
+
+    out = a.cmd('show ipoib neigh', 'neigh entries')
+    # one neighbour (B's QPN and GID) bound to the address last resolved
+    h.check(re.search(r'^\s+(10\.72\.2\.1|fd72:2::1)\s+\S+ resolved idle_ms=\d+$', out,
+                      re.M), 'show ipoib neigh: B resolved:\n' + out)
+    out = a.cmd('show ipoib path', 'path entries')
+    h.check(re.search(r'pkey=0xffff dlid=\d+ .* resolved queued=0', out),
+            'show ipoib path: a resolved path:\n' + out)
+    out = a.cmd('show ipoib mcast 2', 'mcast entries')
+    h.check(re.search(r'^\s+ff12:401b:ffff::ffff:ffff\s+broadcast mlid=0x[0-9a-f]{4} joined',
+                      out, re.M), 'show ipoib mcast: the broadcast group joined:\n' + out)
+    a.cmd('show ipoib neigh 3', 'Port 3: not a net_ipoib port')
+    out = a.cmd('show ib port 2', 'P_Keys:')
+    h.check('State: ACTIVE' in out and '[0]0xffff' in out, 'show ib port 2:\n' + out)
+
+    for r in (a, b):
+        r.quit()
+        out = r.p.log()
+        final = out[out.index('Final statistics after'):]
+        m = re.search(r'^Route 0: port 3 <-> port 2: peer_mac=\S+ arp_replies=(\d+) '
+                      r'na_sent=(\d+) flooded=(\d+)$', final, re.M)
+        h.check(m and int(m.group(1)) >= 1 and int(m.group(2)) >= 1,
+                '%s: the route line:\n%s' % (r.name, final))
+        h.info('%s: %s' % (r.name, ' | '.join(final.splitlines()[1:4])))
+
+
+def txonly(h, exe, plugin, env):
+    (na, bdfa, ia), (nb, bdfb, ib) = HOSTS
+    b = Fwd(h, exe, plugin, env, 'rx', bdfb, ib, 'ipv4=10.0.0.3', [],
+            ['--portmask=0x4', '--forward-mode=rxonly'])
+    b.cmd('start', 'Forwarding started')
+    a = Fwd(h, exe, plugin, env, 'tx', bdfa, ia, 'ipv4=10.0.0.2', [],
+            ['--portmask=0x4', '--forward-mode=txonly', '--txonly-dest-ip=10.0.0.3',
+             '--txonly-count=%d' % COUNT, '--txonly-pps=%d' % PPS, '--txonly-len=128'])
+    out = a.cmd('start', 'Forwarding started', timeout=60)
+    h.check('Port 2: 10.0.0.3 resolved after' in out, 'tx resolved nothing:\n' + out)
+    h.wait_for(lambda: a.stats()[1] == COUNT, timeout=60, interval=0.5,
+               what='tx to send %d' % COUNT)
+    h.wait_for(lambda: b.stats()[0] >= COUNT * 0.9, timeout=30, interval=0.5,
+               what='rx to receive 90 %% of %d' % COUNT)
+    got = b.stats()[0]
+    h.check(COUNT * 0.9 <= got <= COUNT, 'rx received %d of %d' % (got, COUNT))
+    h.info('txonly --txonly-dest-ip -> rxonly: sent %d, received %d' % (COUNT, got))
+    out = a.cmd('show ipoib neigh', 'neigh entries')
+    h.check(re.search(r'^\s+10\.0\.0\.3\s+\S+ resolved idle_ms=\d+$', out, re.M),
+            'show ipoib neigh: 10.0.0.3 resolved:\n' + out)
+    for f in (a, b):
+        f.cmd('stop', 'Final statistics after')
+        f.quit()
+
+
 def main():
-    ibfabric, netfile, exe, so = (os.path.abspath(a) for a in sys.argv[1:5])
+    ibfabric, netfile, sa_host, exe, so, preload, ns_tool = (
+        os.path.abspath(a) for a in sys.argv[1:8])
     with Harness('ipoib_fwd_route', timeout=280) as h:
         for prog in ('opensm', 'ping', 'stdbuf'):
             h.need_program(prog)
-        lib = find_umad2sim(h)
         root = h.path('pci')
         fab = Fabric(h, ibfabric, netfile, tag='ifwr', extra=['--pci-root', root])
-        h.wait_for(lambda: all(os.path.exists(os.path.join(root, b, 'iommu.sock'))
-                               for _, b, _ in HOSTS), timeout=10, what='the PCI functions')
+        h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
+                   timeout=10, what='the simulated PCI functions')
         plugin = eal_safe_plugin(h, so)
         env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root)
-        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
-        a, b = [Router(h, exe, plugin, env, n, bdf, idx) for n, bdf, idx in HOSTS]
-        a.kernel(2)
-        b.kernel(1)
+        run = h.path('umad-sm')
+        os.makedirs(run)
+        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
+                                             stderr=subprocess.DEVNULL))
+        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                           'ifwrsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
+                          name='sm_host', stdin=True,
+                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
+        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
+                   timeout=60, what='umad0 of the SM host')
+        osm = start_opensm(h, ns_tool, run, preload, 'opensm', [])
 
-        wait_ping(h, a, ['10.72.2.1'], 62, 'A -> B IPv4')
-        wait_ping(h, b, ['10.72.1.1'], 62, 'B -> A IPv4')
-        wait_ping(h, a, ['-6', 'fd72:2::1'], 62, 'A -> B IPv6')
-        wait_ping(h, b, ['-6', 'fd72:1::1'], 62, 'B -> A IPv6')
+        route(h, exe, plugin, env)
+        txonly(h, exe, plugin, env)
 
-        out = a.cmd('show ipoib neigh', 'neigh entries')
-        # one neighbour (B's QPN and GID) bound to the address last resolved
-        h.check(re.search(r'^\s+(10\.72\.2\.1|fd72:2::1)\s+\S+ resolved idle_ms=\d+$', out,
-                          re.M), 'show ipoib neigh: B resolved:\n' + out)
-        out = a.cmd('show ipoib path', 'path entries')
-        h.check(re.search(r'pkey=0xffff dlid=\d+ .* resolved queued=0', out),
-                'show ipoib path: a resolved path:\n' + out)
-        out = a.cmd('show ipoib mcast 2', 'mcast entries')
-        h.check(re.search(r'^\s+ff12:401b:ffff::ffff:ffff\s+broadcast mlid=0x[0-9a-f]{4} joined',
-                          out, re.M), 'show ipoib mcast: the broadcast group joined:\n' + out)
-        out = a.cmd('show ipoib neigh 3', 'not a net_ipoib port')
-        out = a.cmd('show ib port 2', 'P_Keys:')
-        h.check('State: ACTIVE' in out and '[0]0xffff' in out, 'show ib port 2:\n' + out)
-
-        for r in (a, b):
-            r.p.write('quit\n')
-        for r in (a, b):
-            h.wait_for(lambda r=r: not r.p.alive(), timeout=60, what='%s quits' % r.p.name)
-            h.check_eq(r.p.popen.returncode, 0, '%s exit status' % r.p.name)
-            out = r.p.log()
-            final = out[out.index('Final statistics after'):]
-            m = re.search(r'^Route 0: port 3 <-> port 2: peer_mac=\S+ arp_replies=(\d+) '
-                          r'na_sent=(\d+) flooded=(\d+)$', final, re.M)
-            h.check(m and int(m.group(1)) >= 1 and int(m.group(2)) >= 1,
-                    '%s: the route line:\n%s' % (r.name, final))
-            h.info('%s: %s' % (r.name, ' | '.join(final.splitlines()[1:4])))
+        h.stop(osm)
+        sm_host.write('QUIT\n')
+        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
         log = fab.proc.log()
         for bad in ('DMA fault', 'error:'):
             h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
