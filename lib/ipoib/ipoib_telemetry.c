@@ -20,12 +20,18 @@
 #include "ipoib_if_priv.h"
 #include "ipoib_private.h"
 
+/*
+ * A GID as a telemetry dictionary key: 32 hex digits. Keys may hold only
+ * alphanumerics, '_' and '/' (rte_telemetry.h), so the usual colon form
+ * would be refused and the entry lost.
+ */
 static void
-gid_str(const uint8_t *g, char *s, size_t n)
+gid_key(const uint8_t *g, char *s, size_t n)
 {
-	snprintf(s, n, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-		 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11],
-		 g[12], g[13], g[14], g[15]);
+	size_t i, off = 0;
+
+	for (i = 0; i < 16 && off < n; i++)
+		off += snprintf(s + off, n - off, "%02x", g[i]);
 }
 
 static void
@@ -79,7 +85,7 @@ path_one(const struct rte_ipoib_path_info *pi, void *arg)
 	struct tel_ctx *c = arg;
 	char g[48], val[200];
 
-	gid_str(pi->dgid.raw, g, sizeof(g));
+	gid_key(pi->dgid.raw, g, sizeof(g));
 	snprintf(val, sizeof(val),
 		 "pkey=0x%04x dlid=%u sl=%u mtu=%u rate=%u state=%s queued=%u failures=%u",
 		 pi->pkey, pi->dlid, pi->sl, pi->mtu, pi->rate, st[pi->state], pi->queued,
@@ -99,7 +105,7 @@ mcast_one(const struct rte_ipoib_mcast_info *gi, void *arg)
 	struct tel_ctx *c = arg;
 	char g[48], val[160];
 
-	gid_str(gi->mgid.raw, g, sizeof(g));
+	gid_key(gi->mgid.raw, g, sizeof(g));
 	snprintf(val, sizeof(val), "state=%s join_state=0x%x mlid=0x%04x refs=%u%s%s",
 		 st[gi->state], gi->join_state, gi->mlid, gi->refs,
 		 gi->bcast ? " broadcast" : "", gi->sendonly ? " sendonly" : "");

@@ -28,12 +28,17 @@ lib/ipoib at "start" (then "resolved"), sends exactly COUNT, the
 receiver counts at least 90 % of them; show ipoib neigh at the sender's
 prompt lists 10.0.0.3 resolved.
 
+The telemetry endpoints /ipoib/neigh, /ipoib/path, /ipoib/mcast of the
+first router answer as its prompt does.
+
 usage: test_ipoib_fwd_route.py <ibfabric> <netfile> <sa_host> <dpdk-ipoib-fwd>
                                <librte_net_mthca.so> <preload> <dpdk-ib-ns>
 """
 
+import json
 import os
 import re
+import socket
 import subprocess
 import sys
 
@@ -69,6 +74,17 @@ class Fwd:
                 '%s: port 2 is net_ipoib0 in mode l3:\n%s' % (name, self.p.log()[-2000:]))
         h.check(re.search(r'port 2 up \(IPoIB broadcast joined, \d+/\d+ paths resolved\)',
                           self.p.log()), '%s: the progress words of net_ipoib0' % name)
+
+    def telemetry(self, cmd):
+        """@cmd's answer on the app's telemetry socket (what dpdk-telemetry.py
+        asks), as a dict."""
+        path = '/var/run/dpdk/fwdrt%s%d/dpdk_telemetry.v2' % (self.name, os.getpid())
+        with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as s:
+            s.settimeout(10)
+            s.connect(path)
+            s.recv(1024)
+            s.send(cmd.encode())
+            return json.loads(s.recv(65536).decode())[cmd.split(',')[0]]
 
     def quit(self):
         self.p.write('quit\n')
@@ -149,6 +165,17 @@ def route(h, exe, plugin, env):
     h.check(re.search(r'^\s+ff12:401b:ffff::ffff:ffff\s+broadcast mlid=0x[0-9a-f]{4} joined',
                       out, re.M), 'show ipoib mcast: the broadcast group joined:\n' + out)
     a.cmd('show ipoib neigh 3', 'Port 3: not a net_ipoib port')
+    # the telemetry endpoints read the same walks (lib/ipoib's ipoib_telemetry.c)
+    ifname = re.search(r'IPoIB interface (\S+) ', a.p.log()).group(1)
+    paths = a.telemetry('/ipoib/path,' + ifname)
+    h.check(any('state=resolved' in v for v in paths.values()),
+            'telemetry /ipoib/path,%s: %r' % (ifname, paths))
+    groups = a.telemetry('/ipoib/mcast,' + ifname)
+    h.check(any('broadcast' in v and 'state=joined' in v for v in groups.values()),
+            'telemetry /ipoib/mcast,%s: %r' % (ifname, groups))
+    neigh = a.telemetry('/ipoib/neigh,' + ifname)
+    h.check(any('path=yes' in v for v in neigh.values()),
+            'telemetry /ipoib/neigh,%s: %r' % (ifname, neigh))
     out = a.cmd('show ib port 2', 'P_Keys:')
     h.check('State: ACTIVE' in out and '[0]0xffff' in out, 'show ib port 2:\n' + out)
 
