@@ -38,7 +38,9 @@ def eal(exe, tag, vdevs):
             '--file-prefix', 'fwdrt%s%d' % (tag, os.getpid()), '--log-level=pmd.net.tap:error']
     for v in vdevs:
         argv += ['--vdev', v]
-    return ['stdbuf', '-oL'] + argv + ['--']
+    # no stdbuf: the app's stdout is line-buffered, and stdbuf's preload
+    # would come before ASan's runtime in the sanitizer build
+    return argv + ['--']
 
 
 def ip(h, ns, *args):
