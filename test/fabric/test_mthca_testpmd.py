@@ -56,8 +56,8 @@ def main():
                 'net_mthca did not probe %s' % BDF)
         h.check('MT25208 (mem-free), firmware 5.3.0' in out, 'no bring-up line')
         h.check('Firmware-version: 5.3.0' in out, 'fw_version_get not shown')
-        for name in ('rx_q0_packets', 'tx_q0_errors', 'PortXmitData', 'PortRcvPkts',
-                     'SymbolErrorCounter', 'VL15Dropped'):
+        for name in ('rx_q0_packets', 'tx_q0_errors', 'tx_port_bytes', 'rx_port_packets',
+                     'rx_port_symbol_errors', 'rx_port_vl15_dropped'):
             h.check(name + ':' in out, 'show port xstats lacks %s' % name)
         h.check('Port 1 is closed' in out, 'the second IB port was not an ethdev')
         log = fab.proc.log()
@@ -120,7 +120,7 @@ def main():
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
         out = tp.log()
         h.check('Link status: up' in out, 'port 0 link not up')
-        h.check('mad_rx: 0\n' not in out, 'the MAD core received no MAD')
+        h.check('rx_mad_packets: 0\n' not in out, 'the MAD core received no MAD')
         h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
 
 
