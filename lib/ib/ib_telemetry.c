@@ -78,7 +78,7 @@ add_hex(struct rte_tel_data *d, const char *key, uint64_t v, int width)
 static int
 port_one(struct rte_ib_device *dev, void *arg)
 {
-	static const struct rte_ib_gid zero;
+	static const uint8_t no_guid[8];
 	struct port_ctx *c = arg;
 	struct rte_tel_data *gids, *pkeys;
 	const struct ib_port_cache *pc;
@@ -116,9 +116,14 @@ port_one(struct rte_ib_device *dev, void *arg)
 	/* the port's own MAD counters: PortInfo P_KeyViolations, Q_KeyViolations */
 	rte_tel_data_add_dict_u64(c->d, "pkey_violations", pc->attr.bad_pkey_cntr);
 	rte_tel_data_add_dict_u64(c->d, "qkey_violations", pc->attr.qkey_viol_cntr);
-	/* the valid entries, as Linux's gids/ and pkeys/ show (empty ones left out) */
+	/*
+	 * The entries in use: a GID with an interface ID (its low 8 bytes,
+	 * RFC 4291 2.5.1; unset entries hold the subnet prefix alone), a
+	 * P_Key with a partition number (0x0000 and 0x8000 are invalid,
+	 * IBA 10.9.1.2).
+	 */
 	for (i = 0; i < pc->nb_gid; i++) {
-		if (memcmp(&pc->gid[i], &zero, sizeof(zero)) == 0)
+		if (memcmp(pc->gid[i].raw + 8, no_guid, sizeof(no_guid)) == 0)
 			continue;
 		gid_str(&pc->gid[i], s, sizeof(s));
 		rte_tel_data_add_array_string(gids, s);

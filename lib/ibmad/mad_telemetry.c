@@ -4,7 +4,7 @@
 
 /*
  * Telemetry endpoint of the MAD core (dpdk-telemetry.py): /ibmad/stats,
- * the counters of struct rte_ibmad_stats, by device. It runs on the
+ * the counters of struct rte_ibmad_stats, of a device or summed. It runs on the
  * telemetry thread and copies the counters under ibmad_lock, as
  * rte_ibmad_stats_get() does.
  */
@@ -27,52 +27,47 @@ static const struct {
 	STAT(rx_bad_route), STAT(rmpp_rx_aborted),
 };
 
+/* Add @p st to @p sum, field by field. */
 static void
-stats_fill(struct rte_tel_data *d, const struct rte_ibmad_stats *st)
+stats_add(const char *name, const struct rte_ibmad_stats *st, void *arg)
 {
+	struct rte_ibmad_stats *sum = arg;
 	unsigned int i;
 
-	rte_tel_data_start_dict(d);
-	for (i = 0; i < RTE_DIM(stat_fields); i++)
-		rte_tel_data_add_dict_u64(d, stat_fields[i].name,
-			*(const uint64_t *)((const uint8_t *)st + stat_fields[i].off));
-}
-
-/* One device: its counters are the answer itself. */
-static void
-stats_one(const char *name, const struct rte_ibmad_stats *st, void *arg)
-{
 	RTE_SET_USED(name);
-	stats_fill(arg, st);
+	for (i = 0; i < RTE_DIM(stat_fields); i++)
+		*(uint64_t *)((uint8_t *)sum + stat_fields[i].off) +=
+			*(const uint64_t *)((const uint8_t *)st + stat_fields[i].off);
 }
 
-/* Every device: a dictionary of them, by name. */
-static void
-stats_each(const char *name, const struct rte_ibmad_stats *st, void *arg)
-{
-	struct rte_tel_data *c = rte_tel_data_alloc();
-
-	if (c == NULL)
-		return;
-	stats_fill(c, st);
-	if (rte_tel_data_add_dict_container(arg, name, c, 0) != 0)
-		rte_tel_data_free(c);
-}
-
-/* /ibmad/stats[,<device>] */
+/*
+ * /ibmad/stats[,<device>]: the counters of one device, or without a
+ * parameter their sums over every served device ("devices" says how
+ * many): DPDK 22.11's telemetry nests no dictionary in a dictionary.
+ */
 static int
 tel_stats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	struct rte_ibmad_stats sum;
+	unsigned int i;
+	int n;
+
 	RTE_SET_USED(cmd);
-	if (params != NULL && params[0] != '\0')
-		return ibmad_stats_walk(params, stats_one, d) == 1 ? 0 : -ENODEV;
+	memset(&sum, 0, sizeof(sum));
+	n = ibmad_stats_walk(params != NULL && params[0] != '\0' ? params : NULL, stats_add,
+			     &sum);
+	if (n == 0 && params != NULL && params[0] != '\0')
+		return -ENODEV;
 	rte_tel_data_start_dict(d);
-	ibmad_stats_walk(NULL, stats_each, d);
+	rte_tel_data_add_dict_int(d, "devices", n);
+	for (i = 0; i < RTE_DIM(stat_fields); i++)
+		rte_tel_data_add_dict_u64(d, stat_fields[i].name,
+			*(const uint64_t *)((const uint8_t *)&sum + stat_fields[i].off));
 	return 0;
 }
 
 RTE_INIT(ibmad_telemetry_init)
 {
 	rte_telemetry_register_cmd("/ibmad/stats", tel_stats,
-				   "MAD core counters of every served IB device, or of one. Parameters: [device]");
+				   "MAD core counters, summed over the served IB devices, or of one. Parameters: [device]");
 }

@@ -77,6 +77,9 @@ def main():
         tp = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-m', '128'] + eal +
                      ['--', '-i', '--total-num-mbufs=4096'], name='testpmd', stdin=True,
                      env=env)
+        # cleanups run before the harness stops its processes, newest
+        # first: testpmd goes before its hugetlbfs is unmounted
+        h.on_teardown(lambda: tp.alive() and h.stop(tp, timeout=10))
         h.wait_log(tp, 'testpmd>', timeout=60)
         start_opensm(h, fab, find_umad2sim(h), 'ca-sm')
         h.wait_log(tp, 'Port 0: link state change event', timeout=60)
@@ -103,8 +106,9 @@ def main():
                        (' '.join(args), out[-2000:]))
             return out
 
-        out = proc_info(['--stats', '--xstats'], 'stats')
-        x_pi = xstats(out)
+        # one listing per run: proc-info shows --stats or else --xstats
+        out = proc_info(['--stats'], 'stats')
+        x_pi = xstats(proc_info(['--xstats'], 'xstats'))
         h.info('proc-info: %d xstats, testpmd: %d' % (len(x_pi), len(x_tp)))
         for k, v in x_tp.items():
             if k.startswith(('rx_port_', 'tx_port_', 'rx_mad_', 'tx_mad_', 'port_link_')):

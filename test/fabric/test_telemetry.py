@@ -63,9 +63,11 @@ def main():
         h.info('fabric: hosta port 1 %r; SM port %r' % (port, sm))
         # no Python env of the sanitizer build in the client
         cenv = {'LD_PRELOAD': None}
-        devs, attr, mad_all, mad_one, bad_dev, bad_port, no_port = telemetry(h, prefix, [
+        (devs, attr, mad_all, mad_one, bad_dev, bad_port, no_port,
+         bad_mad) = telemetry(h, prefix, [
             '/ib/devices', '/ib/port,%s,1' % IBDEV, '/ibmad/stats', '/ibmad/stats,' + IBDEV,
-            '/ib/port,nosuch,1', '/ib/port,%s,9' % IBDEV, '/ib/port,' + IBDEV], cenv)
+            '/ib/port,nosuch,1', '/ib/port,%s,9' % IBDEV, '/ib/port,' + IBDEV,
+            '/ibmad/stats,nosuch'], cenv)
         h.info('/ib/devices %r\n/ib/port %r\n/ibmad/stats %r' % (devs, attr, mad_all))
         h.check_eq(devs, [IBDEV], '/ib/devices')
         h.check_eq(attr['state'], 'ACTIVE', '/ib/port state')
@@ -83,13 +85,15 @@ def main():
                 attr['pkeys'])
         h.check_eq(attr['eth_port'], 0, '/ib/port eth_port')
         h.check_eq(attr['rate_mbps'], 20000, '/ib/port rate_mbps (4x DDR)')
-        h.check_eq(set(mad_all), {IBDEV}, '/ibmad/stats devices')
+        h.check_eq(mad_all['devices'], 1, '/ibmad/stats devices')
+        h.check_eq(mad_one['devices'], 1, '/ibmad/stats,%s devices' % IBDEV)
         h.check(mad_one['rx'] > 0 and mad_one['tx'] > 0 and mad_one['rx_local'] > 0,
                 '/ibmad/stats: the SM\'s MADs not counted: %r' % mad_one)
-        h.check(mad_all[IBDEV]['rx'] <= mad_one['rx'], '/ibmad/stats counters went back')
-        for what, got in (('unknown device', bad_dev), ('port 9', bad_port),
-                          ('no port', no_port)):
-            h.check(got is None, '/ib/port of an %s answered %r, not null' % (what, got))
+        h.check(mad_all['rx'] <= mad_one['rx'], '/ibmad/stats counters went back')
+        for what, got in (('/ib/port of an unknown device', bad_dev),
+                          ('/ib/port of port 9', bad_port), ('/ib/port without a port', no_port),
+                          ('/ibmad/stats of an unknown device', bad_mad)):
+            h.check(got is None, '%s answered %r, not null' % (what, got))
         h.check(tp.alive(), 'testpmd died under telemetry')
         tp.write('quit\n')
         h.wait_for(lambda: not tp.alive(), timeout=30, what='testpmd to quit')
