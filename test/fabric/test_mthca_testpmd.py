@@ -20,8 +20,7 @@ import os
 import re
 import sys
 
-from simlib import (Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload,
-                    start_opensm)
+from simlib import Harness, find_umad2sim, start_opensm, testpmd_fabric
 
 BDF = '0000:10:00.0'
 
@@ -37,14 +36,9 @@ def main():
     ibfabric, netfile, so = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('mthca_testpmd', timeout=240) as h:
         h.need_program('dpdk-testpmd')
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='mtp', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
-                   what='the simulated PCI function')
-        plugin = eal_safe_plugin(h, so)
         # in the sanitizer build: the runtimes the PMD links, preloaded; the
         # PMD finds the project's libraries by itself (its RUNPATH)
-        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
+        fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'mtp', BDF)
 
         r = testpmd(h, env, plugin, BDF,
                     'show port info 0\nshow port xstats 0\nport stop all\nport start all\n'

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload, start_opensm
+from simlib import Harness, find_umad2sim, start_opensm, testpmd_fabric
 
 BDF = '0000:10:00.0'
 PAGES = 96          # 2 MiB pages: testpmd's -m 128 and its mbufs
@@ -64,13 +64,8 @@ def main():
             h.need_program(prog)
         if os.geteuid() != 0:
             h.fail('hugepages and hugetlbfs need root')
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='pinf', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
-                   what='the simulated PCI function')
+        fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'pinf', BDF)
         mnt = hugepages(h)
-        plugin = eal_safe_plugin(h, so)
-        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
         prefix = 'ibpinf%d' % os.getpid()
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         eal = ['-d', plugin, '--huge-dir', mnt, '--file-prefix', prefix, '-a', BDF]

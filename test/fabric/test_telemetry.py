@@ -18,7 +18,7 @@ import os
 import shutil
 import sys
 
-from simlib import Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload, start_opensm
+from simlib import Harness, find_umad2sim, start_opensm, testpmd_fabric
 
 BDF = '0000:10:00.0'
 IBDEV = 'mthca_' + BDF
@@ -42,12 +42,7 @@ def main():
     with Harness('telemetry', timeout=240) as h:
         for prog in ('dpdk-testpmd', 'dpdk-telemetry.py', 'opensm'):
             h.need_program(prog)
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='tel', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
-                   what='the simulated PCI function')
-        plugin = eal_safe_plugin(h, so)
-        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
+        fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'tel', BDF)
         prefix = 'ibtel%d' % os.getpid()
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         tp = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '128',
