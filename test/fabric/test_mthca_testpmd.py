@@ -53,6 +53,13 @@ def main():
         for name in ('rx_q0_packets', 'tx_q0_errors', 'tx_port_bytes', 'rx_port_packets',
                      'rx_port_symbol_errors', 'rx_port_vl15_dropped'):
             h.check(name + ':' in out, 'show port xstats lacks %s' % name)
+        # every xstat named the DPDK way: snake_case, rx_/tx_ (or port_ for
+        # the two IB link counters that watch neither direction)
+        # the listing: 'name: value' lines after testpmd's header
+        m = re.search(r'NIC extended statistics for port 0 *\n((?:\w+: \d+\n)+)', out)
+        names = re.findall(r'^(\w+): ', m.group(1) if m else '', re.M)
+        bad = [n for n in names if not re.match(r'^(rx|tx|port)_[a-z0-9_]+$', n)]
+        h.check(len(names) > 40 and not bad, 'xstats not named the DPDK way: %r' % bad)
         h.check('Port 1 is closed' in out, 'the second IB port was not an ethdev')
         log = fab.proc.log()
         for bad in ('DMA fault', 'refused', 'error:'):

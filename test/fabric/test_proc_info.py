@@ -68,7 +68,11 @@ def main():
         mnt = hugepages(h)
         prefix = 'ibpinf%d' % os.getpid()
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
-        eal = ['-d', plugin, '--huge-dir', mnt, '--file-prefix', prefix, '-a', BDF]
+        # DPDK's memory at an address both processes leave free, also under
+        # ASan: its default (4 GiB up) is ASan's shadow gap, and the primary's
+        # fallback (below the libraries) is where the secondary's are
+        eal = ['-d', plugin, '--huge-dir', mnt, '--file-prefix', prefix, '-a', BDF,
+               '--base-virtaddr', '0x600000000000']
         tp = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-m', '128'] + eal +
                      ['--', '-i', '--total-num-mbufs=4096'], name='testpmd', stdin=True,
                      env=env)
