@@ -146,8 +146,11 @@ mthca_dev_stats_reset(struct rte_eth_dev *eth)
 	return 0;
 }
 
-/* Per rx queue, in rxq_values() order (ethdev's rx_mbuf_allocation_errors per queue). */
-static const char *const rxq_names[] = { "packets", "bytes", "errors", "mbuf_allocation_errors" };
+/*
+ * Per rx queue, in rxq_values() order; nombuf as struct rte_eth_stats'
+ * rx_nombuf (the word dpdk-ipoib-fwd's drop reasons look for).
+ */
+static const char *const rxq_names[] = { "packets", "bytes", "errors", "nombuf" };
 static const char *const txq_names[] = {
 	"packets", "bytes", "errors", "no_ah",
 	/* enum mthca_tx_err order */
