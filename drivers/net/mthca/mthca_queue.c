@@ -22,12 +22,10 @@
 
 #include <rte_alarm.h>
 #include <rte_ib_dev.h>
-#include <rte_ibmad.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
 #include "mthca.h"
-#include "mthca_port.h"
 #include "mthca_queue.h"
 #include "mthca_rxtx.h"
 
