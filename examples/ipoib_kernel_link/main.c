@@ -104,7 +104,7 @@ xstats_print(uint16_t port, const char *what)
 {
 	struct rte_eth_xstat_name *names = NULL;
 	struct rte_eth_xstat *xs = NULL;
-	int i, n;
+	int i, n, shown = 0;
 
 	n = rte_eth_xstats_get(port, NULL, 0);
 	if (n <= 0)
@@ -116,10 +116,13 @@ xstats_print(uint16_t port, const char *what)
 	    rte_eth_xstats_get(port, xs, n) != n)
 		goto out;
 	printf("Port %u (%s) xstats:", port, what);
-	for (i = 0; i < n; i++)
-		if (xs[i].value != 0 && xs[i].id < (uint64_t)n)
-			printf(" %s=%" PRIu64, names[xs[i].id].name, xs[i].value);
-	printf("\n");
+	for (i = 0; i < n; i++) {
+		if (xs[i].value == 0 || xs[i].id >= (uint64_t)n)
+			continue;
+		printf(" %s=%" PRIu64, names[xs[i].id].name, xs[i].value);
+		shown++;
+	}
+	printf("%s\n", shown == 0 ? " all zero" : "");
 out:
 	free(names);
 	free(xs);
@@ -221,11 +224,14 @@ main(int argc, char **argv)
 	if (klink_kport_mirror_mtu(&ports) != 0)
 		goto out_cb;
 	ret = rte_eth_dev_start(ports.ib);
-	if (ret == 0)
-		ret = rte_eth_dev_start(ports.kernel);
 	if (ret != 0) {
-		KLINK_LOG(ERR, "start: %s", rte_strerror(-ret));
-		goto out_stop;
+		KLINK_LOG(ERR, "port %u: start: %s", ports.ib, rte_strerror(-ret));
+		goto out_cb;
+	}
+	ret = rte_eth_dev_start(ports.kernel);
+	if (ret != 0) {
+		KLINK_LOG(ERR, "%s: start: %s", klink_cfg.iface, rte_strerror(-ret));
+		goto out_stop_ib;
 	}
 	/* Starting a TAP brings it up: down again until the IB link is. */
 	if (klink_kport_mirror_link(&ports, &kernel_up) != 0)
@@ -242,6 +248,7 @@ main(int argc, char **argv)
 	status = 0;
 out_stop:
 	rte_eth_dev_stop(ports.kernel);
+out_stop_ib:
 	rte_eth_dev_stop(ports.ib);
 out_cb:
 	if (lsc)
