@@ -228,11 +228,15 @@ dp_swap(struct rte_ipoib_if *ifp, struct rte_ipoib_dp **rx, struct rte_ipoib_dp 
 	if (ifp->qsbr != NULL)
 		rte_rcu_qsbr_synchronize(ifp->qsbr, RTE_QSBR_THRID_INVALID);
 	for (q = 0; q < ifp->conf.nb_rx_queues; q++)
-		if (old_rx[q] != NULL && rte_ipoib_dp_stats_get(old_rx[q], &st) == 0)
+		if (old_rx[q] != NULL && rte_ipoib_dp_stats_get(old_rx[q], &st) == 0) {
 			dp_stats_add(&ifp->dp_gone, &st);
+			dp_stats_add(&ifp->dp_gone_dir[0], &st);
+		}
 	for (q = 0; q < ifp->conf.nb_tx_queues; q++)
-		if (old_tx[q] != NULL && rte_ipoib_dp_stats_get(old_tx[q], &st) == 0)
+		if (old_tx[q] != NULL && rte_ipoib_dp_stats_get(old_tx[q], &st) == 0) {
 			dp_stats_add(&ifp->dp_gone, &st);
+			dp_stats_add(&ifp->dp_gone_dir[1], &st);
+		}
 	for (q = 0; q < ifp->conf.nb_rx_queues; q++)
 		rte_ipoib_dp_free(old_rx[q]);
 	for (q = 0; q < ifp->conf.nb_tx_queues; q++)
@@ -1140,6 +1144,28 @@ rte_ipoib_if_stats_get(const struct rte_ipoib_if *cifp, struct rte_ipoib_if_stat
 	}
 	st->path_refused = ifp->pc.path_refused;
 	st->path_drops = ifp->pc.path_drops;
+	ipoib_if_unlock(ifp);
+	return 0;
+}
+
+int
+rte_ipoib_if_dir_stats_get(const struct rte_ipoib_if *cifp, bool tx, struct rte_ipoib_dp_stats *st)
+{
+	struct rte_ipoib_if *ifp = (struct rte_ipoib_if *)(uintptr_t)cifp;
+	struct rte_ipoib_dp_stats d;
+	struct rte_ipoib_dp *dp;
+	unsigned int q, nb;
+
+	if (ifp == NULL || st == NULL)
+		return ipoib_err(EINVAL);
+	ipoib_if_lock(ifp);
+	*st = ifp->dp_gone_dir[tx];
+	nb = tx ? ifp->conf.nb_tx_queues : ifp->conf.nb_rx_queues;
+	for (q = 0; q < nb; q++) {
+		dp = tx ? ifp->dp_tx[q] : ifp->dp_rx[q];
+		if (dp != NULL && rte_ipoib_dp_stats_get(dp, &d) == 0)
+			dp_stats_add(st, &d);
+	}
 	ipoib_if_unlock(ifp);
 	return 0;
 }

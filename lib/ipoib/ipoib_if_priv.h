@@ -193,6 +193,7 @@ struct rte_ipoib_if {
 	struct rte_ipoib_dp *dp_tx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp *dp_rx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp_stats dp_gone;  /* counters of replaced contexts */
+	struct rte_ipoib_dp_stats dp_gone_dir[2]; /* the same by direction: rx, tx */
 	struct ipoib_txq txq[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ibmad_ctrl_timer *timer;
 	uint32_t pending_events;          /* 1 << rte_ib_event_type, atomic */

@@ -286,6 +286,22 @@ int rte_ipoib_if_stats_get(const struct rte_ipoib_if *ifp, struct rte_ipoib_if_s
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Copy the data-path counters of one direction: the receive contexts
+ * (@p tx false: decapsulation, receive drops) or the send contexts
+ * (@p tx true: encapsulation, send drops), summed over the queues and
+ * over contexts replaced since creation. rte_ipoib_if_stats_get()'s
+ * @c dp is the sum of both.
+ *
+ * @return 0, or -1 with rte_errno EINVAL.
+ */
+__rte_experimental
+int rte_ipoib_if_dir_stats_get(const struct rte_ipoib_if *ifp, bool tx,
+			       struct rte_ipoib_dp_stats *st);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * Find an interface by name.
  *
  * @return The interface, or NULL with rte_errno ENOENT.
