@@ -71,7 +71,7 @@ klink_config_usage(const char *prog)
 	       "                       tun (IP, for mode=l3), virtio_user (Ethernet over\n"
 	       "                       vhost-net) (default tap)\n"
 	       "  --iface=NAME         kernel interface name (default %s)\n"
-	       "  --port=N             the IB-side port (default 0)\n"
+	       "  --port=PORT          the IB-side port, by id or name (default 0)\n"
 	       "  --data-lcores=N      1: both directions on one worker lcore,\n"
 	       "                       2: one worker lcore each (default 1)\n"
 	       "  --burst=N            packets per burst, 1..%d (default %d)\n"
@@ -134,6 +134,27 @@ parse_iface(const char *s)
 		}
 	}
 	strcpy(klink_cfg.iface, s);
+	return 0;
+}
+
+/* --port: a port id, or an ethdev name (net_ipoib0) looked up now. */
+static int
+parse_port(const char *s)
+{
+	uint64_t v;
+	uint16_t id;
+
+	if (isdigit((unsigned char)*s)) {
+		if (parse_uint("port", s, 0, RTE_MAX_ETHPORTS - 1, &v) != 0)
+			return -1;
+		klink_cfg.ib_port = (uint16_t)v;
+		return 0;
+	}
+	if (rte_eth_dev_get_port_by_name(s, &id) != 0) {
+		KLINK_LOG(ERR, "--port=%s: no port of that name", s);
+		return -1;
+	}
+	klink_cfg.ib_port = id;
 	return 0;
 }
 
@@ -204,9 +225,8 @@ klink_config_parse(int argc, char **argv)
 				return -1;
 			break;
 		case OPT_PORT:
-			if (parse_uint("port", optarg, 0, RTE_MAX_ETHPORTS - 1, &v) != 0)
+			if (parse_port(optarg) != 0)
 				return -1;
-			klink_cfg.ib_port = (uint16_t)v;
 			break;
 		case OPT_DATA_LCORES:
 			if (parse_uint("data-lcores", optarg, 1, 2, &v) != 0)

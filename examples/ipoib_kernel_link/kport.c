@@ -167,6 +167,24 @@ kport_set_mtu(const struct klink_ports *p, uint16_t mtu)
 }
 
 /*
+ * The largest MTU @p info's port takes. ethdev leaves max_mtu at
+ * UINT16_MAX when a driver gives only max_rx_pktlen (net_tap), and then
+ * checks the MTU plus 18 bytes (Ethernet header and CRC) against
+ * max_rx_pktlen (eth_dev_get_overhead_len() in DPDK 22.11's rte_ethdev.c).
+ */
+static uint16_t
+kport_max_mtu(const struct rte_eth_dev_info *info)
+{
+	const uint32_t overhead = RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+
+	if (info->max_mtu != UINT16_MAX)
+		return info->max_mtu;
+	if (info->max_rx_pktlen > overhead && info->max_rx_pktlen - overhead < UINT16_MAX)
+		return (uint16_t)(info->max_rx_pktlen - overhead);
+	return UINT16_MAX;
+}
+
+/*
  * The kernel side's MTU := the IB side's, clamped to what the kernel port
  * takes: DPDK 22.11's net_tap reports a largest frame of 1522 bytes
  * (RTE_ETHER_MAX_VLAN_FRAME_LEN), so TAP and TUN stop at MTU 1504, below
@@ -176,7 +194,7 @@ int
 klink_kport_mirror_mtu(const struct klink_ports *p)
 {
 	struct rte_eth_dev_info info;
-	uint16_t ib_mtu, mtu;
+	uint16_t ib_mtu, mtu, max = UINT16_MAX;
 	int ret;
 
 	ret = rte_eth_dev_get_mtu(p->ib, &ib_mtu);
@@ -185,15 +203,17 @@ klink_kport_mirror_mtu(const struct klink_ports *p)
 		return ret;
 	}
 	mtu = ib_mtu;
-	ret = rte_eth_dev_info_get(p->kernel, &info);
-	if (ret == 0 && klink_cfg.kind != KLINK_KIND_VIRTIO && mtu > info.max_mtu)
-		mtu = info.max_mtu;
+	if (klink_cfg.kind != KLINK_KIND_VIRTIO &&
+	    rte_eth_dev_info_get(p->kernel, &info) == 0)
+		max = kport_max_mtu(&info);
+	if (mtu > max)
+		mtu = max;
 	if (mtu == kport_mtu)
 		return 0;
 	if (mtu != ib_mtu)
 		KLINK_LOG(NOTICE, "%s: MTU %u (port %u has %u; %s takes at most %u)",
 			  klink_cfg.iface, mtu, p->ib, ib_mtu, klink_kind_names[klink_cfg.kind],
-			  info.max_mtu);
+			  max);
 	ret = kport_set_mtu(p, mtu);
 	if (ret != 0) {
 		KLINK_LOG(ERR, "%s: MTU %u: %s", klink_cfg.iface, mtu, rte_strerror(-ret));

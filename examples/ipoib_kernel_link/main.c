@@ -63,6 +63,24 @@ on_lsc(uint16_t port, enum rte_eth_event_type type, void *arg, void *ret_param)
 	return 0;
 }
 
+/* What is bridged to what, one line the tests and the demo parse. */
+static void
+kernel_link_banner(const struct klink_ports *p)
+{
+	char name[RTE_ETH_NAME_MAX_LEN] = "?";
+	struct rte_ether_addr mac;
+	uint16_t mtu = 0;
+
+	rte_eth_dev_get_name_by_port(p->ib, name);
+	rte_eth_dev_get_mtu(p->kernel, &mtu);
+	printf("Kernel link: port %u (%s", p->ib, name);
+	if (klink_cfg.kind != KLINK_KIND_TUN && rte_eth_macaddr_get(p->ib, &mac) == 0)
+		printf(", MAC " RTE_ETHER_ADDR_PRT_FMT, RTE_ETHER_ADDR_BYTES(&mac));
+	printf(") <-> %s (%s, port %u, MTU %u), %u data lcore%s\n", klink_cfg.iface,
+	       klink_kind_names[klink_cfg.kind], p->kernel, mtu, klink_cfg.data_lcores,
+	       klink_cfg.data_lcores > 1 ? "s" : "");
+}
+
 /* Configure and start @p port with one queue each way. */
 static int
 port_start(uint16_t port, struct rte_mempool *mp, bool lsc)
@@ -236,9 +254,7 @@ main(int argc, char **argv)
 	/* Starting a TAP brings it up: down again until the IB link is. */
 	if (klink_kport_mirror_link(&ports, &kernel_up) != 0)
 		goto out_stop;
-	printf("Kernel link: port %u <-> %s (%s, port %u), %u data lcore%s\n", ports.ib,
-	       klink_cfg.iface, klink_kind_names[klink_cfg.kind], ports.kernel,
-	       klink_cfg.data_lcores, klink_cfg.data_lcores > 1 ? "s" : "");
+	kernel_link_banner(&ports);
 	if (klink_fwd_start(&ports) != 0) {
 		__atomic_store_n(&klink_quit, true, __ATOMIC_RELAXED);
 		klink_fwd_wait();
