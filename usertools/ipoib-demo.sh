@@ -17,7 +17,12 @@
 #   7. iperf3 TCP for 10 s;
 #   8. a report: throughput, RTT, packets per link, drops, the capture.
 #
-# usage: ipoib-demo.sh [BUILD_DIR]
+# usage: ipoib-demo.sh [BUILD_DIR [NETFILE]]
+#
+# NETFILE (default config/fabrics/default.net) must have the MT25208
+# models host1 and host2. IPOIB_DEMO_CAPTURE names the capture file kept
+# (default /tmp/ipoib-demo.pcapng); IPOIB_DEMO_KEEP=1 keeps the scratch
+# directory with every log.
 #
 # Each step prints its time; a failing step is named and the exit status
 # is 1 (130 after Ctrl-C). Everything started is stopped on exit, on
@@ -27,7 +32,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-net=$top/config/fabrics/default.net
+net=$(realpath "${2:-$top/config/fabrics/default.net}")
 ibfabric=$build/app/ibfabric/ibfabric
 klink=$build/examples/ipoib_kernel_link/dpdk-ipoib-kernel-link
 mthca=$build/drivers/net/mthca/librte_net_mthca.so
@@ -47,6 +52,7 @@ die() {
 	exit 1
 }
 
+[ -f "$net" ] || die "no fabric file $net"
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, the user-MAD service's FUSE mount)"
 for f in "$ibfabric" "$klink" "$mthca" "$ibumad"; do
 	[ -e "$f" ] || die "$f not built (run usertools/ipoib-setup.sh)"
@@ -86,8 +92,9 @@ cleanup() {
 	local rc=$? i
 	trap - EXIT HUP INT PIPE TERM
 	if [ -n "$step_name" ] && [ $rc -ne 0 ]; then
-		echo "ipoib-demo: step $stepno ($step_name) failed after $(( ($(now_ms) - step_start) ))" \
-			"ms; logs in $work" >&2
+		ms=$(( $(now_ms) - step_start ))
+		echo "ipoib-demo: step $stepno ($step_name) failed after $((ms / 1000)).$(((ms % 1000) / 100)) s;" \
+			"logs in $work" >&2
 		keep=1
 	fi
 	for ((i = ${#order[@]} - 1; i >= 0; i--)); do
@@ -159,12 +166,13 @@ start_host() {
 	namespaces+=("$ns")
 	ip -n "$ns" link set lo up
 	[ "$h" = host1 ] && umad=(DPDK_IB_UMAD_DIR="$work/umad")
-	eal=(-d "$mthca" -d "$ibumad" --no-huge -m 512 -l 0,1 --main-lcore 1
+	# one data lcore each, on different CPUs (the main lcores mostly sleep)
+	eal=(-d "$mthca" -d "$ibumad" --no-huge -m 512 -l 0,1 --main-lcore $((n % 2))
 	     --file-prefix "${tag}h$n" -a "${BDF[$h]},node_desc=$h"
 	     --log-level=pmd.net.mthca:warning)
 	if [ -e "$ipoib" ]; then
 		eal+=(-d "$ipoib" --vdev "net_ipoib0,dev=${BDF[$h]},mode=eth")
-		klport=1
+		klport=net_ipoib0
 	else
 		klport=0
 	fi
@@ -223,7 +231,8 @@ step_done
 # -- 5 ------------------------------------------------------------------------
 step "the fabric: port states and ibnetdiscover"
 for h in $HOSTS; do
-	ctl show ports $h | sed -n 's/^port node="\([^"]*\)" num=\([0-9]*\) .*lid=\([0-9]*\) .*state=\([A-Z]*\) phys=\([A-Z]*\).*/      \1 port \2: LID \3, \4 \/ \5/p'
+	ctl show ports $h | grep ' peer=' |
+		sed -n 's/^port node="\([^"]*\)" num=\([0-9]*\) .* lid=\([0-9]*\) .*state=\([A-Z]*\) phys=\([A-Z]*\).*/      \1 port \2: LID \3, \4 \/ \5/p'
 done
 ibns ibnetdiscover >"$work/ibnetdiscover.txt" 2>"$work/ibnetdiscover.err" ||
 	die "ibnetdiscover failed: $(cat "$work/ibnetdiscover.err")"
@@ -232,3 +241,135 @@ for h in $HOSTS; do
 done
 grep -E '^(Switch|Ca)|^\[' "$work/ibnetdiscover.txt" | sed 's/^/      /'
 step_done
+
+[ -e "$ipoib" ] || die "$ipoib not built: the demo stops after the bring-up"
+
+# -- 6 ------------------------------------------------------------------------
+step "ping and ping -6 between the namespaces (captured on every link)"
+for h in $HOSTS; do
+	ip -n "${NS[$h]}" addr add "${IP4[$h]}/24" dev $IFACE
+	ip -n "${NS[$h]}" -6 addr add "${IP6[$h]}/64" dev $IFACE nodad
+done
+# the link-local addresses finish duplicate address detection first
+n=0
+for h in $HOSTS; do
+	until ip -n "${NS[$h]}" -6 addr show dev $IFACE scope link | grep -q fe80 &&
+	      ! ip -n "${NS[$h]}" -6 addr show dev $IFACE | grep -q tentative; do
+		n=$((n + 1)); [ $n -lt 200 ] || die "$h: no link-local address within 20 s"
+		sleep 0.1
+	done
+done
+lladdr() {
+	ip -n "${NS[$1]}" -6 addr show dev $IFACE scope link |
+		sed -n 's/.*inet6 \(fe80::[0-9a-f:]*\)\/64.*/\1/p' | head -n 1
+}
+declare -A LL=([host1]=$(lladdr host1) [host2]=$(lladdr host2))
+ctl capture start "$work/fabric.pcapng" >/dev/null
+# @1 from, @2 label, @3... ping's arguments: one answer first (ARP/ND and
+# a PathRecord may be on the way), then 3 of 3; the average RTT in ms.
+declare -A RTT=()
+ping_pair() {
+	local from=$1 label=$2 n=0 out
+	shift 2
+	until ip netns exec "${NS[$from]}" ping -c 1 -W 1 "$@" >/dev/null 2>&1; do
+		n=$((n + 1)); [ $n -lt 20 ] || die "$label: no answer within 20 s"
+	done
+	out=$(ip netns exec "${NS[$from]}" ping -c 3 -i 0.2 -W 2 "$@" 2>&1) ||
+		die "$label: $(echo "$out" | tail -n 2)"
+	RTT[$label]=$(echo "$out" | sed -n 's/^rtt [^=]*= [0-9.]*\/\([0-9.]*\)\/.*/\1/p')
+	printf '      %-34s 3/3, avg %s ms\n' "$label" "${RTT[$label]}"
+}
+ping_pair host1 "host1 -> host2 IPv4" "${IP4[host2]}"
+ping_pair host2 "host2 -> host1 IPv4" "${IP4[host1]}"
+ping_pair host1 "host1 -> host2 IPv6 global" -6 "${IP6[host2]}"
+ping_pair host2 "host2 -> host1 IPv6 global" -6 "${IP6[host1]}"
+ping_pair host1 "host1 -> host2 IPv6 link-local" -6 "${LL[host2]}%$IFACE"
+ping_pair host2 "host2 -> host1 IPv6 link-local" -6 "${LL[host1]}%$IFACE"
+ctl capture stop >/dev/null
+for h in $HOSTS; do
+	o=host2; [ $h = host2 ] && o=host1
+	echo "      $h: ip neigh: $(ip -n "${NS[$h]}" neigh show dev $IFACE | grep -c lladdr) neighbours," \
+		"${IP4[$o]} at $(ip -n "${NS[$h]}" neigh show "${IP4[$o]}" dev $IFACE | awk '{print $3}')"
+done
+step_done
+
+# -- 7 ------------------------------------------------------------------------
+step "iperf3 TCP host1 -> host2, 10 s"
+spawn iperf3_s nsenter --net="/var/run/netns/${NS[host2]}" iperf3 -s -1 -B "${IP4[host2]}"
+n=0
+until ip netns exec "${NS[host2]}" ss -Hltn | grep -q ':5201'; do
+	n=$((n + 1)); [ $n -lt 100 ] || die "iperf3 server not listening"
+	sleep 0.1
+done
+ip netns exec "${NS[host1]}" iperf3 -c "${IP4[host2]}" -t 10 -J >"$work/iperf3.json" ||
+	die "iperf3: $(tail -n 5 "$work/iperf3.json")"
+read -r mbps retr < <(python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["end"]
+print("%.1f %d" % (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"].get("retransmits", 0)))' \
+	"$work/iperf3.json")
+echo "      $mbps Mbit/s, $retr retransmits"
+step_done
+
+# -- 8 ------------------------------------------------------------------------
+step "report"
+capture=${IPOIB_DEMO_CAPTURE:-/tmp/ipoib-demo.pcapng}
+cp "$work/fabric.pcapng" "$capture"
+# Debian 12's tshark (Wireshark 4.0) does not map LINKTYPE_INFINIBAND
+# (247) in a pcapng Interface Description Block: a copy says DLT_USER0
+# (147) there, bound to the InfiniBand dissector (doc/guides/tools/
+# ibfabric.rst, "Captures").
+readable=${capture%.pcapng}.user0.pcapng
+python3 - "$capture" "$readable" <<'PYEOF'
+import struct, sys
+data = bytearray(open(sys.argv[1], 'rb').read())
+off = 0
+while off + 12 <= len(data):
+    btype, blen = struct.unpack_from('<II', data, off)
+    if blen < 12:
+        sys.exit('bad pcapng block at %d' % off)
+    if btype == 1:
+        struct.pack_into('<H', data, off + 8, 147)
+    off += blen
+open(sys.argv[2], 'wb').write(data)
+PYEOF
+tsopt='uat:user_dlts:"User 0 (DLT=147)","infiniband","0","","0",""'
+protos=$(tshark -r "$readable" -o "$tsopt" -T fields -e frame.protocols 2>/dev/null) ||
+	die "tshark cannot read $readable"
+# what the links carried: the PMA counters at both ends of each cable
+links=$(for nd in $(ctl show nodes | sed -n 's/^node name="*\([^" ]*\)"* .*/\1/p'); do
+		ctl show ports "$nd"; done |
+	sed -n 's/^port node="*\([^" ]*\)"* num=\([0-9]*\) .*peer="*\([^" ]*\)"* peer_port=\([0-9]*\).*/\1 \2 \3 \4/p')
+stop_pid "${pid[opensm]}"
+for h in host2 host1; do
+	stop_pid "${pid[$h]}"
+	grep -q "Bye (ok)" "$work/$h.log" || die "$h did not stop cleanly: $(tail -n 5 "$work/$h.log")"
+done
+echo "  ================================================================"
+echo "  IP over InfiniBand, two DPDK hosts on ibfabric (default.net), OpenSM on host1"
+echo "  throughput   iperf3 TCP host1 -> host2: $mbps Mbit/s ($retr retransmits)"
+echo "  RTT (avg)    IPv4 ${RTT[host1 -> host2 IPv4]} ms, IPv6 ${RTT[host1 -> host2 IPv6 global]} ms," \
+	"IPv6 link-local ${RTT[host1 -> host2 IPv6 link-local]} ms"
+echo "  packets per link (PMA PortXmitPkts, each way)"
+echo "$links" | while read -r a ap b bp; do
+	# each cable once
+	[ -n "$a" ] && [[ "$a[$ap]" < "$b[$bp]" ]] || continue
+	xa=$(ctl show counters "$a" "$ap" | sed -n 's/.* xmit_pkts=\([0-9]*\).*/\1/p')
+	xb=$(ctl show counters "$b" "$bp" | sed -n 's/.* xmit_pkts=\([0-9]*\).*/\1/p')
+	printf '    %-11s -> %-11s %8s    <- %8s\n' "$a[$ap]" "$b[$bp]" "$xa" "$xb"
+done
+echo "  drops"
+for h in $HOSTS; do
+	fin=$(grep -m1 '^Final statistics' "$work/$h.log" | sed 's/^Final statistics after [0-9.]* s: //')
+	echo "    $h kernel link: $fin"
+	xs=$(grep -m1 '(IB side) xstats:' "$work/$h.log" | tr ' ' '\n' | grep -E 'drop|err|fail' | tr '\n' ' ')
+	echo "    $h net_ipoib0:  ${xs:-no drop counted}"
+done
+echo "    ibfabric: $(ctl show stats | sed 's/^stats //')"
+echo "  capture      $capture: $(echo "$protos" | grep -c .) packets of the ping step on" \
+	"every link ($(echo "$protos" | grep -c ':arp$') ARP, $(echo "$protos" | grep -c ':icmp:')" \
+	"ICMP, $(echo "$protos" | grep -c ':icmpv6') ICMPv6)"
+echo "               Debian 12's tshark reads its copy: tshark -r $readable -o '$tsopt'"
+echo "  ================================================================"
+step_done
+echo "ipoib-demo: done in $SECONDS s"
