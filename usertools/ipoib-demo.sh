@@ -57,7 +57,7 @@ die() {
 for f in "$ibfabric" "$klink" "$mthca" "$ibumad"; do
 	[ -e "$f" ] || die "$f not built (run usertools/ipoib-setup.sh)"
 done
-for p in opensm ibnetdiscover iperf3 ip nsenter ping; do
+for p in opensm ibnetdiscover iperf3 ip nsenter ping tshark; do
 	command -v $p >/dev/null || die "$p not installed (usertools/ipoib-setup.sh installs it)"
 done
 
@@ -177,7 +177,7 @@ start_host() {
 		klport=0
 	fi
 	spawn "$h" env SYSFS_PCI_DEVICES="$work/pci" "${umad[@]}" \
-		nsenter --net="/var/run/netns/$ns" stdbuf -oL "$klink" "${eal[@]}" -- \
+		nsenter --net="/var/run/netns/$ns" "$klink" "${eal[@]}" -- \
 		--port=$klport --iface=$IFACE --stats-period=0
 	NS[$h]=$ns
 }
