@@ -340,9 +340,12 @@ protos=$(tshark -r "$readable" -o "$tsopt" -T fields -e frame.protocols 2>/dev/n
 links=$(for nd in $(ctl show nodes | sed -n 's/^node name="*\([^" ]*\)"* .*/\1/p'); do
 		ctl show ports "$nd"; done |
 	sed -n 's/^port node="*\([^" ]*\)"* num=\([0-9]*\) .*peer="*\([^" ]*\)"* peer_port=\([0-9]*\).*/\1 \2 \3 \4/p')
+# host2 while OpenSM answers its leaves, then OpenSM, then host1 (whose
+# user-MAD service OpenSM uses)
+stop_pid "${pid[host2]}"
 stop_pid "${pid[opensm]}"
+stop_pid "${pid[host1]}"
 for h in host2 host1; do
-	stop_pid "${pid[$h]}"
 	grep -q "Bye (ok)" "$work/$h.log" || die "$h did not stop cleanly: $(tail -n 5 "$work/$h.log")"
 done
 echo "  ================================================================"
@@ -362,8 +365,15 @@ echo "  drops"
 for h in $HOSTS; do
 	fin=$(grep -m1 '^Final statistics' "$work/$h.log" | sed 's/^Final statistics after [0-9.]* s: //')
 	echo "    $h kernel link: $fin"
-	xs=$(grep -m1 '(IB side) xstats:' "$work/$h.log" | tr ' ' '\n' | grep -E 'drop|err|fail' | tr '\n' ' ')
+	xs=$(grep -m1 '(IB side) xstats:' "$work/$h.log" | tr ' ' '\n' |
+		{ grep -E 'drop|err|fail' || true; } | tr '\n' ' ')
 	echo "    $h net_ipoib0:  ${xs:-no drop counted}"
+	xs=$(ctl hca $h resources | grep '^hca_dp ' | tr ' ' '\n' | grep '^drop_' |
+		{ grep -v '=0$' || true; } | tr '\n' ' ')
+	case "$xs" in
+	*drop_no_wqe*) xs="$xs(drop_no_wqe: the receive queue was empty; UD has no flow control)" ;;
+	esac
+	echo "    $h HCA (model): ${xs:-no drop}"
 done
 echo "    ibfabric: $(ctl show stats | sed 's/^stats //')"
 echo "  capture      $capture: $(echo "$protos" | grep -c .) packets of the ping step on" \
