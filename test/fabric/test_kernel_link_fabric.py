@@ -37,6 +37,7 @@ import sys
 
 from simlib import Fabric, Harness, eal_private_dir
 from test_ipoib_if import start_opensm
+from test_ipoib_testpmd import wait_ping
 
 SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -107,17 +108,6 @@ class Host:
     def ping(self, *args, count=3):
         return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
                           netns=self.ns, timeout=30, check=False)
-
-
-def wait_ping(h, host, args, what):
-    """Pings until one answer (the first may wait for ARP/ND and a
-    PathRecord), then 3 of 3 must come back."""
-    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
-               what=what + ': a first answer')
-    r = host.ping(*args)
-    h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
-            '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
-    h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
 
 
 def link_local(t):
