@@ -13,6 +13,7 @@ peer of the benchmark that measures iperf3 over the fabric against it.
 2. ping and ping -6 both ways (TAP: the kernels resolve each other by
    ARP and ND, ``ip neigh`` shows the other's MAC; TUN: IP only);
 3. a 3 s iperf3 TCP stream, its rate printed;
+   TUN runs with --data-lcores=2, one lcore per direction;
 4. the client stopped: the server's kernel side goes down (the link
    state follows the IB side); SIGINT ends both with final statistics
    and exit status 0.
@@ -53,15 +54,23 @@ def main():
             # network namespace; a path is seen from both.
             vdev = ('net_memif0,role=%s,socket=%s,socket-abstract=no,mac=%s' %
                     (role, sock, MAC[side]))
-            procs[side] = h.spawn([exe, '--no-huge', '-m', '256', '--no-pci', '-l', '0,1',
-                                   '--file-prefix', 'kl%s%d' % (side, os.getpid()),
+            # TUN: one data lcore per direction (lcore 2 shares a CPU:
+            # the machines have two)
+            lcores = (['--lcores', '0@0,1@1,2@0'] if kind == 'tun' else ['-l', '0,1'])
+            procs[side] = h.spawn([exe, '--no-huge', '-m', '256', '--no-pci'] + lcores +
+                                  ['--file-prefix', 'kl%s%d' % (side, os.getpid()),
                                    '--vdev', vdev, '--', '--kind=' + kind,
-                                   '--iface=' + IFACE, '--stats-period=5'],
+                                   '--iface=' + IFACE, '--stats-period=5'] +
+                                  (['--data-lcores=2'] if kind == 'tun' else []),
                                   name='klink_' + side, netns=ns[side])
             # the client's start connects: the server must listen first
             h.wait_log(procs[side], 'Kernel link:', timeout=30)
         for side in 'ab':
             h.wait_log(procs[side], 'Link up', timeout=30)
+            lines = re.findall(r'^Lcore \d+: .*$', procs[side].log(), re.M)
+            want = (['Lcore 1: ib->kernel', 'Lcore 2: kernel->ib'] if kind == 'tun' else
+                    ['Lcore 1: ib->kernel, kernel->ib'])
+            h.check_eq(lines, want, '%s: data lcores' % side)
             link = json.loads(h.run(['ip', '-j', 'link', 'show', IFACE],
                                     netns=ns[side]).stdout)[0]
             h.check('UP' in link['flags'], '%s: %s not up: %s' % (side, IFACE, link))
