@@ -159,7 +159,8 @@ dp_fab_errors(struct fabric *f, struct fab_node *n, FILE *out)
  * fabric.hca_resources: the console's "hca <node> resources", then the
  * data path's counters since the function was created: doorbells acted
  * on (send and CQ), the send doorbells that covered overwritten ones,
- * poll passes, datagrams sent and received, CQEs, drops. Per datagram,
+ * poll passes, datagrams sent and received, CQEs, drops (in all, then by
+ * reason, for a report such as the demo's). Per datagram,
  * doorbells and passes show how the model and its host take turns
  * (bench_hca_ud prints them per burst).
  */
@@ -176,10 +177,14 @@ dp_fab_resources(struct fabric *f, struct fab_node *n, FILE *out)
 	st = &dp->st;
 	fprintf(out, "hca_dp node=\"%s\" doorbells=%" PRIu64 " db_coalesced=%" PRIu64
 		" polls=%" PRIu64 " sends=%" PRIu64 " recvs=%" PRIu64 " cqes=%" PRIu64
-		" err_cqes=%" PRIu64 " drops=%" PRIu64 " fail_sends=%" PRIu64 "\n", n->name,
-		st->doorbells, st->db_coalesced, dp->passes, st->sends, st->recvs, st->cqes,
-		st->err_cqes, st->drop_no_qp + st->drop_qp_state + st->drop_pkey + st->drop_qkey +
-		st->drop_no_wqe + st->drop_malformed, st->fail_sends);
+		" err_cqes=%" PRIu64 " drops=%" PRIu64 " fail_sends=%" PRIu64
+		" drop_no_qp=%" PRIu64 " drop_qp_state=%" PRIu64 " drop_pkey=%" PRIu64
+		" drop_qkey=%" PRIu64 " drop_no_wqe=%" PRIu64 " drop_malformed=%" PRIu64 "\n",
+		n->name, st->doorbells, st->db_coalesced, dp->passes, st->sends, st->recvs,
+		st->cqes, st->err_cqes, st->drop_no_qp + st->drop_qp_state + st->drop_pkey +
+		st->drop_qkey + st->drop_no_wqe + st->drop_malformed, st->fail_sends,
+		st->drop_no_qp, st->drop_qp_state, st->drop_pkey, st->drop_qkey, st->drop_no_wqe,
+		st->drop_malformed);
 }
 
 /*
