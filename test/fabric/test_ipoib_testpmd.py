@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload
+from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload, telemetry
 from test_ipoib_if import start_opensm
 
 SM_BDF = '0000:10:00.0'
@@ -57,7 +57,7 @@ class Testpmd:
             tap = 'net_tun0,iface=' + self.tap
         else:
             tap = 'net_tap0,iface=' + self.tap
-        prefix = 'iptp%s%d' % (name, os.getpid())
+        self.prefix = prefix = 'iptp%s%d' % (name, os.getpid())
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # One forwarding lcore each, on different cores (2-core machines).
         main = '0' if name == 'b' else '1'
@@ -151,8 +151,8 @@ def main():
             # and a second IB port's, not used; then net_ipoib0 and the TAP.
             t.port = int(re.search(r'net_ipoib0: port (\d+) on .* \(ethdev (\d+)\)',
                                    t.p.log()).group(1))
-            lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
-                                  t.p.log()).group(1))
+            t.lower = lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
+                                            t.p.log()).group(1))
             out = t.cmd('show port info %d' % t.port, r'Driver name: +\S+[\s\S]*testpmd>')
             h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib0:\n%s' %
                     (t.name, t.port, out))
@@ -181,6 +181,8 @@ def main():
             wait_ping(h, c, ['-6', '2001:db8::2'], 'c -> b IPv6')
         else:
             eth_pings(h, b, c, macs, scenario)
+        for t in hosts:
+            check_telemetry(h, t, hosts, scenario)
         ctrl = 0
         for t in hosts:
             out = t.cmd('show port stats %d' % t.port, r'TX-packets: +\d+[\s\S]*testpmd>')
@@ -225,6 +227,28 @@ def setup_kernel(h, t, scenario, mac):
         h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
                    and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', t.tap),
                    timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
+
+
+def check_telemetry(h, t, hosts, scenario):
+    """ethdev's telemetry lists net_ipoib0 and not the ethdev it owns;
+    lib/ipoib's endpoints answer for the port's interface."""
+    ports = telemetry(t.prefix, '/ethdev/list')['/ethdev/list']
+    h.check(t.port in ports and t.lower not in ports,
+            '%s: /ethdev/list %s: net_ipoib0 (%d), not its ethdev %d' %
+            (t.name, ports, t.port, t.lower))
+    ifs = telemetry(t.prefix, '/ipoib/interfaces')['/ipoib/interfaces']
+    h.info('%s: /ipoib/interfaces: %s' % (t.name, ifs))
+    name = 'ib%d' % t.lower if scenario != 'child' else None
+    text = str(ifs)
+    h.check(name is None or name in text, '%s: interface %s listed: %s' % (t.name, name, text))
+    if scenario != 'child':
+        neigh = telemetry(t.prefix, '/ipoib/neigh,' + name)
+        h.info('%s: /ipoib/neigh,%s: %s' % (t.name, name, neigh))
+        # the peer: a unicast IPoIB address (not 00:ff:ff:ff:ff, a group) with its path
+        uni = [v for v in neigh['/ipoib/neigh'].values()
+               if not v.startswith('hw=00:ff:ff:ff:ff') and 'path=yes' in v]
+        h.check(len(uni) >= 1, '%s: /ipoib/neigh,%s lists the peer with a path: %s' %
+                (t.name, name, neigh))
 
 
 def link_local(t):

@@ -322,3 +322,21 @@ def parse_ibnetdiscover(text):
     for a, pa, b, pb in raw_links:
         links.add((id2desc.get(a, a), pa, id2desc.get(b, b), pb))
     return nodes, links
+
+
+def telemetry(prefix, cmd, timeout=10):
+    """Ask DPDK's telemetry socket of the process with --file-prefix
+    @prefix (/var/run/dpdk/<prefix>/dpdk_telemetry.v2, as
+    dpdk-telemetry.py does) one command; returns the decoded JSON
+    answer, {cmd: value}."""
+    import json
+    path = '/var/run/dpdk/%s/dpdk_telemetry.v2' % prefix
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(timeout)
+    try:
+        s.connect(path)
+        hello = json.loads(s.recv(16384).decode())
+        s.send(cmd.encode())
+        return json.loads(s.recv(hello.get('max_output_len', 16384)).decode())
+    finally:
+        s.close()
