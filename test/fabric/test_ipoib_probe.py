@@ -14,11 +14,14 @@ an ibfabric HCA (no SM needed: nothing here sends):
    ethdev is given back and taken again, the new port works as the
    old one did;
 3. the MAC cannot be changed (a clear error), the MTU is checked
-   against the UD MTU, and a multicast list of a non-multicast MAC is
-   refused naming it.
+   against the UD MTU;
+4. what the control flush adds to an idle rx_burst (ipoib_flush_cost,
+   a port made with rte_vdev_init() on the second HCA, its interface
+   from rte_pmd_ipoib_get_if()): printed, and bounded by the cost of
+   the interface's own idle receive.
 
 usage: test_ipoib_probe.py <ibfabric> <netfile> <librte_net_mthca.so>
-                           <librte_net_ipoib.so>
+                           <librte_net_ipoib.so> <ipoib_flush_cost>
 """
 
 import os
@@ -32,7 +35,8 @@ BDF = '0000:11:00.0'
 
 
 def main():
-    ibfabric, netfile, mthca_so, ipoib_so = (os.path.abspath(a) for a in sys.argv[1:5])
+    ibfabric, netfile, mthca_so, ipoib_so, flush_cost = (os.path.abspath(a)
+                                                          for a in sys.argv[1:6])
     with Harness('ipoib_probe', timeout=200) as h:
         h.need_program('dpdk-testpmd')
         root = h.path('pci')
@@ -121,6 +125,21 @@ def main():
         tp.write('quit\n')
         h.wait_for(lambda: not tp.alive(), timeout=60, what='testpmd quits')
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
+
+        # 4. the flush's cost, on the other HCA
+        other = '0000:10:00.0'
+        fprefix = 'ipflush%d' % os.getpid()
+        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + fprefix, ignore_errors=True))
+        r = h.run([flush_cost, '--no-huge', '-m', '256', '-l', '1', '--file-prefix', fprefix,
+                   '-a', other, '--', 'dev=' + other], env=env, timeout=120, check=False)
+        out = r.stdout + r.stderr
+        m = re.search(r'COST port_rx=(\d+) if_rx=(\d+) flush=(\d+)', out)
+        h.check(r.returncode == 0 and m, 'ipoib_flush_cost:\n' + out[-3000:])
+        port_rx, if_rx, flush = (int(x) for x in m.groups())
+        h.info('idle rx_burst, cycles per call (median of 101 x 1000): net_ipoib port %d, '
+               'interface alone %d, control flush alone %d' % (port_rx, if_rx, flush))
+        h.check(flush < if_rx, 'the flush (%d cycles) costs less than an idle receive (%d)' %
+                (flush, if_rx))
 
 
 if __name__ == '__main__':
