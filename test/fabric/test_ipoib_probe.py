@@ -29,7 +29,7 @@ import re
 import shutil
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload
+from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload
 
 BDF = '0000:11:00.0'
 
@@ -43,21 +43,25 @@ def main():
         Fabric(h, ibfabric, netfile, tag='ipprobe', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
                    timeout=10, what='the simulated PCI function')
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
+        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
                    LD_LIBRARY_PATH=None)
         prefix = 'ipprobe%d' % os.getpid()
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
+        # (vdev, the message its failed probe must print)
         bad = [
-            ('net_ipoib1,dev=%s,colour=blue' % BDF, 'net_ipoib1: bad devargs: colour=blue: unknown key'),
-            ('net_ipoib2,dev=%s,pkey=0x8000' % BDF, 'net_ipoib2: bad devargs: pkey=0x8000: the invalid P_Key'),
-            ('net_ipoib3,dev=%s,mode=ib' % BDF, 'net_ipoib3: bad devargs: mode=ib: not eth or l3'),
-            ('net_ipoib4,dev=0000:99:00.0', 'net_ipoib4: dev=0000:99:00.0: no such ethdev'),
-            ('net_ipoib5,dev=net_null0', 'net_ipoib5: dev=net_null0: ethdev 2 is not an IB port\'s'),
-            ('net_ipoib6,dev=%s' % BDF, 'net_ipoib6: dev=%s: ethdev 0 is already owned by "net_ipoib0"' % BDF),
+            ('net_ipoib1,dev=%s,colour=blue' % BDF,
+             'net_ipoib1: bad devargs: colour=blue: unknown key'),
+            ('net_ipoib2,dev=%s,pkey=0x8000' % BDF,
+             'net_ipoib2: bad devargs: pkey=0x8000: the invalid P_Key'),
+            ('net_ipoib3,dev=%s,mode=ib' % BDF,
+             'net_ipoib3: bad devargs: mode=ib: not eth or l3'),
+            ('net_ipoib4,dev=0000:99:00.0',
+             'net_ipoib4: dev=0000:99:00.0: no such ethdev'),
+            ('net_ipoib5,dev=net_null0',
+             'net_ipoib5: dev=net_null0: ethdev 2 is not an IB port\'s'),
+            ('net_ipoib6,dev=%s' % BDF,
+             'net_ipoib6: dev=%s: ethdev 0 is already owned by "net_ipoib0"' % BDF),
         ]
         vdevs = ['--vdev=net_null0', '--vdev=net_ipoib0,dev=%s,txq=2' % BDF]
         vdevs += ['--vdev=' + v for v, _ in bad]

@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload, telemetry
+from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload, telemetry
 from test_ipoib_if import start_opensm
 
 SM_BDF = '0000:10:00.0'
@@ -116,13 +116,7 @@ def main():
         Fabric(h, ibfabric, netfile, tag='iptp', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
                    timeout=10, what='the simulated PCI functions')
-        # Both PMDs in one private directory for -d (EAL refuses plugins
-        # below a world-writable directory); they find the project's
-        # libraries by RUNPATH. EAL loads a directory's *.so files only.
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
+        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
                    LD_LIBRARY_PATH=None)
 

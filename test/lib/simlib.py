@@ -340,3 +340,17 @@ def telemetry(prefix, cmd, timeout=10):
         return json.loads(s.recv(hello.get('max_output_len', 16384)).decode())
     finally:
         s.close()
+
+
+def pmd_plugin_dir(h, sos):
+    """A private directory (eal_private_dir()) with a copy of each PMD of
+    @sos, for one `-d DIR`: EAL refuses plugins below a world-writable
+    directory, and loads only a directory's *.so files (so
+    librte_net_x.so.0.1 is copied as librte_net_x.so). The copies find
+    the project's libraries by their RUNPATH."""
+    import shutil
+    d = eal_private_dir(h, 'dpdk-ipoib-pmds.')
+    for so in sos:
+        base = os.path.basename(so)
+        shutil.copy2(so, os.path.join(d, base[:base.index('.so') + 3]))
+    return d
