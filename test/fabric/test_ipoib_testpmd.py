@@ -235,9 +235,12 @@ def check_telemetry(h, t, hosts, scenario):
             (t.name, ports, t.port, t.lower))
     ifs = telemetry(t.prefix, '/ipoib/interfaces')['/ipoib/interfaces']
     h.info('%s: /ipoib/interfaces: %s' % (t.name, ifs))
+    # lib/ipoib's names: ib<IB port's ethdev> for a parent, <that>.<pkey> for a child
     name = 'ib%d' % t.lower if scenario != 'child' else None
     text = str(ifs)
     h.check(name is None or name in text, '%s: interface %s listed: %s' % (t.name, name, text))
+    h.check(scenario != 'child' or re.search(r"'ib\d+\.8001'", text),
+            '%s: the child on P_Key 0x8001 listed: %s' % (t.name, text))
     if scenario != 'child':
         neigh = telemetry(t.prefix, '/ipoib/neigh,' + name)
         h.info('%s: /ipoib/neigh,%s: %s' % (t.name, name, neigh))
