@@ -248,6 +248,24 @@ rte_ib_device_get_by_name(const char *name)
 	return dev;
 }
 
+int
+ib_device_foreach(const char *name, int (*fn)(struct rte_ib_device *dev, void *arg), void *arg)
+{
+	unsigned int i;
+	int n = 0;
+
+	pthread_mutex_lock(&ib_lock);
+	for (i = 0; i < nb_devices; i++) {
+		if (name != NULL && strcmp(devices[i]->name, name) != 0)
+			continue;
+		n++;
+		if (fn(devices[i], arg) != 0)
+			break;
+	}
+	pthread_mutex_unlock(&ib_lock);
+	return n;
+}
+
 struct rte_ib_device *
 ib_device_of_port(uint16_t port_id, uint8_t *ib_port, bool *ud)
 {

@@ -95,6 +95,17 @@ void ib_cache_refresh(struct rte_ib_device *dev, uint8_t port);
  */
 struct rte_ib_device *ib_device_of_port(uint16_t port_id, uint8_t *ib_port,
 					bool *ud);
+/**
+ * Call @p fn for every registered device, or only for the one named
+ * @p name, with ib_lock held: the device cannot be unregistered while
+ * @p fn runs, so @p fn may read it and its cache (not call its ops,
+ * which may raise events). A non-zero return of @p fn stops the walk.
+ *
+ * @return
+ *   The number of devices @p fn was called for.
+ */
+int ib_device_foreach(const char *name, int (*fn)(struct rte_ib_device *dev, void *arg),
+		      void *arg);
 void ib_cache_set_attr(struct rte_ib_device *dev, uint8_t port,
 		       const struct rte_ib_port_attr *attr);
 

@@ -132,6 +132,13 @@ extern pthread_mutex_t ibmad_lock;
 /* Held by a pass from its first piece of work to its last callback. */
 extern pthread_mutex_t ibmad_run_lock;
 uint64_t ibmad_now_ms(void);
+typedef void (*ibmad_stats_fn)(const char *name, const struct rte_ibmad_stats *st, void *arg);
+/*
+ * Call @p fn with the counters of every served device, or of the one
+ * named @p name, under ibmad_lock (so @p fn must not call back into the
+ * MAD core). Returns the number of devices @p fn was called for.
+ */
+int ibmad_stats_walk(const char *name, ibmad_stats_fn fn, void *arg);
 void ibmad_wake(void);
 /* The passes' epoll set, opened on first use; or -errno. */
 int ibmad_epoll_fd(void);

@@ -673,6 +673,30 @@ rte_ibmad_service_id_get(uint32_t *id)
 }
 
 int
+ibmad_stats_walk(const char *name, ibmad_stats_fn fn, void *arg)
+{
+	struct rte_ibmad_stats st;
+	unsigned int i;
+	int n = 0;
+
+	pthread_mutex_lock(&ibmad_lock);
+	for (i = 0; i < RTE_DIM(ibmad_devs); i++) {
+		struct ibmad_dev *md = ibmad_devs[i];
+
+		if (md == NULL || (name != NULL && strcmp(md->dev->name, name) != 0))
+			continue;
+		st = md->stats;
+		rte_spinlock_lock(&md->rx_lock);
+		st.rx_queue_full = md->rx_queue_full;
+		rte_spinlock_unlock(&md->rx_lock);
+		fn(md->dev->name, &st, arg);
+		n++;
+	}
+	pthread_mutex_unlock(&ibmad_lock);
+	return n;
+}
+
+int
 rte_ibmad_stats_get(struct rte_ib_device *dev, struct rte_ibmad_stats *stats)
 {
 	unsigned int i;

@@ -64,7 +64,7 @@ class Fwd:
         return self.p.log()[start:]
 
     def xstats(self):
-        out = self.cmd('show port xstats 0', 'mad_events:')
+        out = self.cmd('show port xstats 0', 'rx_mad_port_events:')
         return {k: int(v) for k, v in re.findall(r'^\s*(\w+): (\d+)$', out, re.M)}
 
     def lines(self, after=0):
@@ -126,8 +126,8 @@ def main():
         h.check_eq(sent, COUNT, 'hosta final tx_packets')
         xs = b.xstats()
         got = xs['rx_q0_packets']
-        h.info('txonly -> rxonly: sent %d, received %d (PortXmitPkts %s, PortRcvPkts %s)' %
-               (sent, got, xs.get('PortXmitPkts'), xs.get('PortRcvPkts')))
+        h.info('txonly -> rxonly: sent %d, received %d (tx_port_packets %s, rx_port_packets %s)' %
+               (sent, got, xs.get('tx_port_packets'), xs.get('rx_port_packets')))
         h.check(COUNT * 0.9 <= got <= COUNT, 'hostb received %d of %d' % (got, COUNT))
         h.check(xs['rx_q0_errors'] == 0 and xs['rx_q0_nombuf'] == 0, 'hostb rx errors: %r' % xs)
         out = b.cmd('show port stats all', 'TX-bytes:')

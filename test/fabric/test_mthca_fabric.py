@@ -9,7 +9,7 @@ as devarg and the firmware's node GUIDs; smpquery portinfo and perfquery
 against their LIDs answer. Then UD datagrams (LIDs from the port
 attributes, QPNs passed by this script) go both ways at a paced rate,
 256 and 2044 bytes, with no loss and every payload, source QPN and SLID
-verified; ethdev stats and xstats (PortXmitPkts of the PMA) agree.
+verified; ethdev stats and xstats (tx_port_packets and tx_port_bytes of the PMA) agree.
 Last, 1,000 stop/start cycles leave the DMA memory and the heap as they
 were (memzones, heap, free mbufs) and the model's count of what the
 driver holds in the HCA ("hca <node> resources": QPs out of RESET, CQs,
@@ -73,7 +73,7 @@ class Host:
                 break
             _, k, v = line.split()
             xs[k] = int(v)
-            if k == 'mad_events':
+            if k == 'rx_mad_port_events':
                 break
         self.expect('OK stats')
         return dict(zip(st.split()[1::2], (int(v) for v in st.split()[2::2]))), xs
@@ -158,9 +158,16 @@ def main():
         h.check_eq(sa['ierrors'] + sa['oerrors'] + sb['ierrors'] + sb['oerrors'], 0, 'errors')
         h.check_eq(xa['tx_q0_packets'], COUNT, 'hosta xstat tx_q0_packets')
         h.check_eq(xb['rx_q0_bytes'], COUNT * 256, 'hostb xstat rx_q0_bytes')
-        h.check(xa['PortXmitPkts'] >= COUNT, 'hosta PMA PortXmitPkts %d < %d' %
-                (xa['PortXmitPkts'], COUNT))
-        h.check(xb['PortRcvPkts'] >= COUNT, 'hostb PMA PortRcvPkts %d' % xb['PortRcvPkts'])
+        h.check(xa['tx_port_packets'] >= COUNT, 'hosta PMA tx_port_packets %d < %d' %
+                (xa['tx_port_packets'], COUNT))
+        h.check(xb['rx_port_packets'] >= COUNT, 'hostb PMA rx_port_packets %d' %
+                xb['rx_port_packets'])
+        # PortXmitData counts 4-byte words; the xstat is bytes, headers
+        # (LRH, BTH, DETH, CRCs) included, so at least the payloads sent
+        for x, name, n in ((xa, 'hosta', COUNT * 256), (xb, 'hostb', COUNT * 2044)):
+            h.check(x['tx_port_bytes'] >= n and x['tx_port_bytes'] % 4 == 0,
+                    '%s tx_port_bytes %d: not bytes (>= %d, a multiple of 4)' %
+                    (name, x['tx_port_bytes'], n))
 
         # 1,000 stop/start cycles: the DMA memory and the heap are what they
         # were (every QP, CQ, UAR and region of a start is given back at

@@ -20,8 +20,7 @@ import os
 import re
 import sys
 
-from simlib import (Fabric, Harness, eal_safe_plugin, find_umad2sim, sanitizer_preload,
-                    start_opensm)
+from simlib import Harness, find_umad2sim, start_opensm, testpmd_fabric
 
 BDF = '0000:10:00.0'
 
@@ -37,14 +36,9 @@ def main():
     ibfabric, netfile, so = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('mthca_testpmd', timeout=240) as h:
         h.need_program('dpdk-testpmd')
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='mtp', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')), timeout=10,
-                   what='the simulated PCI function')
-        plugin = eal_safe_plugin(h, so)
         # in the sanitizer build: the runtimes the PMD links, preloaded; the
         # PMD finds the project's libraries by itself (its RUNPATH)
-        env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
+        fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'mtp', BDF)
 
         r = testpmd(h, env, plugin, BDF,
                     'show port info 0\nshow port xstats 0\nport stop all\nport start all\n'
@@ -56,9 +50,16 @@ def main():
                 'net_mthca did not probe %s' % BDF)
         h.check('MT25208 (mem-free), firmware 5.3.0' in out, 'no bring-up line')
         h.check('Firmware-version: 5.3.0' in out, 'fw_version_get not shown')
-        for name in ('rx_q0_packets', 'tx_q0_errors', 'PortXmitData', 'PortRcvPkts',
-                     'SymbolErrorCounter', 'VL15Dropped'):
+        for name in ('rx_q0_packets', 'tx_q0_errors', 'tx_port_bytes', 'rx_port_packets',
+                     'rx_port_symbol_errors', 'rx_port_vl15_dropped'):
             h.check(name + ':' in out, 'show port xstats lacks %s' % name)
+        # every xstat named the DPDK way: snake_case, rx_/tx_ (or port_ for
+        # the two IB link counters that watch neither direction)
+        # the listing: 'name: value' lines after testpmd's header
+        m = re.search(r'NIC extended statistics for port 0 *\n((?:\w+: \d+\n)+)', out)
+        names = re.findall(r'^(\w+): ', m.group(1) if m else '', re.M)
+        bad = [n for n in names if not re.match(r'^(rx|tx|port)_[a-z0-9_]+$', n)]
+        h.check(len(names) > 40 and not bad, 'xstats not named the DPDK way: %r' % bad)
         h.check('Port 1 is closed' in out, 'the second IB port was not an ethdev')
         log = fab.proc.log()
         for bad in ('DMA fault', 'refused', 'error:'):
@@ -120,7 +121,7 @@ def main():
         h.check_eq(tp.popen.returncode, 0, 'testpmd exit status')
         out = tp.log()
         h.check('Link status: up' in out, 'port 0 link not up')
-        h.check('mad_rx: 0\n' not in out, 'the MAD core received no MAD')
+        h.check('rx_mad_packets: 0\n' not in out, 'the MAD core received no MAD')
         h.check_eq(h.stop(fab.proc), 0, 'ibfabric exit status')
 
 

@@ -229,6 +229,21 @@ class Fabric:
         return out
 
 
+def testpmd_fabric(h, ibfabric, netfile, so, tag, bdf='0000:10:00.0'):
+    """ibfabric on @netfile publishing its HCAs' PCI functions, and what
+    Debian's dpdk-testpmd (or another Debian DPDK program) needs to load
+    the PMD @so on @bdf: (fab, plugin, env). The plugin is a copy EAL
+    accepts (eal_safe_plugin()); env has the sanitizer runtimes the PMD
+    links preloaded (sanitizer_preload()) and no LD_LIBRARY_PATH (the PMD
+    finds the project's libraries by its RUNPATH)."""
+    root = h.path('pci')
+    fab = Fabric(h, ibfabric, netfile, tag=tag, extra=['--pci-root', root])
+    h.wait_for(lambda: os.path.exists(os.path.join(root, bdf, 'iommu.sock')), timeout=10,
+               what='the simulated PCI function')
+    env = dict(sanitizer_preload(h, so), SYSFS_PCI_DEVICES=root, LD_LIBRARY_PATH=None)
+    return fab, eal_safe_plugin(h, so), env
+
+
 class IbSim:
     """The real ibsim on the same net file, for comparisons."""
 

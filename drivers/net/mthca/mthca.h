@@ -167,7 +167,7 @@ struct mthca_port {
 	uint16_t lid;
 	struct rte_ether_addr mac;	/**< made up from the port GUID; ethdev needs one */
 	uint32_t qkey;		/**< Q_Key of the data QPs */
-	uint64_t pma_base[16];	/**< PMA PortCounters at the last stats reset */
+	uint64_t pma_base[16];	/**< PMA PortCounters (raw) at the last stats reset */
 	/** The MAD core's counters (the mad_ xstats) at the last stats reset */
 	uint64_t mad_base[MTHCA_MAD_XSTATS];
 };

@@ -20,10 +20,12 @@
 
 #include "mthca.h"
 #include "mthca_cmd.h"
+#include "mthca_mp.h"
 #include "mthca_port.h"
 #include "mthca_queue.h"
 #include "mthca_rxtx.h"
 #include "mthca_sim.h"
+#include "mthca_stats.h"
 
 RTE_LOG_REGISTER_DEFAULT(mthca_logtype, NOTICE);
 
@@ -562,14 +564,14 @@ map_bars(struct mthca_dev *dev)
 	return 0;
 }
 
-/* The ethdev name of IB port @p port: the PCI address, "_p2" added for port 2. */
+/* The ethdev name of IB port @p port of PCI function @p pci: "_p2" added for port 2. */
 static void
-port_name(const struct mthca_dev *dev, uint8_t port, char *name, size_t len)
+port_name(const char *pci, uint8_t port, char *name, size_t len)
 {
 	if (port == 1)
-		snprintf(name, len, "%s", dev->name);
+		snprintf(name, len, "%s", pci);
 	else
-		snprintf(name, len, "%.48s_p%u", dev->name, port);
+		snprintf(name, len, "%.48s_p%u", pci, port);
 }
 
 /*
@@ -636,7 +638,7 @@ port_create(struct mthca_dev *dev, uint8_t port)
 	struct mthca_port *p;
 	int ret;
 
-	port_name(dev, port, name, sizeof(name));
+	port_name(dev->name, port, name, sizeof(name));
 	ret = port_alloc(dev, port, name, false, 0, 0, &p);
 	if (ret != 0)
 		return ret;
@@ -654,7 +656,7 @@ mthca_ud_port_create(struct mthca_dev *dev, uint8_t port, uint16_t pkey_index, u
 	unsigned int i;
 	int ret;
 
-	port_name(dev, port, parent, sizeof(parent));
+	port_name(dev->name, port, parent, sizeof(parent));
 	snprintf(name, sizeof(name), "%.56s.%04x", parent, pkey);
 	pthread_mutex_lock(&dev->ud_lock);
 	for (i = 0; i < MTHCA_MAX_UD_PORTS && dev->ud_port[i] != RTE_MAX_ETHPORTS; i++)
@@ -706,6 +708,80 @@ static const struct mthca_event_ops mthca_events = {
 	.port_of = mthca_port_of,
 };
 
+/*
+ * A secondary process (dpdk-proc-info) sees the primary's ports: their
+ * shared data, queues and counters, read-only in spirit. It has neither
+ * BAR mapped nor the HCA's command interface, so it gets the callbacks
+ * that only read shared memory or ask the primary (mthca_mp.c), and
+ * bursts that move nothing.
+ */
+static uint16_t
+secondary_burst(void *queue, struct rte_mbuf **pkts, uint16_t n)
+{
+	RTE_SET_USED(queue);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(n);
+	return 0;
+}
+
+/* The link as the primary last saw it (eth->data->dev_link is shared). */
+static int
+secondary_link_update(struct rte_eth_dev *eth, int wait)
+{
+	RTE_SET_USED(eth);
+	RTE_SET_USED(wait);
+	return 0;
+}
+
+/* The primary owns the port: a secondary only lets go of its view. */
+static int
+secondary_close(struct rte_eth_dev *eth)
+{
+	RTE_SET_USED(eth);
+	return 0;
+}
+
+static const struct eth_dev_ops secondary_ops = {
+	.dev_close = secondary_close,
+	.dev_infos_get = mthca_dev_infos_get,
+	.link_update = secondary_link_update,
+	.stats_get = mthca_dev_stats_get,
+	.stats_reset = mthca_dev_stats_reset,
+	.xstats_get = mthca_dev_xstats_get,
+	.xstats_get_names = mthca_dev_xstats_get_names,
+	.xstats_reset = mthca_dev_stats_reset,
+};
+
+/* Attach to the primary's ports of @p pci (UD ports stay the primary's). */
+static int
+secondary_probe(struct rte_pci_device *pci)
+{
+	char name[RTE_ETH_NAME_MAX_LEN];
+	unsigned int found = 0;
+	uint8_t port;
+
+	for (port = 1; port <= MTHCA_MAX_PORTS; port++) {
+		struct rte_eth_dev *eth;
+
+		port_name(pci->device.name, port, name, sizeof(name));
+		eth = rte_eth_dev_attach_secondary(name);
+		if (eth == NULL)
+			continue;
+		eth->device = &pci->device;
+		eth->dev_ops = &secondary_ops;
+		eth->rx_pkt_burst = secondary_burst;
+		eth->tx_pkt_burst = secondary_burst;
+		rte_eth_dev_probing_finish(eth);
+		found++;
+	}
+	if (found == 0) {
+		MTHCA_LOG(ERR, "%s: the primary process has no port of this HCA",
+			  pci->device.name);
+		return -ENODEV;
+	}
+	return 0;
+}
+
 static int
 mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 {
@@ -721,10 +797,11 @@ mthca_pci_probe(struct rte_pci_driver *drv, struct rte_pci_device *pci)
 			  pci->id.device_id, mode);
 		return -ENOTSUP;
 	}
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		MTHCA_LOG(ERR, "%s: secondary processes are not supported", pci->device.name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return secondary_probe(pci);
+	ret = mthca_mp_init_primary(mthca_stats_ib_read_port);
+	if (ret != 0)
+		return ret;
 	dev = rte_zmalloc("mthca_dev", sizeof(*dev), 0);
 	if (dev == NULL)
 		return -ENOMEM;

@@ -35,12 +35,31 @@
 #define ATTR_PORT_INFO		0x0015
 #define ATTR_PORT_COUNTERS	0x0012
 
-const char *const mthca_pma_counter_names[MTHCA_PMA_NUM_COUNTERS] = {
-	"SymbolErrorCounter", "LinkErrorRecoveryCounter", "LinkDownedCounter",
-	"PortRcvErrors", "PortRcvRemotePhysicalErrors", "PortRcvSwitchRelayErrors",
-	"PortXmitDiscards", "PortXmitConstraintErrors", "PortRcvConstraintErrors",
-	"LocalLinkIntegrityErrors", "ExcessiveBufferOverrunErrors", "VL15Dropped",
-	"PortXmitData", "PortRcvData", "PortXmitPkts", "PortRcvPkts",
+/*
+ * The PortCounters as xstats, once, in the order of the attribute (IBA
+ * 16.1.3.5, Table 247): named the DPDK way (rx_/tx_ by the direction the
+ * counter watches, snake_case, port_ for the whole IB port as opposed to
+ * one queue), with the factor from the PMA's unit: PortXmitData and
+ * PortRcvData count 4-byte words ("divided by 4", IBA 16.1.3.5), so they
+ * become bytes times 4. The two link counters watch neither direction.
+ */
+const struct mthca_pma_xstat mthca_pma_xstats[MTHCA_PMA_NUM_COUNTERS] = {
+	{ "rx_port_symbol_errors", 1 },			/* SymbolErrorCounter */
+	{ "port_link_error_recoveries", 1 },		/* LinkErrorRecoveryCounter */
+	{ "port_link_downed", 1 },			/* LinkDownedCounter */
+	{ "rx_port_errors", 1 },			/* PortRcvErrors */
+	{ "rx_port_remote_physical_errors", 1 },	/* PortRcvRemotePhysicalErrors */
+	{ "rx_port_switch_relay_errors", 1 },		/* PortRcvSwitchRelayErrors */
+	{ "tx_port_discards", 1 },			/* PortXmitDiscards */
+	{ "tx_port_constraint_errors", 1 },		/* PortXmitConstraintErrors */
+	{ "rx_port_constraint_errors", 1 },		/* PortRcvConstraintErrors */
+	{ "rx_port_local_link_integrity_errors", 1 },	/* LocalLinkIntegrityErrors */
+	{ "rx_port_buffer_overrun_errors", 1 },		/* ExcessiveBufferOverrunErrors */
+	{ "rx_port_vl15_dropped", 1 },			/* VL15Dropped */
+	{ "tx_port_bytes", 4 },				/* PortXmitData, 4-byte words */
+	{ "rx_port_bytes", 4 },				/* PortRcvData, 4-byte words */
+	{ "tx_port_packets", 1 },			/* PortXmitPkts */
+	{ "rx_port_packets", 1 },			/* PortRcvPkts */
 };
 
 int
@@ -154,7 +173,7 @@ mthca_port_counters(struct mthca_dev *dev, uint8_t port, uint64_t cnt[MTHCA_PMA_
 	if (rte_ib_unpack(rte_ib_port_counters_layout(), out + PMA_DATA_OFF,
 			  RTE_IB_PORT_COUNTERS_SIZE, &pc) != 0)
 		return -rte_errno;
-	/* in the order of mthca_pma_counter_names[] */
+	/* in the order of mthca_pma_xstats[] */
 	cnt[0] = pc.symbol_error;
 	cnt[1] = pc.link_error_recovery;
 	cnt[2] = pc.link_downed;

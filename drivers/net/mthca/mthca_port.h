@@ -39,7 +39,14 @@ struct mthca_port_info {
 
 /** The 16 PortCounters of the PMA (IBA 16.1.3.5), in that order. */
 #define MTHCA_PMA_NUM_COUNTERS 16
-extern const char *const mthca_pma_counter_names[MTHCA_PMA_NUM_COUNTERS];
+
+/** A PortCounters field as an xstat: its name and the factor to its unit. */
+struct mthca_pma_xstat {
+	const char *name;	/**< xstat name */
+	uint8_t scale;		/**< 4 for the data counters (4-byte words), else 1 */
+};
+/** The PortCounters as xstats, in mthca_port_counters() order (mthca_port.c). */
+extern const struct mthca_pma_xstat mthca_pma_xstats[MTHCA_PMA_NUM_COUNTERS];
 
 /**
  * Send a MAD to the firmware of @p port with MAD_IFC (no receive

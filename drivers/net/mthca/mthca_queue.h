@@ -7,7 +7,7 @@
  * in RESET; start moves the QP to RTS and fills the receive ring; stop
  * takes the QP back to RESET and returns the mbufs; release destroys
  * everything. The transmit watch recovers a send queue after an error
- * completion. Statistics and xstats.
+ * completion. Statistics are mthca_stats.c's.
  */
 
 #ifndef _MTHCA_QUEUE_H_
@@ -53,11 +53,5 @@ int mthca_queue_info(struct rte_eth_dev *eth, uint16_t idx, bool tx,
  * at their start. Stops at the first QP that refuses it (its errno).
  */
 int mthca_queues_qkey_set(struct rte_eth_dev *eth, uint32_t qkey);
-
-int mthca_dev_stats_get(struct rte_eth_dev *eth, struct rte_eth_stats *stats);
-int mthca_dev_stats_reset(struct rte_eth_dev *eth);
-int mthca_dev_xstats_get(struct rte_eth_dev *eth, struct rte_eth_xstat *xs, unsigned int n);
-int mthca_dev_xstats_get_names(struct rte_eth_dev *eth, struct rte_eth_xstat_name *names,
-			       unsigned int n);
 
 #endif /* _MTHCA_QUEUE_H_ */
