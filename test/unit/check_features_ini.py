@@ -33,6 +33,7 @@ BACKED = {
     'FW version': r'\.fw_version_get\s*=',
     'Queue start/stop': r'\.rx_queue_start\s*=',
     'Rx interrupt': r'\.rx_queue_intr_enable\s*=',
+    'Multiprocess aware': r'rte_eth_dev_attach_secondary\(',
 }
 # platform and documentation rows: nothing in the code to look for
 INFO = {'Linux', 'FreeBSD', 'Windows', 'x86-32', 'x86-64', 'ARMv7', 'ARMv8',
