@@ -6,6 +6,7 @@
  * The interactive prompt (-i), on DPDK's cmdline library:
  *   show port stats|xstats|info all|<port>
  *   show ib port [all|<port>]
+ *   show ipoib neigh|path|mcast [all|<port>]
  *   set txonly-dest <lid>:<qpn>[:<qkey>]
  *   start | stop | quit | help
  */
@@ -147,6 +148,78 @@ static cmdline_parse_inst_t cmd_show_ib_all = {
 	},
 };
 
+/* show ipoib neigh|path|mcast [<which>] */
+struct cmd_show_ipoib {
+	cmdline_fixed_string_t show;
+	cmdline_fixed_string_t ipoib;
+	cmdline_fixed_string_t what;
+	cmdline_fixed_string_t which;
+};
+
+/* what the current "show ipoib" asks for (main lcore) */
+static const char *ipoib_what;
+static bool ipoib_all;
+
+static void
+ipoib_show_one(uint16_t port_id)
+{
+	struct fwd_port *fp = fwd_port_by_id(port_id);
+
+	/* "all" lists the net_ipoib ports only; a port named is answered */
+	if (fp->ipoib != NULL || !ipoib_all)
+		fwd_ipoib_show(port_id, ipoib_what);
+}
+
+static void
+cmd_show_ipoib_parsed(void *res, struct cmdline *cl __rte_unused, void *data)
+{
+	struct cmd_show_ipoib *r = res;
+	unsigned int i, n = 0;
+
+	ipoib_what = r->what;
+	ipoib_all = data != NULL || strcmp(r->which, "all") == 0;
+	for (i = 0; i < fwd_nb_ports; i++)
+		n += fwd_ports[i].ipoib != NULL;
+	if (ipoib_all && n == 0) {
+		printf("No net_ipoib port in this app\n");
+		return;
+	}
+	for_ports(ipoib_all ? "all" : r->which, ipoib_show_one);
+}
+
+static cmdline_parse_token_string_t cmd_show_ipoib_show =
+	TOKEN_STRING_INITIALIZER(struct cmd_show_ipoib, show, "show");
+static cmdline_parse_token_string_t cmd_show_ipoib_ipoib =
+	TOKEN_STRING_INITIALIZER(struct cmd_show_ipoib, ipoib, "ipoib");
+static cmdline_parse_token_string_t cmd_show_ipoib_what =
+	TOKEN_STRING_INITIALIZER(struct cmd_show_ipoib, what, "neigh#path#mcast");
+static cmdline_parse_token_string_t cmd_show_ipoib_which =
+	TOKEN_STRING_INITIALIZER(struct cmd_show_ipoib, which, NULL);
+
+static cmdline_parse_inst_t cmd_show_ipoib = {
+	.f = cmd_show_ipoib_parsed,
+	.help_str = "show ipoib neigh|path|mcast all|<port_id>: lib/ipoib tables of net_ipoib ports",
+	.tokens = {
+		(void *)&cmd_show_ipoib_show,
+		(void *)&cmd_show_ipoib_ipoib,
+		(void *)&cmd_show_ipoib_what,
+		(void *)&cmd_show_ipoib_which,
+		NULL,
+	},
+};
+
+static cmdline_parse_inst_t cmd_show_ipoib_all = {
+	.f = cmd_show_ipoib_parsed,
+	.data = (void *)1,
+	.help_str = "show ipoib neigh|path|mcast: tables of every net_ipoib port",
+	.tokens = {
+		(void *)&cmd_show_ipoib_show,
+		(void *)&cmd_show_ipoib_ipoib,
+		(void *)&cmd_show_ipoib_what,
+		NULL,
+	},
+};
+
 /* set txonly-dest <lid>:<qpn>[:<qkey>] */
 struct cmd_set_dest {
 	cmdline_fixed_string_t set;
@@ -212,6 +285,7 @@ cmd_word_parsed(void *res, struct cmdline *cl, void *data __rte_unused)
 		printf("Commands:\n"
 		       "  show port stats|xstats|info all|<port_id>\n"
 		       "  show ib port [all|<port_id>]\n"
+		       "  show ipoib neigh|path|mcast [all|<port_id>]\n"
 		       "  set txonly-dest <lid>:<qpn>[:<qkey>]\n"
 		       "  start    start forwarding (mode %s)\n"
 		       "  stop     stop forwarding, print its statistics\n"
@@ -235,6 +309,8 @@ static cmdline_parse_ctx_t main_ctx[] = {
 	(cmdline_parse_inst_t *)&cmd_show_port,
 	(cmdline_parse_inst_t *)&cmd_show_ib,
 	(cmdline_parse_inst_t *)&cmd_show_ib_all,
+	(cmdline_parse_inst_t *)&cmd_show_ipoib,
+	(cmdline_parse_inst_t *)&cmd_show_ipoib_all,
 	(cmdline_parse_inst_t *)&cmd_set_dest,
 	(cmdline_parse_inst_t *)&cmd_word,
 	NULL,

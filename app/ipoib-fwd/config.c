@@ -7,6 +7,7 @@
  * any port is touched; a bad one is refused naming the option and the value.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -32,7 +33,11 @@ static const char *const mode_names[FWD_MODE_COUNT] = {
 	[FWD_MODE_RXONLY] = "rxonly",
 	[FWD_MODE_TXONLY] = "txonly",
 	[FWD_MODE_ADDRSWAP] = "addrswap",
+	[FWD_MODE_ROUTE] = "route",
 };
+
+/* --txonly-ip-dst given: --txonly-dest-ip would overwrite it */
+static bool ip_dst_given;
 
 enum {
 	OPT_NB_CORES = 256,
@@ -52,6 +57,7 @@ enum {
 	OPT_RECORD_CYCLES,
 	OPT_LINK_TIMEOUT,
 	OPT_REPLY_QPN,
+	OPT_ROUTE,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "record-core-cycles", no_argument, NULL, OPT_RECORD_CYCLES },
 	{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
 	{ "reply-qpn", required_argument, NULL, OPT_REPLY_QPN },
+	{ "route", required_argument, NULL, OPT_ROUTE },
 	{ "interactive", no_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -84,22 +91,26 @@ fwd_config_usage(const char *prog)
 	printf("usage: %s [EAL options] -- [options]\n"
 	       "  -p, --portmask=HEX        ports to use (default: all)\n"
 	       "  --nb-cores=N              forwarding lcores (default: every worker lcore)\n"
-	       "  --forward-mode=MODE       io, rxonly, txonly, addrswap (default io)\n"
+	       "  --forward-mode=MODE       io, rxonly, txonly, addrswap, route (default io)\n"
+	       "  --route=ETH:L3            route: IP between Ethernet port ETH and L3 port\n"
+	       "                            L3 (net_ipoib mode=l3, net_tun); repeatable\n"
 	       "  --stats-period=SEC        print statistics every SEC seconds\n"
 	       "  --burst=N                 packets per burst, 1..%d (default %d)\n"
 	       "  --rxq=N                   rx and tx queues per port, 1..%d (default 1)\n"
 	       "  --rxd=N, --txd=N          ring sizes (default %d, %d)\n"
 	       "  --txonly-dest=LID:QPN[:QKEY]  IB destination of txonly and io on IB ports\n"
-	       "  --txonly-dest-ip=IP       destination by IP (needs net_ipoib; not in this build)\n"
+	       "  --txonly-dest-ip=IP       txonly to IPv4/IPv6 address IP on an L3 port (net_ipoib\n"
+	       "                            mode=l3 resolves it through lib/ipoib first)\n"
 	       "  --txonly-len=N            IPoIB payload bytes, %d..4096 (default %d)\n"
 	       "  --txonly-count=N          datagrams per stream, then stop sending\n"
 	       "  --txonly-pps=N            pace each stream to N datagrams/s\n"
-	       "  --txonly-ip-src=IP, --txonly-ip-dst=IP  IPv4 addresses of txonly\n"
+	       "  --txonly-ip-src=IP, --txonly-ip-dst=IP  addresses of txonly (IPv6 source\n"
+	       "                            with an IPv6 --txonly-dest-ip)\n"
 	       "  --reply-qpn=QPN           addrswap: reply to this QPN, not the source QPN\n"
 	       "  --record-core-cycles      count TSC cycles per packet\n"
 	       "  --link-timeout=SEC        wait this long for the links (default %d)\n"
 	       "  -i, --interactive         prompt (show port stats|xstats|info, show ib port,\n"
-	       "                            start, stop, quit)\n",
+	       "                            show ipoib neigh|path|mcast, start, stop, quit)\n",
 	       prog, FWD_MAX_BURST, FWD_DEF_BURST, FWD_MAX_QUEUES, FWD_DEF_RXD, FWD_DEF_TXD,
 	       FWD_MIN_TXONLY_LEN, FWD_DEF_TXONLY_LEN, FWD_DEF_LINK_TIMEOUT);
 }
@@ -140,6 +151,110 @@ parse_ipv4(const char *opt, const char *s, uint32_t *ip)
 		return -1;
 	}
 	*ip = a.s_addr;
+	return 0;
+}
+
+/*
+ * --txonly-ip-src: IPv4, or IPv6 (then used with an IPv6 --txonly-dest-ip).
+ */
+static int
+parse_ip_src(const char *s)
+{
+	struct in6_addr a6;
+
+	if (inet_pton(AF_INET6, s, &a6) == 1) {
+		memcpy(fwd_cfg.ip6_src, &a6, 16);
+		return 0;
+	}
+	if (strchr(s, ':') != NULL) {
+		FWD_LOG(ERR, "--txonly-ip-src=%s: not an IPv4 or IPv6 address", s);
+		return -1;
+	}
+	return parse_ipv4("txonly-ip-src", s, &fwd_cfg.ip_src);
+}
+
+int
+fwd_config_dest_ip(const char *s)
+{
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	if (inet_pton(AF_INET, s, &a4) == 1) {
+		const uint8_t *b = (const uint8_t *)&a4.s_addr;
+
+		if (b[0] >= 224 || b[0] == 0 || b[0] == 127) {
+			FWD_LOG(ERR, "--txonly-dest-ip=%s: not a unicast address", s);
+			return -1;
+		}
+		memset(fwd_cfg.dest_ip, 0, 10);
+		fwd_cfg.dest_ip[10] = fwd_cfg.dest_ip[11] = 0xff;
+		memcpy(fwd_cfg.dest_ip + 12, &a4.s_addr, 4);
+		fwd_cfg.ip_dst = a4.s_addr;
+		fwd_cfg.ip6 = false;
+	} else if (inet_pton(AF_INET6, s, &a6) == 1) {
+		static const uint8_t zero[16];
+
+		/* RFC 4291 2.5.2, 2.5.3, 2.7: no unspecified, loopback, multicast */
+		if (a6.s6_addr[0] == 0xff || memcmp(a6.s6_addr, zero, 16) == 0 ||
+		    (memcmp(a6.s6_addr, zero, 15) == 0 && a6.s6_addr[15] == 1)) {
+			FWD_LOG(ERR, "--txonly-dest-ip=%s: not a unicast address", s);
+			return -1;
+		}
+		memcpy(fwd_cfg.dest_ip, &a6, 16);
+		memcpy(fwd_cfg.ip6_dst, &a6, 16);
+		fwd_cfg.ip6 = true;
+	} else {
+		FWD_LOG(ERR, "--txonly-dest-ip=%s: not an IPv4 or IPv6 address", s);
+		return -1;
+	}
+	fwd_cfg.dest_ip_set = true;
+	return 0;
+}
+
+/*
+ * --route=ETH:L3, two ethdev port ids; each port in one route at most
+ * (whether they exist and have the right kind is checked with the ports).
+ */
+static int
+parse_route(const char *s)
+{
+	unsigned long eth, l3;
+	char *end;
+	unsigned int i;
+
+	if (fwd_cfg.nb_routes == FWD_MAX_ROUTES) {
+		FWD_LOG(ERR, "--route=%s: more than %u routes", s, FWD_MAX_ROUTES);
+		return -1;
+	}
+	errno = 0;
+	eth = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end != ':' || errno != 0) {
+		FWD_LOG(ERR, "--route=%s: not ETH_PORT:L3_PORT (two port ids)", s);
+		return -1;
+	}
+	l3 = strtoul(end + 1, &end, 10);
+	if (!isdigit((unsigned char)s[strcspn(s, ":") + 1]) || *end != '\0' || errno != 0) {
+		FWD_LOG(ERR, "--route=%s: not ETH_PORT:L3_PORT (two port ids)", s);
+		return -1;
+	}
+	if (eth >= RTE_MAX_ETHPORTS || l3 >= RTE_MAX_ETHPORTS) {
+		FWD_LOG(ERR, "--route=%s: port ids are 0..%u", s, RTE_MAX_ETHPORTS - 1);
+		return -1;
+	}
+	if (eth == l3) {
+		FWD_LOG(ERR, "--route=%s: the Ethernet and the L3 port are the same", s);
+		return -1;
+	}
+	for (i = 0; i < fwd_cfg.nb_routes; i++)
+		if (fwd_cfg.routes[i].eth == eth || fwd_cfg.routes[i].l3 == eth ||
+		    fwd_cfg.routes[i].eth == l3 || fwd_cfg.routes[i].l3 == l3) {
+			FWD_LOG(ERR, "--route=%s: a port of --route=%u:%u already", s,
+				fwd_cfg.routes[i].eth, fwd_cfg.routes[i].l3);
+			return -1;
+		}
+	fwd_cfg.routes[fwd_cfg.nb_routes].eth = (uint16_t)eth;
+	fwd_cfg.routes[fwd_cfg.nb_routes].l3 = (uint16_t)l3;
+	fwd_cfg.nb_routes++;
 	return 0;
 }
 
@@ -209,11 +324,7 @@ parse_mode(const char *s)
 			fwd_cfg.mode = (enum fwd_mode)i;
 			return 0;
 		}
-	if (strcmp(s, "route") == 0)
-		FWD_LOG(ERR, "--forward-mode=route: not in this build (needs net_ipoib and "
-			"lib/ipoib's neighbour resolution)");
-	else
-		FWD_LOG(ERR, "--forward-mode=%s: not one of io, rxonly, txonly, addrswap", s);
+	FWD_LOG(ERR, "--forward-mode=%s: not one of io, rxonly, txonly, addrswap, route", s);
 	return -1;
 }
 
@@ -267,9 +378,9 @@ parse_one(int c, const char *arg)
 		fwd_cfg.reply_qpn = (uint32_t)v;
 		return 0;
 	case OPT_TXONLY_DEST_IP:
-		FWD_LOG(ERR, "--txonly-dest-ip=%s: not in this build (needs net_ipoib and "
-			"lib/ipoib's neighbour resolution); give --txonly-dest=LID:QPN", arg);
-		return -1;
+		return fwd_config_dest_ip(arg);
+	case OPT_ROUTE:
+		return parse_route(arg);
 	case OPT_TXONLY_LEN:
 		if (parse_uint("txonly-len", arg, FWD_MIN_TXONLY_LEN, 4096, &v) != 0)
 			return -1;
@@ -286,8 +397,9 @@ parse_one(int c, const char *arg)
 		fwd_cfg.txonly_pps = v;
 		return 0;
 	case OPT_TXONLY_IP_SRC:
-		return parse_ipv4("txonly-ip-src", arg, &fwd_cfg.ip_src);
+		return parse_ip_src(arg);
 	case OPT_TXONLY_IP_DST:
+		ip_dst_given = true;
 		return parse_ipv4("txonly-ip-dst", arg, &fwd_cfg.ip_dst);
 	case OPT_RECORD_CYCLES:
 		fwd_cfg.record_cycles = true;
@@ -313,6 +425,9 @@ fwd_config_parse(int argc, char **argv)
 	/* RFC 2544's benchmarking range (198.18.0.0/15) as testpmd's txonly */
 	fwd_cfg.ip_src = htonl(0xc6120001);
 	fwd_cfg.ip_dst = htonl(0xc6120002);
+	/* and RFC 5180's IPv6 benchmarking prefix, 2001:2::/48 */
+	inet_pton(AF_INET6, "2001:2::1", fwd_cfg.ip6_src);
+	inet_pton(AF_INET6, "2001:2::2", fwd_cfg.ip6_dst);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":p:ih", long_opts, NULL)) != -1) {
@@ -346,6 +461,27 @@ fwd_config_parse(int argc, char **argv)
 	if (fwd_cfg.mode != FWD_MODE_TXONLY &&
 	    (fwd_cfg.txonly_count != 0 || fwd_cfg.txonly_pps != 0)) {
 		FWD_LOG(ERR, "--txonly-count/--txonly-pps: only with --forward-mode=txonly");
+		return -1;
+	}
+	if (fwd_cfg.dest_ip_set && ip_dst_given) {
+		FWD_LOG(ERR, "--txonly-ip-dst and --txonly-dest-ip: give one destination address");
+		return -1;
+	}
+	if (fwd_cfg.dest_ip_set && fwd_cfg.dest_set) {
+		FWD_LOG(ERR, "--txonly-dest-ip and --txonly-dest: give one destination");
+		return -1;
+	}
+	if (fwd_cfg.dest_ip_set && fwd_cfg.mode != FWD_MODE_TXONLY) {
+		FWD_LOG(ERR, "--txonly-dest-ip: only with --forward-mode=txonly");
+		return -1;
+	}
+	if (fwd_cfg.mode == FWD_MODE_ROUTE && fwd_cfg.nb_routes == 0) {
+		FWD_LOG(ERR, "--forward-mode=route: give --route=ETH_PORT:L3_PORT");
+		return -1;
+	}
+	if (fwd_cfg.mode != FWD_MODE_ROUTE && fwd_cfg.nb_routes != 0) {
+		FWD_LOG(ERR, "--route=%u:%u: only with --forward-mode=route",
+			fwd_cfg.routes[0].eth, fwd_cfg.routes[0].l3);
 		return -1;
 	}
 	if (fwd_cfg.mode != FWD_MODE_ADDRSWAP && fwd_cfg.reply_qpn != 0) {

@@ -8,7 +8,10 @@
  * 0x0800, 16 reserved bits) then IPv4 and UDP, addressed through the
  * rte_ib mbuf dynfield to --txonly-dest (an AH for its LID, its QPN, its
  * Q_Key or the queue's). On an Ethernet port it is an Ethernet frame to
- * the broadcast address with the same IPv4/UDP datagram. The stream also
+ * the broadcast address with the same IPv4/UDP datagram. On an L3 port
+ * (net_ipoib mode=l3, net_tun) it is the bare IP datagram, IPv4 or IPv6,
+ * to --txonly-dest-ip, which lib/ipoib resolved on a net_ipoib port
+ * before the start (ipoib_show.c). The stream also
  * drains its rx queue, so that what comes back (addrswap on the peer) is
  * counted.
  */
@@ -56,18 +59,78 @@ ip_udp_build(uint8_t *p, uint16_t ip_len)
 		p[i] = (uint8_t)i;
 }
 
+/* IPv6 + UDP of @p ip_len bytes at @p p; the UDP checksum is mandatory (RFC 8200 8.1). */
+static void
+ip6_udp_build(uint8_t *p, uint16_t ip_len)
+{
+	struct rte_ipv6_hdr *ip = (struct rte_ipv6_hdr *)p;
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	uint16_t i;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->vtc_flow = rte_cpu_to_be_32(6u << 28);
+	ip->payload_len = rte_cpu_to_be_16(ip_len - sizeof(*ip));
+	ip->proto = IPPROTO_UDP;
+	ip->hop_limits = 64;
+	memcpy(ip->src_addr, fwd_cfg.ip6_src, 16);
+	memcpy(ip->dst_addr, fwd_cfg.ip6_dst, 16);
+	udp->src_port = rte_cpu_to_be_16(FWD_UDP_PORT);
+	udp->dst_port = rte_cpu_to_be_16(FWD_UDP_PORT);
+	udp->dgram_len = ip->payload_len;
+	udp->dgram_cksum = 0;
+	for (i = sizeof(*ip) + sizeof(*udp); i < ip_len; i++)
+		p[i] = (uint8_t)i;
+	udp->dgram_cksum = rte_ipv6_udptcp_cksum(ip, udp);
+}
+
+/* The bare IP template of an L3 port: 0, or -EINVAL naming what is wrong. */
+static int
+l3_build(struct fwd_port *txp, uint8_t *t, uint16_t ip_len)
+{
+	if (!fwd_cfg.dest_ip_set && txp->ipoib != NULL) {
+		FWD_LOG(ERR, "--forward-mode=txonly: port %u is a net_ipoib L3 port: give "
+			"--txonly-dest-ip=IP", txp->port_id);
+		return -EINVAL;
+	}
+	if (fwd_cfg.ip6) {
+		if (ip_len < sizeof(struct rte_ipv6_hdr) + sizeof(struct rte_udp_hdr)) {
+			FWD_LOG(ERR, "--txonly-len=%u: IPv6 needs %zu bytes or more",
+				fwd_cfg.txonly_len, IPOIB_HDR_LEN + sizeof(struct rte_ipv6_hdr) +
+				sizeof(struct rte_udp_hdr));
+			return -EINVAL;
+		}
+		ip6_udp_build(t, ip_len);
+	} else {
+		ip_udp_build(t, ip_len);
+	}
+	return 0;
+}
+
 static int
 txonly_prepare(void)
 {
 	uint16_t ip_len = fwd_cfg.txonly_len - IPOIB_HDR_LEN;
 	unsigned int s;
+	int ret;
 
 	for (s = 0; s < fwd_nb_streams; s++) {
 		struct fwd_port *txp = fwd_streams[s].txp;
 		unsigned int idx = txp - fwd_ports;
 		uint8_t *t = tmpl[idx];
 
-		if (txp->ibdev != NULL) {
+		if (fwd_cfg.dest_ip_set && !txp->l3) {
+			FWD_LOG(ERR, "--txonly-dest-ip: port %u (%s) is not an L3 port: use "
+				"net_ipoib with mode=l3 (or net_tun)%s", txp->port_id, txp->driver,
+				txp->ibdev != NULL ? ", or --txonly-dest=LID:QPN on this IB port" :
+				"");
+			return -EINVAL;
+		}
+		if (txp->l3) {
+			ret = l3_build(txp, t, ip_len);
+			if (ret != 0)
+				return ret;
+			tmpl_len[idx] = ip_len;
+		} else if (txp->ibdev != NULL) {
 			if (!fwd_cfg.dest_set) {
 				FWD_LOG(ERR, "--forward-mode=txonly: port %u is an IB port: give "
 					"--txonly-dest=LID:QPN[:QKEY]", txp->port_id);
@@ -88,6 +151,8 @@ txonly_prepare(void)
 			tmpl_len[idx] = RTE_ETHER_HDR_LEN + ip_len;
 		}
 	}
+	if (fwd_cfg.dest_ip_set)
+		return fwd_ipoib_resolve_dest();
 	return fwd_cfg.dest_set ? fwd_ports_dest_ah() : 0;
 }
 
@@ -99,6 +164,7 @@ txonly_run(struct fwd_stream *fs)
 	unsigned int idx = txp - fwd_ports;
 	uint16_t n, i, len = tmpl_len[idx], rx;
 	uint32_t qkey = fwd_cfg.dest_qkey_set ? fwd_cfg.dest_qkey : txp->tx_qkey;
+	uint32_t l3_ptype = !txp->l3 ? 0 : fwd_cfg.ip6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4;
 
 	/* what comes back is counted and freed */
 	rx = rte_eth_rx_burst(fs->rxp->port_id, fs->rxq, pkts, fwd_cfg.burst);
@@ -130,7 +196,8 @@ txonly_run(struct fwd_stream *fs)
 
 		rte_memcpy(rte_pktmbuf_mtod(m, void *), tmpl[idx], len);
 		m->data_len = m->pkt_len = len;
-		if (txp->ibdev != NULL) {
+		m->packet_type = l3_ptype;
+		if (txp->ibdev != NULL && !txp->l3) {
 			struct rte_ib_mbuf_addr *a = rte_ib_mbuf_addr(m);
 
 			a->tx.ah = txp->dest_ah;

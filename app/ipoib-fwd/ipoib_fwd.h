@@ -13,7 +13,10 @@
  * - worker lcores run the forwarding loop (lcore.c) over their streams,
  *   each stream handled by the engine of --forward-mode (fwd_*.c);
  * - one control thread (ports.c) creates the address handles that the
- *   addrswap engine asks for, since rte_ib_ah_create() is control side.
+ *   addrswap engine asks for, since rte_ib_ah_create() is control side;
+ * - net_ipoib ports are read through their lib/ipoib interface
+ *   (fwd_pmd_ipoib.h) on the main lcore only: show ipoib, the progress
+ *   lines while their joins and paths resolve (ipoib_show.c).
  */
 
 #ifndef _IPOIB_FWD_H_
@@ -30,6 +33,8 @@
 #include <rte_ring.h>
 
 #include <rte_ib_dev.h>
+
+struct rte_ipoib_if;
 
 extern int ipoib_fwd_logtype;
 
@@ -52,12 +57,27 @@ extern int ipoib_fwd_logtype;
 /* LIDs 1..0xbfff are unicast (IBA 4.1.3): one cached AH each, per port */
 #define FWD_AH_CACHE_SIZE	(RTE_IB_LID_UNICAST_MAX + 1)
 #define FWD_AH_REQ_RING		1024
+#define FWD_MAX_ROUTES		16
+
+/* Why the route engine dropped a packet (fwd_route.c), one counter each. */
+enum fwd_route_drop {
+	FWD_RDROP_MALFORMED,		/* shorter than its headers say */
+	FWD_RDROP_NOT_IP,		/* neither IPv4, IPv6 nor ARP */
+	FWD_RDROP_NOT_ROUTABLE,		/* multicast, broadcast, link-local, unspecified */
+	FWD_RDROP_TTL,			/* TTL or hop limit would reach 0 */
+	FWD_RDROP_ARP_NOT_OURS,		/* ARP not a request we proxy (probe, gratuitous) */
+	FWD_RDROP_ND_NOT_OURS,		/* ICMPv6 ND we do not proxy (DAD, link-local) */
+	FWD_RDROP_NO_HEADROOM,		/* no room for the Ethernet header */
+	FWD_RDROP_TX_FULL,		/* the port's tx ring was full */
+	FWD_RDROP_COUNT,
+};
 
 enum fwd_mode {
 	FWD_MODE_IO,
 	FWD_MODE_RXONLY,
 	FWD_MODE_TXONLY,
 	FWD_MODE_ADDRSWAP,
+	FWD_MODE_ROUTE,
 	FWD_MODE_COUNT,
 };
 
@@ -80,6 +100,15 @@ struct fwd_config {
 	uint64_t txonly_count;		/**< --txonly-count per stream; 0: no limit. */
 	uint64_t txonly_pps;		/**< --txonly-pps per stream; 0: no pacing. */
 	uint32_t ip_src, ip_dst;	/**< --txonly-ip-src/-dst, network order. */
+	bool dest_ip_set;		/**< --txonly-dest-ip given. */
+	bool ip6;			/**< txonly sends IPv6 (--txonly-dest-ip was one). */
+	uint8_t ip6_src[16], ip6_dst[16];	/**< IPv6 addresses of txonly. */
+	uint8_t dest_ip[16];		/**< --txonly-dest-ip, IPv4 as ::ffff:a.b.c.d. */
+	struct {
+		uint16_t eth;		/**< Ethernet port (net_tap, net_memif...). */
+		uint16_t l3;		/**< L3 port (net_ipoib mode=l3, net_tun). */
+	} routes[FWD_MAX_ROUTES];	/**< --route pairs. */
+	unsigned int nb_routes;
 	bool record_cycles;		/**< --record-core-cycles. */
 	bool interactive;		/**< -i. */
 	unsigned int link_timeout;	/**< --link-timeout, seconds. */
@@ -94,6 +123,9 @@ struct fwd_port {
 	uint32_t tx_qkey;		/**< Q_Key of its tx queue 0 (rte_ib_ud_queue_info). */
 	struct rte_ib_ah *dest_ah;	/**< AH for --txonly-dest on this port. */
 	struct rte_ether_addr mac;	/**< Its MAC (txonly on an Ethernet port). */
+	struct rte_ipoib_if *ipoib;	/**< net_ipoib: its lib/ipoib interface, else NULL. */
+	bool l3;			/**< Carries bare IP packets (net_ipoib mode=l3, net_tun). */
+	char driver[32];		/**< Driver name, for messages. */
 	/*
 	 * addrswap: the AH of each source LID, written once by the control
 	 * thread (release) and read by the worker (acquire); freed after the
@@ -117,6 +149,11 @@ struct fwd_stream {
 	uint64_t no_ah;			/**< Dropped: no AH for the source LID yet (addrswap). */
 	uint64_t busy_cycles;		/**< --record-core-cycles: TSC in bursts with work. */
 	uint64_t busy_pkts;		/**< Packets those cycles handled. */
+	/* route: drops by reason, [0] of rxp (Ethernet), [1] of txp (L3) */
+	uint64_t rdrop[2][FWD_RDROP_COUNT];
+	uint64_t arp_replies;		/**< route: proxy ARP replies sent. */
+	uint64_t na_sent;		/**< route: proxy Neighbour Advertisements sent. */
+	uint64_t flooded;		/**< route: sent to broadcast, peer MAC unknown. */
 	/* txonly */
 	uint64_t tx_left;		/**< Datagrams left to send (--txonly-count). */
 	uint64_t next_tsc;		/**< Next send due (--txonly-pps). */
@@ -145,6 +182,7 @@ extern const struct fwd_engine fwd_engine_io;
 extern const struct fwd_engine fwd_engine_rxonly;
 extern const struct fwd_engine fwd_engine_txonly;
 extern const struct fwd_engine fwd_engine_addrswap;
+extern const struct fwd_engine fwd_engine_route;
 
 /* A worker's counter update; the main lcore reads them while it runs. */
 static inline void
@@ -174,6 +212,8 @@ int fwd_config_parse(int argc, char **argv);
 void fwd_config_usage(const char *prog);
 /** Parse LID:QPN[:QKEY] into --txonly-dest's fields: 0, or -1 naming the field. */
 int fwd_config_dest(const char *s);
+/** Parse --txonly-dest-ip=@p s (IPv4 or IPv6): 0, or -1 naming the value. */
+int fwd_config_dest_ip(const char *s);
 /** "io", "rxonly", ... */
 const char *fwd_mode_name(enum fwd_mode mode);
 
@@ -196,6 +236,20 @@ struct fwd_port *fwd_port_by_id(uint16_t port_id);
 void fwd_port_ib_show(const struct fwd_port *fp);
 /** Name of an IB PortState. */
 const char *fwd_ib_state_name(unsigned int state);
+
+/* ipoib_show.c: net_ipoib ports, main lcore */
+/** "show ipoib neigh|path|mcast" of port @p port_id. */
+void fwd_ipoib_show(uint16_t port_id, const char *what);
+/** One progress word of a net_ipoib port: "broadcast joined", ... into @p buf. */
+void fwd_ipoib_progress(const struct fwd_port *fp, char *buf, size_t len);
+/** Resolve --txonly-dest-ip on the net_ipoib ports, a progress line a second: 0 or -errno. */
+int fwd_ipoib_resolve_dest(void);
+
+/* fwd_route.c */
+/** Name of a route drop reason ("ttl_exceeded"...). */
+const char *fwd_route_drop_name(enum fwd_route_drop r);
+/** Print the route engine's per-route counters (proxy replies, peer MAC). */
+void fwd_route_stats(void);
 
 /* lcore.c */
 /** Build the streams and map them to worker lcores: 0 or a negative errno. */

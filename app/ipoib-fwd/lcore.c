@@ -25,6 +25,7 @@ const struct fwd_engine *const fwd_engines[FWD_MODE_COUNT] = {
 	[FWD_MODE_RXONLY] = &fwd_engine_rxonly,
 	[FWD_MODE_TXONLY] = &fwd_engine_txonly,
 	[FWD_MODE_ADDRSWAP] = &fwd_engine_addrswap,
+	[FWD_MODE_ROUTE] = &fwd_engine_route,
 };
 
 struct fwd_stream *fwd_streams;
@@ -40,6 +41,49 @@ bool
 fwd_running(void)
 {
 	return running;
+}
+
+/*
+ * route: each --route pair names an Ethernet port and an L3 port of this
+ * app; every port of the app is in one. 0, or -EINVAL naming the route.
+ */
+static int
+routes_check(void)
+{
+	unsigned int r, i, used = 0;
+
+	for (r = 0; r < fwd_cfg.nb_routes; r++) {
+		uint16_t e = fwd_cfg.routes[r].eth, l = fwd_cfg.routes[r].l3;
+		struct fwd_port *eth = fwd_port_by_id(e), *l3 = fwd_port_by_id(l);
+
+		if (eth == NULL || l3 == NULL) {
+			FWD_LOG(ERR, "--route=%u:%u: no port %u in this app (%u ports)", e, l,
+				eth == NULL ? e : l, fwd_nb_ports);
+			return -EINVAL;
+		}
+		if (eth->l3 || eth->ibdev != NULL) {
+			FWD_LOG(ERR, "--route=%u:%u: port %u (%s) is not an Ethernet port", e, l,
+				e, eth->driver);
+			return -EINVAL;
+		}
+		if (!l3->l3) {
+			FWD_LOG(ERR, "--route=%u:%u: port %u (%s) is not an L3 port (net_ipoib "
+				"mode=l3, net_tun)", e, l, l, l3->driver);
+			return -EINVAL;
+		}
+		eth->peer = l;
+		l3->peer = e;
+		used += 2;
+	}
+	if (used != fwd_nb_ports) {
+		for (i = 0; i < fwd_nb_ports; i++)
+			if (fwd_ports[i].peer == fwd_ports[i].port_id)
+				break;
+		FWD_LOG(ERR, "port %u: in no --route (give --portmask or one more --route)",
+			i < fwd_nb_ports ? fwd_ports[i].port_id : 0);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int
@@ -59,7 +103,15 @@ fwd_streams_setup(void)
 			fwd_nb_lcores);
 		return -EINVAL;
 	}
-	fwd_nb_streams = fwd_nb_ports * fwd_cfg.nb_queues;
+	if (fwd_cfg.mode == FWD_MODE_ROUTE) {
+		for (i = 0; i < fwd_nb_ports; i++)
+			fwd_ports[i].peer = fwd_ports[i].port_id;
+		if (routes_check() != 0)
+			return -EINVAL;
+	}
+	/* route: one stream per route and queue runs both of its directions */
+	fwd_nb_streams = (fwd_cfg.mode == FWD_MODE_ROUTE ? fwd_cfg.nb_routes : fwd_nb_ports) *
+			 fwd_cfg.nb_queues;
 	/* more lcores than streams would only spin */
 	fwd_nb_lcores = RTE_MIN(want, fwd_nb_streams);
 	fwd_streams = rte_zmalloc("fwd_streams", sizeof(*fwd_streams) * fwd_nb_streams,
@@ -68,8 +120,12 @@ fwd_streams_setup(void)
 		return -ENOMEM;
 	for (i = 0; i < fwd_nb_ports; i++)
 		for (q = 0; q < fwd_cfg.nb_queues; q++, s++) {
-			struct fwd_stream *fs = &fwd_streams[s];
+			struct fwd_stream *fs;
 
+			/* route: the stream of the Ethernet port serves the pair */
+			if (fwd_cfg.mode == FWD_MODE_ROUTE && fwd_ports[i].l3)
+				break;
+			fs = &fwd_streams[s];
 			fs->rxp = &fwd_ports[i];
 			fs->txp = fwd_port_by_id(fwd_ports[i].peer);
 			fs->rxq = q;
@@ -77,8 +133,9 @@ fwd_streams_setup(void)
 			fs->lcore = fwd_lcores[s % fwd_nb_lcores];
 		}
 	for (s = 0; s < fwd_nb_streams; s++)
-		printf("Stream %u: lcore %u, port %u rxq %u -> port %u txq %u\n", s,
+		printf("Stream %u: lcore %u, port %u rxq %u %s port %u txq %u\n", s,
 		       fwd_streams[s].lcore, fwd_streams[s].rxp->port_id, fwd_streams[s].rxq,
+		       fwd_cfg.mode == FWD_MODE_ROUTE ? "<->" : "->",
 		       fwd_streams[s].txp->port_id, fwd_streams[s].txq);
 	return 0;
 }
@@ -132,6 +189,8 @@ fwd_start(void)
 
 		fs->rx_pkts = fs->tx_pkts = fs->tx_full = fs->no_ah = 0;
 		fs->busy_cycles = fs->busy_pkts = 0;
+		memset(fs->rdrop, 0, sizeof(fs->rdrop));
+		fs->arp_replies = fs->na_sent = fs->flooded = 0;
 		fs->tx_left = fwd_cfg.txonly_count;
 		fs->next_tsc = rte_get_timer_cycles();
 		fs->tsc_per_pkt = fwd_cfg.txonly_pps ? rte_get_timer_hz() / fwd_cfg.txonly_pps : 0;

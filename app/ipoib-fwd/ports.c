@@ -23,7 +23,9 @@
 #include <rte_mbuf.h>
 
 #include <rte_ib_mbuf.h>
+#include <rte_ipoib_if.h>
 
+#include "fwd_pmd_ipoib.h"
 #include "ipoib_fwd.h"
 
 struct fwd_port fwd_ports[FWD_MAX_PORTS];
@@ -118,8 +120,24 @@ port_setup_one(struct fwd_port *fp)
 		return ret;
 	}
 	rte_eth_macaddr_get(pid, &fp->mac);
+	snprintf(fp->driver, sizeof(fp->driver), "%s", info.driver_name);
 	fp->ibdev = rte_ib_device_from_port_id(pid, &fp->ib_port);
-	if (fp->ibdev != NULL) {
+	fp->ipoib = rte_pmd_ipoib_get_if(pid);
+	/* DPDK's tap driver registers its TUN flavour as its own driver */
+	fp->l3 = strcmp(info.driver_name, "net_tun") == 0;
+	if (fp->ipoib != NULL) {
+		struct rte_ipoib_if_info ii;
+
+		if (rte_ipoib_if_info_get(fp->ipoib, &ii) != 0) {
+			FWD_LOG(ERR, "port %u: rte_ipoib_if_info_get: %s", pid,
+				rte_strerror(rte_errno));
+			return -rte_errno;
+		}
+		fp->l3 = ii.mode == RTE_IPOIB_MODE_L3;
+		printf("Port %u: %s, IPoIB interface %s (mode %s) on IB device %s port %u\n",
+		       pid, info.driver_name, ii.name, fp->l3 ? "l3" : "eth",
+		       ii.dev != NULL ? ii.dev->name : "?", ii.ib_port);
+	} else if (fp->ibdev != NULL) {
 		struct rte_ib_ud_queue_info qi;
 
 		if (rte_ib_ud_queue_info(pid, 0, true, &qi) != 0) {
@@ -205,13 +223,26 @@ links_state(char *buf, size_t len)
 		memset(&link, 0, sizeof(link));
 		up = rte_eth_link_get_nowait(fp->port_id, &link) == 0 &&
 		     link.link_status == RTE_ETH_LINK_UP;
-		all_up &= up;
+		/*
+		 * Only IB links are waited for (the SM, the broadcast join): an
+		 * Ethernet port's state is shown, since net_tap cannot see its
+		 * interface once moved to another network namespace and then
+		 * reports it down while it forwards.
+		 */
+		if (fp->ibdev != NULL || fp->ipoib != NULL)
+			all_up &= up;
 		off += snprintf(buf + off, len - off, "%sport %u %s", i ? ", " : "",
 				fp->port_id, up ? "up" : "down");
 		if (fp->ibdev != NULL && off < len &&
 		    rte_ib_port_attr_cached(fp->ibdev, fp->ib_port, &pa) == 0)
 			off += snprintf(buf + off, len - off, " (IB %s, LID %u)",
 					fwd_ib_state_name(pa.state), pa.lid);
+		if (fp->ipoib != NULL && off < len) {
+			char word[128];
+
+			fwd_ipoib_progress(fp, word, sizeof(word));
+			off += snprintf(buf + off, len - off, " (%s)", word);
+		}
 	}
 	return all_up;
 }
@@ -406,35 +437,46 @@ fwd_ports_close(void)
 void
 fwd_port_ib_show(const struct fwd_port *fp)
 {
+	struct rte_ib_device *dev = fp->ibdev;
+	uint8_t port = fp->ib_port;
 	struct rte_ib_port_attr pa;
 	struct rte_ib_gid gid;
 	char line[512];
 	size_t off = 0;
 	uint16_t i, pkey;
 
-	if (fp->ibdev == NULL) {
+	/* a net_ipoib port shows the IB port under its interface */
+	if (dev == NULL && fp->ipoib != NULL) {
+		struct rte_ipoib_if_info ii;
+
+		if (rte_ipoib_if_info_get(fp->ipoib, &ii) == 0) {
+			dev = ii.dev;
+			port = ii.ib_port;
+		}
+	}
+	if (dev == NULL) {
 		printf("Port %u: not an IB port\n", fp->port_id);
 		return;
 	}
-	if (rte_ib_query_port(fp->ibdev, fp->ib_port, &pa) != 0) {
-		printf("Port %u: %s port %u: query: %s\n", fp->port_id, fp->ibdev->name,
-		       fp->ib_port, rte_strerror(rte_errno));
+	if (rte_ib_query_port(dev, port, &pa) != 0) {
+		printf("Port %u: %s port %u: query: %s\n", fp->port_id, dev->name, port,
+		       rte_strerror(rte_errno));
 		return;
 	}
-	printf("IB port of ethdev %u: %s port %u\n", fp->port_id, fp->ibdev->name, fp->ib_port);
+	printf("IB port of ethdev %u: %s port %u\n", fp->port_id, dev->name, port);
 	printf("  State: %s\n  Physical state: %s\n  LID: %u\n  SM LID: %u\n  LMC: %u\n"
 	       "  MTU: %u\n  Rate: %u Gb/s\n", fwd_ib_state_name(pa.state),
 	       phys_state_name(pa.phys_state), pa.lid, pa.sm_lid, pa.lmc,
 	       rte_ib_mtu_to_bytes(pa.active_mtu),
 	       rte_ib_link_rate_mbps(pa.active_width, pa.active_speed) / 1000);
-	if (rte_ib_query_gid(fp->ibdev, fp->ib_port, 0, &gid) == 0) {
+	if (rte_ib_query_gid(dev, port, 0, &gid) == 0) {
 		printf("  GID[0]: ");
 		for (i = 0; i < RTE_IB_GID_LEN; i += 2)
 			printf("%s%02x%02x", i ? ":" : "", gid.raw[i], gid.raw[i + 1]);
 		printf("\n");
 	}
 	for (i = 0; i < pa.pkey_tbl_len && off < sizeof(line); i++)
-		if (rte_ib_query_pkey(fp->ibdev, fp->ib_port, i, &pkey) == 0 &&
+		if (rte_ib_query_pkey(dev, port, i, &pkey) == 0 &&
 		    (pkey & 0x7fff) != 0)
 			off += snprintf(line + off, sizeof(line) - off, " [%u]0x%04x", i, pkey);
 	printf("  P_Keys:%s\n", off ? line : " none");

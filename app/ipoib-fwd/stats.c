@@ -7,7 +7,8 @@
  * the ethdev counters, relative to the start of forwarding), drops by
  * reason (the port's xstats whose names say drop, discard, missed,
  * nombuf or no_ah, and the app's own: tx ring full, no AH yet), and with
- * --record-core-cycles the TSC cycles per packet of each lcore. Every
+ * --record-core-cycles the TSC cycles per packet of each lcore; in route
+ * mode the route engine's drops by reason and a line per route. Every
  * figure is "name=value" on one line per port, for people and scripts.
  */
 
@@ -96,6 +97,33 @@ fwd_stats_begin(void)
 	start_tsc = last_tsc = rte_get_timer_cycles();
 }
 
+/*
+ * The route engine's drops of port @p i (its own side of each stream: the
+ * Ethernet port's are [0], the L3 port's [1]) appended to @p buf at *@p off;
+ * their total.
+ */
+static uint64_t
+route_drops(unsigned int i, char *buf, size_t len, size_t *off)
+{
+	uint64_t total = 0, v;
+	unsigned int s, r;
+
+	for (r = 0; r < FWD_RDROP_COUNT; r++) {
+		v = 0;
+		for (s = 0; s < fwd_nb_streams; s++) {
+			if (fwd_streams[s].rxp == &fwd_ports[i])
+				v += __atomic_load_n(&fwd_streams[s].rdrop[0][r], __ATOMIC_RELAXED);
+			if (fwd_streams[s].txp == &fwd_ports[i])
+				v += __atomic_load_n(&fwd_streams[s].rdrop[1][r], __ATOMIC_RELAXED);
+		}
+		total += v;
+		if (v != 0 && *off < len)
+			*off += snprintf(buf + *off, len - *off, " app_route_%s=%" PRIu64,
+					 fwd_route_drop_name(r), v);
+	}
+	return total;
+}
+
 /* The port's drops since the start, by reason, after " drops=<total>". */
 static void
 drops_print(unsigned int i)
@@ -135,7 +163,10 @@ drops_print(unsigned int i)
 		off += snprintf(reasons + off, sizeof(reasons) - off, " app_tx_full=%" PRIu64,
 				tx_full);
 	if (no_ah != 0 && off < sizeof(reasons))
-		snprintf(reasons + off, sizeof(reasons) - off, " app_no_ah=%" PRIu64, no_ah);
+		off += snprintf(reasons + off, sizeof(reasons) - off, " app_no_ah=%" PRIu64,
+				no_ah);
+	if (fwd_cfg.mode == FWD_MODE_ROUTE)
+		total += route_drops(i, reasons, sizeof(reasons), &off);
 	printf(" drops=%" PRIu64 "%s\n", total, reasons);
 }
 
@@ -196,6 +227,8 @@ fwd_stats_period(void)
 
 		port_line(i, &from, sec);
 	}
+	if (fwd_cfg.mode == FWD_MODE_ROUTE)
+		fwd_route_stats();
 	cycles_lines();
 	last_tsc = now;
 	fflush(stdout);
@@ -214,6 +247,8 @@ fwd_stats_final(void)
 
 		port_line(i, &from, sec);
 	}
+	if (fwd_cfg.mode == FWD_MODE_ROUTE)
+		fwd_route_stats();
 	cycles_lines();
 	fflush(stdout);
 }

@@ -1010,6 +1010,7 @@ rte_ipoib_if_info_get(const struct rte_ipoib_if *cifp, struct rte_ipoib_if_info 
 	info->bcast = ifp->bcast;
 	rte_ipoib_mac_from_hwaddr(&ifp->hwaddr, &info->mac);
 	info->link_up = ifp->link_up;
+	info->mode = ifp->conf.mode;
 	ipoib_if_unlock(ifp);
 	return 0;
 }

@@ -212,6 +212,12 @@ resolve_ip(struct rte_ipoib_if *ifp, const uint8_t ip[16])
 }
 
 void
+ipoib_neigh_resolve(struct rte_ipoib_if *ifp, const uint8_t ip[16])
+{
+	resolve_ip(ifp, ip);
+}
+
+void
 ipoib_neigh_event(struct rte_ipoib_if *ifp, const struct rte_ipoib_event *ev)
 {
 	switch (ev->type) {

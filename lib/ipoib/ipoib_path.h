@@ -83,6 +83,8 @@ int ipoib_paths_init(struct rte_ipoib_if *ifp);
 void ipoib_paths_fini(struct rte_ipoib_if *ifp);
 /* One event from the data lcores' ring. */
 void ipoib_neigh_event(struct rte_ipoib_if *ifp, const struct rte_ipoib_event *ev);
+/* Start resolving next hop @p ip of the L3 view (rte_ipoib_if_resolve()). */
+void ipoib_neigh_resolve(struct rte_ipoib_if *ifp, const uint8_t ip[16]);
 /* A control packet (ARP, ND) the L3 view's rx diverted; consumed. */
 void ipoib_neigh_ctrl_pkt(struct rte_ipoib_if *ifp, struct rte_mbuf *m);
 /* A port event: refresh paths in place (SM, LID change, reregister). */

@@ -6,25 +6,32 @@
  * Telemetry endpoints of the interfaces (dpdk-telemetry.py), what Linux
  * IPoIB's debugfs files show: /ipoib/interfaces, /ipoib/neigh,<if>,
  * /ipoib/path,<if>, /ipoib/mcast,<if>. They run on the telemetry thread
- * and take the interface's lock (and the registry's to find it).
+ * and read the interface through rte_ipoib_if_walk.h (which takes its
+ * lock) after finding it by name (the registry's lock).
  */
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "rte_ipoib_if_walk.h"
 #include "ipoib_if_priv.h"
 #include "ipoib_private.h"
 
+/*
+ * A GID as a telemetry dictionary key: 32 hex digits. Keys may hold only
+ * alphanumerics, '_' and '/' (rte_telemetry.h), so the usual colon form
+ * would be refused and the entry lost.
+ */
 static void
-gid_str(const uint8_t *g, char *s, size_t n)
+gid_key(const uint8_t *g, char *s, size_t n)
 {
-	snprintf(s, n, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x",
-		 g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7], g[8], g[9], g[10], g[11],
-		 g[12], g[13], g[14], g[15]);
+	size_t i, off = 0;
+
+	for (i = 0; i < 16 && off < n; i++)
+		off += snprintf(s + off, n - off, "%02x", g[i]);
 }
 
 static void
@@ -43,101 +50,111 @@ tel_interfaces(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
-/* The interface named @p params, its lock held, or NULL. */
-static struct rte_ipoib_if *
-tel_find_lock(const char *params)
-{
-	struct rte_ipoib_if *ifp;
-
-	if (params == NULL)
-		return NULL;
-	ifp = rte_ipoib_if_find(params);
-	if (ifp != NULL)
-		ipoib_if_lock(ifp);
-	return ifp;
-}
-
-struct neigh_ctx {
+/* One endpoint's dictionary and how many entries it holds. */
+struct tel_ctx {
 	struct rte_tel_data *d;
-	uint64_t now;
 	unsigned int n;
 };
 
-static int
-neigh_one(struct rte_ipoib_neigh *n, void *arg)
-{
-	struct neigh_ctx *c = arg;
-	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], val[160];
-	const struct rte_ipoib_path *p = rte_ipoib_neigh_path(n);
-	uint64_t age = (c->now - rte_ipoib_neigh_last_used(n)) / (rte_get_tsc_hz() / 1000 + 1);
+/* Telemetry's reply is bounded: stop a walk after this many entries. */
+#define TEL_MAX_ENTRIES 1000
 
-	rte_ipoib_hwaddr_format(rte_ipoib_neigh_hwaddr(n), hw, sizeof(hw));
+static int
+neigh_one(const struct rte_ipoib_neigh_info *ni, void *arg)
+{
+	struct tel_ctx *c = arg;
+	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], val[160];
+
+	rte_ipoib_hwaddr_format(&ni->hw, hw, sizeof(hw));
 	snprintf(key, sizeof(key), "%u", c->n++);
-	snprintf(val, sizeof(val), "hw=%s path=%s age_ms=%" PRIu64, hw, p ? "yes" : "none", age);
+	snprintf(val, sizeof(val), "hw=%s path=%s age_ms=%" PRIu64, hw,
+		 ni->has_path ? "yes" : "none", ni->idle_ms);
 	rte_tel_data_add_dict_string(c->d, key, val);
-	return c->n >= 1000;
+	return c->n >= TEL_MAX_ENTRIES;
+}
+
+static int
+path_one(const struct rte_ipoib_path_info *pi, void *arg)
+{
+	static const char *const st[] = {
+		[RTE_IPOIB_PATH_QUERYING] = "querying",
+		[RTE_IPOIB_PATH_RESOLVED] = "resolved",
+		[RTE_IPOIB_PATH_REFRESHING] = "refreshing",
+		[RTE_IPOIB_PATH_FAILED] = "failed",
+	};
+	struct tel_ctx *c = arg;
+	char g[48], val[200];
+
+	gid_key(pi->dgid.raw, g, sizeof(g));
+	snprintf(val, sizeof(val),
+		 "pkey=0x%04x dlid=%u sl=%u mtu=%u rate=%u state=%s queued=%u failures=%u",
+		 pi->pkey, pi->dlid, pi->sl, pi->mtu, pi->rate, st[pi->state], pi->queued,
+		 pi->failures);
+	rte_tel_data_add_dict_string(c->d, g, val);
+	return ++c->n >= TEL_MAX_ENTRIES;
+}
+
+static int
+mcast_one(const struct rte_ipoib_mcast_info *gi, void *arg)
+{
+	static const char *const st[] = {
+		[RTE_IPOIB_MCAST_IDLE] = "idle",
+		[RTE_IPOIB_MCAST_JOINING] = "joining",
+		[RTE_IPOIB_MCAST_JOINED] = "joined",
+	};
+	struct tel_ctx *c = arg;
+	char g[48], val[160];
+
+	gid_key(gi->mgid.raw, g, sizeof(g));
+	snprintf(val, sizeof(val), "state=%s join_state=0x%x mlid=0x%04x refs=%u%s%s",
+		 st[gi->state], gi->join_state, gi->mlid, gi->refs,
+		 gi->bcast ? " broadcast" : "", gi->sendonly ? " sendonly" : "");
+	rte_tel_data_add_dict_string(c->d, g, val);
+	return ++c->n >= TEL_MAX_ENTRIES;
+}
+
+/* The interface named @p params: a dictionary of its neighbours (@p kind 0),
+ * paths (1) or groups (2). */
+static int
+tel_walk(const char *params, struct rte_tel_data *d, int kind)
+{
+	struct tel_ctx c = { .d = d };
+	struct rte_ipoib_if *ifp;
+
+	if (params == NULL)
+		return -1;
+	ifp = rte_ipoib_if_find(params);
+	if (ifp == NULL)
+		return -1;
+	rte_tel_data_start_dict(d);
+	if (kind == 0)
+		rte_ipoib_if_neigh_walk(ifp, neigh_one, &c);
+	else if (kind == 1)
+		rte_ipoib_if_path_walk(ifp, path_one, &c);
+	else
+		rte_ipoib_if_mcast_walk(ifp, mcast_one, &c);
+	return 0;
 }
 
 static int
 tel_neigh(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_ipoib_if *ifp = tel_find_lock(params);
-	struct neigh_ctx c = { .d = d, .now = rte_rdtsc() };
-
 	RTE_SET_USED(cmd);
-	if (ifp == NULL)
-		return -1;
-	rte_tel_data_start_dict(d);
-	rte_ipoib_neigh_walk(ifp->tbl, neigh_one, &c);
-	ipoib_if_unlock(ifp);
-	return 0;
+	return tel_walk(params, d, 0);
 }
 
 static int
 tel_path(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	struct rte_ipoib_if *ifp = tel_find_lock(params);
-	struct ipoib_pathent *pe;
-	char g[48], val[200];
-
 	RTE_SET_USED(cmd);
-	if (ifp == NULL)
-		return -1;
-	rte_tel_data_start_dict(d);
-	TAILQ_FOREACH(pe, &ifp->pc.paths, next) {
-		gid_str(pe->dgid.raw, g, sizeof(g));
-		snprintf(val, sizeof(val),
-			 "pkey=0x%04x dlid=%u sl=%u mtu=%u rate=%u state=%s queued=%u failures=%u",
-			 pe->pkey, pe->dlid, pe->sl, pe->mtu, pe->rate,
-			 pe->token != 0 ? (pe->resolved ? "refreshing" : "querying") :
-			 pe->resolved ? "resolved" : "failed", pe->nb_ctrl_pend, pe->failures);
-		rte_tel_data_add_dict_string(d, g, val);
-	}
-	ipoib_if_unlock(ifp);
-	return 0;
+	return tel_walk(params, d, 1);
 }
 
 static int
 tel_mcast(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	static const char *const st[] = { "idle", "joining", "joined" };
-	struct rte_ipoib_if *ifp = tel_find_lock(params);
-	struct ipoib_mcgroup *gr;
-	char g[48], val[160];
-
 	RTE_SET_USED(cmd);
-	if (ifp == NULL)
-		return -1;
-	rte_tel_data_start_dict(d);
-	TAILQ_FOREACH(gr, &ifp->groups, next) {
-		gid_str(gr->mgid.raw, g, sizeof(g));
-		snprintf(val, sizeof(val), "state=%s join_state=0x%x mlid=0x%04x refs=%u%s%s",
-			 st[gr->state], gr->join_state, gr->mlid, gr->refs,
-			 gr->bcast ? " broadcast" : "", gr->sendonly ? " sendonly" : "");
-		rte_tel_data_add_dict_string(d, g, val);
-	}
-	ipoib_if_unlock(ifp);
-	return 0;
+	return tel_walk(params, d, 2);
 }
 
 void

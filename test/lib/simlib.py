@@ -228,6 +228,14 @@ class Fabric:
             out += [(n, p) for p in self.ports(n['name'])]
         return out
 
+    def stop_clean(self):
+        """Check that ibfabric logged no DMA fault and no error, stop it, and
+        check it exits 0 (the end of a test that ran hosts on it)."""
+        log = self.proc.log()
+        for bad in ('DMA fault', 'error:'):
+            self.h.check(bad not in log, 'ibfabric logged "%s":\n%s' % (bad, log[-3000:]))
+        self.h.check_eq(self.h.stop(self.proc), 0, 'ibfabric exit status')
+
 
 def testpmd_fabric(h, ibfabric, netfile, so, tag, bdf='0000:10:00.0'):
     """ibfabric on @netfile publishing its HCAs' PCI functions, and what

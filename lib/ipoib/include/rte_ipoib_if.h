@@ -112,6 +112,7 @@ struct rte_ipoib_if_info {
 	struct rte_ipoib_hwaddr bcast;   /**< The broadcast address. */
 	struct rte_ether_addr mac;       /**< Our MAC in the Ethernet view. */
 	bool link_up;                    /**< Port ACTIVE and broadcast joined. */
+	enum rte_ipoib_mode mode;        /**< View presented (conf.mode). */
 };
 
 /**
