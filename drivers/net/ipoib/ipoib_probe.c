@@ -28,10 +28,15 @@ ipoib_priv_release(struct ipoib_priv *priv)
 {
 	if (priv == NULL)
 		return;
+	/*
+	 * No LSC alarm may run while the interface is freed (it reads it):
+	 * no new ones from here, and rte_eal_alarm_cancel() waits for one
+	 * that is running.
+	 */
+	__atomic_store_n(&priv->closing, true, __ATOMIC_RELEASE);
+	ipoib_lsc_cancel(priv->port_id);
 	rte_ipoib_if_destroy(priv->ifp);
 	priv->ifp = NULL;
-	/* After the interface: its link changes may still arm the alarm. */
-	ipoib_lsc_cancel(priv->port_id);
 	if (priv->owner_id != 0) {
 		rte_eth_dev_owner_delete(priv->owner_id);
 		priv->owner_id = 0;
