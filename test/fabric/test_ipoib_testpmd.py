@@ -34,7 +34,7 @@ import shutil
 import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload
+from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload, telemetry
 from test_ipoib_if import start_opensm
 
 SM_BDF = '0000:10:00.0'
@@ -57,7 +57,7 @@ class Testpmd:
             tap = 'net_tun0,iface=' + self.tap
         else:
             tap = 'net_tap0,iface=' + self.tap
-        prefix = 'iptp%s%d' % (name, os.getpid())
+        self.prefix = prefix = 'iptp%s%d' % (name, os.getpid())
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # One forwarding lcore each, on different cores (2-core machines).
         main = '0' if name == 'b' else '1'
@@ -116,13 +116,7 @@ def main():
         Fabric(h, ibfabric, netfile, tag='iptp', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
                    timeout=10, what='the simulated PCI functions')
-        # Both PMDs in one private directory for -d (EAL refuses plugins
-        # below a world-writable directory); they find the project's
-        # libraries by RUNPATH. EAL loads a directory's *.so files only.
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
+        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
                    LD_LIBRARY_PATH=None)
 
@@ -151,8 +145,8 @@ def main():
             # and a second IB port's, not used; then net_ipoib0 and the TAP.
             t.port = int(re.search(r'net_ipoib0: port (\d+) on .* \(ethdev (\d+)\)',
                                    t.p.log()).group(1))
-            lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
-                                  t.p.log()).group(1))
+            t.lower = lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
+                                            t.p.log()).group(1))
             out = t.cmd('show port info %d' % t.port, r'Driver name: +\S+[\s\S]*testpmd>')
             h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib0:\n%s' %
                     (t.name, t.port, out))
@@ -171,9 +165,12 @@ def main():
                     '%s: an LSC event for net_ipoib0' % t.name)
         h.info('both net_ipoib0 links up: MACs %s' % macs)
 
-        for t in hosts:
-            setup_kernel(h, t, scenario, macs[t.name])
         b, c = hosts
+        if scenario == 'l3':
+            silent_peer_answers(h, b, c, macs)
+        else:
+            setup_kernel(h, b, scenario, macs['b'])
+        setup_kernel(h, c, scenario, macs['c'])
         if scenario == 'l3':
             wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
             wait_ping(h, c, ['10.0.0.2'], 'c -> b IPv4')
@@ -181,6 +178,8 @@ def main():
             wait_ping(h, c, ['-6', '2001:db8::2'], 'c -> b IPv6')
         else:
             eth_pings(h, b, c, macs, scenario)
+        for t in hosts:
+            check_telemetry(h, t, hosts, scenario)
         ctrl = 0
         for t in hosts:
             out = t.cmd('show port stats %d' % t.port, r'TX-packets: +\d+[\s\S]*testpmd>')
@@ -225,6 +224,49 @@ def setup_kernel(h, t, scenario, mac):
         h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
                    and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', t.tap),
                    timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
+
+
+def check_telemetry(h, t, hosts, scenario):
+    """ethdev's telemetry lists net_ipoib0 and not the ethdev it owns;
+    lib/ipoib's endpoints answer for the port's interface."""
+    ports = telemetry(t.prefix, '/ethdev/list')['/ethdev/list']
+    h.check(t.port in ports and t.lower not in ports,
+            '%s: /ethdev/list %s: net_ipoib0 (%d), not its ethdev %d' %
+            (t.name, ports, t.port, t.lower))
+    ifs = telemetry(t.prefix, '/ipoib/interfaces')['/ipoib/interfaces']
+    h.info('%s: /ipoib/interfaces: %s' % (t.name, ifs))
+    # lib/ipoib's names: ib<IB port's ethdev> for a parent, <that>.<pkey> for a child
+    name = 'ib%d' % t.lower if scenario != 'child' else None
+    text = str(ifs)
+    h.check(name is None or name in text, '%s: interface %s listed: %s' % (t.name, name, text))
+    h.check(scenario != 'child' or re.search(r"'ib\d+\.8001'", text),
+            '%s: the child on P_Key 0x8001 listed: %s' % (t.name, text))
+    if scenario != 'child':
+        neigh = telemetry(t.prefix, '/ipoib/neigh,' + name)
+        h.info('%s: /ipoib/neigh,%s: %s' % (t.name, name, neigh))
+        h.check(peers(neigh), '%s: /ipoib/neigh,%s lists the peer with a path: %s' %
+                (t.name, name, neigh))
+
+
+def peers(neigh):
+    """Unicast neighbours with a path in a /ipoib/neigh answer (a group's
+    address starts 00:ff:ff:ff:ff)."""
+    return [v for v in neigh['/ipoib/neigh'].values()
+            if not v.startswith('hw=00:ff:ff:ff:ff') and 'path=yes' in v]
+
+
+def silent_peer_answers(h, b, c, macs):
+    """mode=l3: C's interface answers B's ARP request for 10.0.0.3 (its
+    ipv4= devarg) while C's kernel is down and sends nothing, so C's
+    testpmd (io mode) never calls tx_burst: the answer can only leave
+    through net_ipoib's rx_burst flush. B learns C from it."""
+    c.ip('link', 'set', c.tap, 'down')
+    setup_kernel(h, b, 'l3', macs['b'])
+    b.ping('10.0.0.3', count=2)
+    h.wait_for(lambda: peers(telemetry(b.prefix, '/ipoib/neigh,ib%d' % b.lower)),
+               timeout=20, interval=0.5,
+               what='B learns C from the ARP answer C\'s silent host flushed')
+    h.info('C answered ARP with its kernel down: the rx_burst flush sent it')
 
 
 def link_local(t):

@@ -345,3 +345,35 @@ def parse_ibnetdiscover(text):
     for a, pa, b, pb in raw_links:
         links.add((id2desc.get(a, a), pa, id2desc.get(b, b), pb))
     return nodes, links
+
+
+def telemetry(prefix, cmd, timeout=10):
+    """Ask DPDK's telemetry socket of the process with --file-prefix
+    @prefix (/var/run/dpdk/<prefix>/dpdk_telemetry.v2, as
+    dpdk-telemetry.py does) one command; returns the decoded JSON
+    answer, {cmd: value}."""
+    import json
+    path = '/var/run/dpdk/%s/dpdk_telemetry.v2' % prefix
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(timeout)
+    try:
+        s.connect(path)
+        hello = json.loads(s.recv(16384).decode())
+        s.send(cmd.encode())
+        return json.loads(s.recv(hello.get('max_output_len', 16384)).decode())
+    finally:
+        s.close()
+
+
+def pmd_plugin_dir(h, sos):
+    """A private directory (eal_private_dir()) with a copy of each PMD of
+    @sos, for one `-d DIR`: EAL refuses plugins below a world-writable
+    directory, and loads only a directory's *.so files (so
+    librte_net_x.so.0.1 is copied as librte_net_x.so). The copies find
+    the project's libraries by their RUNPATH."""
+    import shutil
+    d = eal_private_dir(h, 'dpdk-ipoib-pmds.')
+    for so in sos:
+        base = os.path.basename(so)
+        shutil.copy2(so, os.path.join(d, base[:base.index('.so') + 3]))
+    return d

@@ -65,6 +65,7 @@ struct ipoib_priv {
 	 */
 	rte_spinlock_t tx0_lock;
 	bool lsc_pending;               /**< An LSC alarm is armed. */
+	bool closing;                   /**< Closing: no more LSC alarms. */
 	struct rte_ether_addr mc[IPOIB_MC_MAX]; /**< set_mc_addr_list's last list. */
 	uint32_t nb_mc;
 	/* lib/ipoib never resets its counters: stats_reset keeps their values. */

@@ -139,7 +139,8 @@ ipoib_lsc_alarm(void *arg)
 	struct ipoib_priv *priv;
 
 	/* Closing cancels the alarm first; this is only a second guard. */
-	if (dev->data == NULL || (priv = dev->data->dev_private) == NULL)
+	if (dev->data == NULL || (priv = dev->data->dev_private) == NULL ||
+	    __atomic_load_n(&priv->closing, __ATOMIC_ACQUIRE))
 		return;
 	__atomic_store_n(&priv->lsc_pending, false, __ATOMIC_RELEASE);
 	if (ipoib_link_update(dev, 0) == 0)
@@ -154,6 +155,8 @@ ipoib_link_cb(struct rte_ipoib_if *ifp, bool up, void *arg)
 
 	RTE_SET_USED(ifp);
 	IPOIB_PMD_LOG(INFO, "port %u: link %s", port_id, up ? "up" : "down");
+	if (__atomic_load_n(&priv->closing, __ATOMIC_ACQUIRE))
+		return;
 	if (!__atomic_exchange_n(&priv->lsc_pending, true, __ATOMIC_ACQ_REL) &&
 	    rte_eal_alarm_set(1, ipoib_lsc_alarm, arg) != 0)
 		__atomic_store_n(&priv->lsc_pending, false, __ATOMIC_RELEASE);

@@ -4,7 +4,8 @@
 
 /*
  * net_ipoib's probe and remove: the devargs, the interface (lib/ipoib)
- * on the IB port's ethdev, which the port then owns so that applications
+ * on the IB port's ethdev; the port then owns the ethdev under the
+ * interface (that one, or a child's UD port) so that applications
  * iterating ports (RTE_ETH_FOREACH_DEV) leave it alone, as failsafe and
  * netvsc do with their sub-devices.
  */
@@ -27,10 +28,15 @@ ipoib_priv_release(struct ipoib_priv *priv)
 {
 	if (priv == NULL)
 		return;
+	/*
+	 * No LSC alarm may run while the interface is freed (it reads it):
+	 * no new ones from here, and rte_eal_alarm_cancel() waits for one
+	 * that is running.
+	 */
+	__atomic_store_n(&priv->closing, true, __ATOMIC_RELEASE);
+	ipoib_lsc_cancel(priv->port_id);
 	rte_ipoib_if_destroy(priv->ifp);
 	priv->ifp = NULL;
-	/* After the interface: its link changes may still arm the alarm. */
-	ipoib_lsc_cancel(priv->port_id);
 	if (priv->owner_id != 0) {
 		rte_eth_dev_owner_delete(priv->owner_id);
 		priv->owner_id = 0;
@@ -39,24 +45,39 @@ ipoib_priv_release(struct ipoib_priv *priv)
 	priv->pool = NULL;
 }
 
-/* The IB port's ethdev, made ours; *owner_id set. */
+/*
+ * The IB port's ethdev dev= names. A parent sits on it, so it must be
+ * free; a child sits on a UD port of its own (rte_ib_ud_port_create()),
+ * and another net_ipoib port may own the IB port's ethdev.
+ */
 static int
-lower_take(const char *name, struct ipoib_priv *priv)
+lower_find(const char *name, struct ipoib_priv *priv)
 {
-	struct rte_eth_dev_owner owner, cur;
-	uint16_t lower;
-	int rc;
+	struct rte_eth_dev_owner cur;
+	uint16_t port;
 
-	if (rte_eth_dev_get_port_by_name(priv->args.dev, &lower) != 0) {
+	if (rte_eth_dev_get_port_by_name(priv->args.dev, &port) != 0) {
 		IPOIB_PMD_LOG(ERR, "%s: dev=%s: no such ethdev (net_mthca names an IB port <PCI address> or <PCI address>_p<port>)",
 			      name, priv->args.dev);
 		return -ENODEV;
 	}
-	if (rte_eth_dev_owner_get(lower, &cur) == 0 && cur.id != RTE_ETH_DEV_NO_OWNER) {
+	if (priv->args.pkey == 0 && rte_eth_dev_owner_get(port, &cur) == 0 &&
+	    cur.id != RTE_ETH_DEV_NO_OWNER) {
 		IPOIB_PMD_LOG(ERR, "%s: dev=%s: ethdev %u is already owned by \"%s\"", name,
-			      priv->args.dev, lower, cur.name);
+			      priv->args.dev, port, cur.name);
 		return -EBUSY;
 	}
+	priv->lower_port_id = port;
+	return 0;
+}
+
+/* The ethdev under the interface (the IB port's, or a child's UD port), made ours. */
+static int
+lower_own(const char *name, struct ipoib_priv *priv, uint16_t lower)
+{
+	struct rte_eth_dev_owner owner;
+	int rc;
+
 	rc = rte_eth_dev_owner_new(&priv->owner_id);
 	if (rc != 0)
 		return rc;
@@ -65,8 +86,8 @@ lower_take(const char *name, struct ipoib_priv *priv)
 	snprintf(owner.name, sizeof(owner.name), "%s", name);
 	rc = rte_eth_dev_owner_set(lower, &owner);
 	if (rc != 0) {
-		IPOIB_PMD_LOG(ERR, "%s: dev=%s: ethdev %u: owner_set: %s", name, priv->args.dev,
-			      lower, rte_strerror(-rc));
+		IPOIB_PMD_LOG(ERR, "%s: ethdev %u under the interface: owner_set: %s", name, lower,
+			      rte_strerror(-rc));
 		return rc;
 	}
 	priv->lower_port_id = lower;
@@ -154,11 +175,13 @@ ipoib_probe(struct rte_vdev_device *vdev)
 		priv->txq[q].priv = priv;
 		priv->txq[q].qid = q;
 	}
-	rc = lower_take(name, priv);
+	rc = lower_find(name, priv);
 	if (rc == 0)
 		rc = if_make(name, priv);
 	if (rc == 0 && rte_ipoib_if_info_get(priv->ifp, &in) != 0)
 		rc = -rte_errno;
+	if (rc == 0)
+		rc = lower_own(name, priv, in.lower_port_id);
 	if (rc == 0) {
 		eth->data->mac_addrs = rte_zmalloc(name, sizeof(struct rte_ether_addr), 0);
 		if (eth->data->mac_addrs == NULL)
