@@ -10,7 +10,7 @@ torn down by the harness, also on failure.
 The tests take the command line of ipoib_testpmd:
   <ibfabric> <netfile> <sa_host> <librte_net_mthca.so> <librte_net_ipoib.so>
   <preload> <dpdk-ib-ns> [<librte_ibumad.so>]
-The last one, when given, is loaded into B's testpmd too (EAL's -d), with
+The last one, when given, is preloaded into B's testpmd, with
 DPDK_IB_UMAD_DIR set: B then serves the user-MAD service, and OpenSM or
 the diags can run on B (bed.on_b()).
 """
@@ -51,7 +51,9 @@ class Bed:
             shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=self.root,
                    LD_LIBRARY_PATH=None)
-        self.partitions = partitions
+        # One partition file for every OpenSM of the test: rewrite it and
+        # SIGHUP OpenSM (a heavy sweep re-reads it) to change partitions.
+        self.partitions = partitions and h.write_file('partitions.conf', partitions)
         self.run_a = self.umad_run(h.path('umad-sm'))
         self.sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
                                 'ipf%s%d' % (tag, os.getpid()), '-a', SM_BDF, '--', 'idle'],
@@ -64,18 +66,15 @@ class Bed:
         self.hosts = []
         for name, bdf, idx in HOSTS:
             henv = env
-            pdir = plugdir
             if name == 'b' and umad_so:
-                # B also serves the user-MAD service: librte_ibumad among
-                # its plugins starts it when DPDK_IB_UMAD_DIR is set.
-                pdir = eal_private_dir(h, 'dpdk-ipoib-pmds-b.')
-                for f in os.listdir(plugdir):
-                    shutil.copy2(os.path.join(plugdir, f), pdir)
-                base = os.path.basename(umad_so)
-                shutil.copy2(umad_so, os.path.join(pdir, base[:base.index('.so') + 3]))
+                # B also serves the user-MAD service: librte_ibumad
+                # preloaded (its RUNPATH finds lib/ibmad from where it
+                # lies) starts it when DPDK_IB_UMAD_DIR is set. After the
+                # sanitizer runtimes, which must come first.
                 self.run_b = self.umad_run(h.path('umad-b'))
-                henv = dict(env, DPDK_IB_UMAD_DIR=self.run_b)
-            self.hosts.append(Testpmd(h, name, bdf, idx, 'eth', pdir, henv))
+                pre = ':'.join(x for x in (env.get('LD_PRELOAD'), umad_so) if x)
+                henv = dict(env, DPDK_IB_UMAD_DIR=self.run_b, LD_PRELOAD=pre)
+            self.hosts.append(Testpmd(h, name, bdf, idx, 'eth', plugdir, henv))
         self.b, self.c = self.hosts
         for t in self.hosts:
             t.port = int(re.search(r'net_ipoib0: port (\d+) on .* \(ethdev (\d+)\)',
@@ -101,7 +100,7 @@ class Bed:
         """OpenSM on A (or on B's user-MAD service), once SUBNET UP."""
         extra = self.osm_extra + list(extra)
         if self.partitions:
-            extra += ['-P', self.h.write_file(name + '-partitions.conf', self.partitions)]
+            extra += ['-P', self.partitions]
         if not on_b:
             return start_opensm(self.h, self.ns_tool, self.run_a, self.preload, name, extra)
         osm = self.h.spawn(self.on_b(['opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1']

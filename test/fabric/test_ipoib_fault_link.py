@@ -45,8 +45,8 @@ def main():
         rcv = h.spawn([sys.executable, TOOL, 'recv', '5001', h.path('received.bin')],
                       name='recv', netns=c.ns)
         h.wait_log(rcv, 'listening', timeout=10)
-        h.wait_for(lambda: 'listening' in srv.log().lower(), timeout=10,
-                   what='iperf3 server listening')
+        h.wait_for(lambda: ':5201 ' in h.run(['ss', '-ltnH'], netns=c.ns).stdout,
+                   timeout=10, interval=0.2, what='iperf3 server listening')
         cli = h.spawn(['iperf3', '-c', '10.0.0.3', '-t', '30', '-J'], name='iperf3_c',
                       netns=b.ns)
         snd = h.spawn([sys.executable, TOOL, 'send', '10.0.0.3', '5001', src, str(RATE)],
@@ -88,6 +88,7 @@ def main():
                (rx, res['end']['sum_received']['seconds'],
                 res['end']['sum_sent'].get('retransmits', -1)))
         h.check(rx > 0 and 'error' not in res, 'iperf3: bytes received %d' % rx)
+        h.wait_for(lambda: not srv.alive(), timeout=10, what='the iperf3 server ends (-1)')
         bed.close()
 
 
