@@ -29,6 +29,17 @@ BCAST_MGID = 'ff12:401b:%04x:0000:0000:0000:ffff:ffff'
 XSTATS_LAST = 'ctrl_link_changes'
 
 
+def bcast_members(text, mgid):
+    """Port GIDs of @mgid's members in saquery -m's output."""
+    gids = []
+    for rec in text.split('MCMemberRecord member dump:')[1:]:
+        m = re.search(r'MGID\.+(\S+)', rec)
+        p = re.search(r'PortGid\.+(\S+)', rec)
+        if m and p and m.group(1) == mgid:
+            gids.append(p.group(1))
+    return gids
+
+
 class Bed:
     """Fabric, SM host, OpenSM and the two testpmd hosts, links up and a
     first ping b -> c answered."""

@@ -19,26 +19,14 @@ usage: test_ipoib_fault_sm.py <ibfabric> <netfile> <sa_host>
        <librte_ibumad.so>
 """
 
-import re
 import sys
 import time
 
 from harness import Harness
-from ipoib_fault_lib import BCAST_MGID, Bed
+from ipoib_fault_lib import BCAST_MGID, Bed, bcast_members
 from test_ipoib_testpmd import wait_ping
 
 RECOVERY_S = 30
-
-
-def bcast_members(text, mgid):
-    """Port GIDs of @mgid's members in saquery -m's output."""
-    gids = []
-    for rec in text.split('MCMemberRecord member dump:')[1:]:
-        m = re.search(r'MGID\.+(\S+)', rec)
-        p = re.search(r'PortGid\.+(\S+)', rec)
-        if m and p and m.group(1) == mgid:
-            gids.append(p.group(1))
-    return gids
 
 
 def main():
