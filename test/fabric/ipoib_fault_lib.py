@@ -15,6 +15,7 @@ DPDK_IB_UMAD_DIR set: B then serves the user-MAD service, and OpenSM or
 the diags can run on B (bed.on_b()).
 """
 
+import ipaddress
 import os
 import re
 import shutil
@@ -30,12 +31,14 @@ XSTATS_LAST = 'ctrl_link_changes'
 
 
 def bcast_members(text, mgid):
-    """Port GIDs of @mgid's members in saquery -m's output."""
+    """Port GIDs of @mgid's members in saquery -m's records (one block
+    per record; saquery prints GIDs as inet_ntop does, compressed)."""
+    want = ipaddress.IPv6Address(mgid)
     gids = []
-    for rec in text.split('MCMemberRecord member dump:')[1:]:
-        m = re.search(r'MGID\.+(\S+)', rec)
-        p = re.search(r'PortGid\.+(\S+)', rec)
-        if m and p and m.group(1) == mgid:
+    for block in re.split(r'\n(?=\S)', text):
+        m = re.search(r'MGID\.+(\S+)', block)
+        p = re.search(r'PortGid\.+(\S+)', block)
+        if m and p and ipaddress.IPv6Address(m.group(1)) == want:
             gids.append(p.group(1))
     return gids
 
@@ -143,7 +146,9 @@ class Bed:
         return {k: int(v) for k, v in re.findall(r'(\w+): +(\d+)', out)}
 
     def saquery(self, *args, on_b=False):
-        argv = ['saquery'] + list(args)
+        # OpenSM gives other ports' MCMemberRecords only to a requester
+        # with the SM_Key (its default, 1): as test mcast_join does.
+        argv = ['saquery', '--smkey', '1'] + list(args)
         if on_b:
             argv = self.on_b(argv)
         else:
