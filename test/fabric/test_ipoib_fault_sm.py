@@ -10,8 +10,10 @@ Asserted within 30 s of the new OpenSM's SUBNET UP: ping b -> c and
 c -> b answer again; `saquery -m` (on B) lists the IPv4 broadcast group
 ff12:401b:ffff::ffff:ffff with both hosts' port GIDs as full members;
 net_ipoib0's xstats on both hosts show the paths refreshed in place
-(ctrl_path_refreshes grew, one query per refresh) and the groups
-re-joined (ctrl_mcast_joins grew); the testpmd processes are the ones
+(ctrl_path_refreshes grew, one query per refresh). The re-join is
+lib/ibmad's join manager's (it re-joins on client reregister and SM
+change by itself): the new OpenSM has no state from the old one, so
+both hosts in its group is the proof. The testpmd processes are the ones
 started at the beginning and quit with status 0.
 
 usage: test_ipoib_fault_sm.py <ibfabric> <netfile> <sa_host>
@@ -68,7 +70,6 @@ def main():
             h.check(d['ctrl_path_queries'] == d['ctrl_path_refreshes'],
                     '%s: one query per refreshed path, no new path (no flush): %s' %
                     (t.name, d))
-            h.check(d['ctrl_mcast_joins'] >= 1, '%s: groups re-joined: %s' % (t.name, d))
         h.check_eq([t.p.popen.pid for t in bed.hosts], pids, 'testpmd pids (no restart)')
         h.stop(osm)
         bed.close()
