@@ -13,7 +13,8 @@ re-reads the partition file and reprograms the P_Key tables.
 
 Asserted: `saquery -m` lists the parent's new broadcast group
 ff12:401b:8001::ffff:ffff (the P_Key in bytes 4-5 of the MGID, RFC 4391
-section 4) with both hosts as members; net_ipoib0 on both hosts bounced
+section 4) with both hosts as members and none left in ff12:401b:ffff::ffff:ffff;
+net_ipoib0 on both hosts bounced
 (two more LSC events, link up again); once the kernels' neighbour
 caches are flushed (what a TAP carrier loss would do), ping works both
 ways on the new P_Key.
@@ -62,6 +63,7 @@ def main():
             h.info('%s: LSC events %d -> %d' % (t.name, lsc0[t.name], bed.lsc_events(t)))
         left = bcast_members(bed.saquery('-m'), old)
         h.info('%s members now: %s' % (old, left))
+        h.check(not left, 'the parents left %s: %s' % (old, left))
         # lib/ipoib flushed its neighbours with the P_Key (RFC 4391 addresses
         # are per partition); the kernels behind the TAPs did not see the
         # bounce (testpmd's io mode does not carry net_ipoib0's link state
