@@ -65,6 +65,14 @@ class Bed:
             shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=self.root,
                    LD_LIBRARY_PATH=None)
+        if env.get('LD_PRELOAD'):
+            # LeakSanitizer's exit check walks each thread's dynamic TLS
+            # through what it intercepted of __tls_get_addr; after B's link
+            # outage it met a bogus DTLS range (0x1000000a3-...) on a
+            # testpmd thread and died ("Tracer caught signal 11", exit 1,
+            # no leak report: google/sanitizers#1353). Leak checking stays
+            # on, without that interception.
+            env['LSAN_OPTIONS'] = 'intercept_tls_get_addr=0'
         # One partition file for every OpenSM of the test: rewrite it and
         # SIGHUP OpenSM (a heavy sweep re-reads it) to change partitions.
         self.partitions = partitions and h.write_file('partitions.conf', partitions)
