@@ -25,6 +25,13 @@ static const struct {
 	{ "tx_dev_full_bursts", offsetof(struct rte_ipoib_if_stats, tx_dev_full) },
 	{ "rx_ctrl_drops", offsetof(struct rte_ipoib_if_stats, ctrl_drops) },
 	{ "tx_path_failed_drops", offsetof(struct rte_ipoib_if_stats, path_drops) },
+	/* The control side's work towards the SA and the SM (issue 26's
+	 * economy and fault tests read them in dpdk-testpmd's xstats).
+	 */
+	{ "ctrl_path_queries", offsetof(struct rte_ipoib_if_stats, path_queries) },
+	{ "ctrl_path_refreshes", offsetof(struct rte_ipoib_if_stats, path_refreshes) },
+	{ "ctrl_mcast_joins", offsetof(struct rte_ipoib_if_stats, mcast_joins) },
+	{ "ctrl_link_changes", offsetof(struct rte_ipoib_if_stats, link_changes) },
 };
 
 /* Drop reasons start at 1 (0 is "not dropped"). */

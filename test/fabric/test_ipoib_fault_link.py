@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""IPoIB across a link outage (issue 26, Faults): the bed of ipoib_testpmd
+(ipoib_fault_lib.py); B's cable pulled for 6 s (ibfabric's `link down
+hostb 1`, then `link up`) while an iperf3 TCP stream runs from B to C and
+a 4 MiB file is copied from B to C over TCP, paced to span the outage.
+
+Asserted: net_ipoib0 on B goes down while the port is down (link status
+and an LSC event) and up again once OpenSM re-activates the port (another
+LSC event); C's port never moved; iperf3 ends normally with bytes > 0
+received; the file arrives with the same SHA-256.
+
+usage: test_ipoib_fault_link.py <ibfabric> <netfile> <sa_host>
+       <librte_net_mthca.so> <librte_net_ipoib.so> <preload> <dpdk-ib-ns>
+"""
+
+import hashlib
+import json
+import os
+import sys
+import time
+
+from harness import Harness
+from ipoib_fault_lib import Bed
+
+FILE_SIZE = 4 << 20
+RATE = 256 << 10          # bytes/s: the copy lasts ~16 s
+OUTAGE_S = 6
+TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'ipoib_tcp_tool.py')
+
+
+def main():
+    with Harness('ipoib_fault_link', timeout=170) as h:
+        h.need_program('iperf3')
+        bed = Bed(h, sys.argv[1:], 'ipfl')
+        b, c = bed.b, bed.c
+        src = h.path('payload.bin')
+        with open(src, 'wb') as f:
+            f.write(os.urandom(FILE_SIZE))
+        with open(src, 'rb') as f:
+            want = hashlib.sha256(f.read()).hexdigest()
+
+        srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.3'], name='iperf3_s', netns=c.ns)
+        rcv = h.spawn([sys.executable, TOOL, 'recv', '5001', h.path('received.bin')],
+                      name='recv', netns=c.ns)
+        h.wait_log(rcv, 'listening', timeout=10)
+        h.wait_for(lambda: ':5201 ' in h.run(['ss', '-ltnH'], netns=c.ns).stdout,
+                   timeout=10, interval=0.2, what='iperf3 server listening')
+        cli = h.spawn(['iperf3', '-c', '10.0.0.3', '-t', '30', '-J'], name='iperf3_c',
+                      netns=b.ns)
+        snd = h.spawn([sys.executable, TOOL, 'send', '10.0.0.3', '5001', src, str(RATE)],
+                      name='send', netns=b.ns)
+        time.sleep(4)
+        lsc_b, lsc_c = bed.lsc_events(b), bed.lsc_events(c)
+        h.check(snd.alive() and cli.alive(), 'the stream and the copy run before the outage')
+
+        bed.fabric.ctl.cmd('link down hostb 1')
+        h.wait_for(lambda: not bed.link_up(b), timeout=10, interval=0.5,
+                   what='B: net_ipoib0 down while its port is down')
+        h.check(bed.lsc_events(b) > lsc_b, 'B: an LSC event for the down')
+        h.info('B down: LSC events %d -> %d' % (lsc_b, bed.lsc_events(b)))
+        time.sleep(OUTAGE_S)
+        h.check(not bed.link_up(b), 'B: still down before the cable returns')
+        bed.fabric.ctl.cmd('link up hostb 1')
+        t0 = time.monotonic()
+        h.wait_for(lambda: bed.link_up(b), timeout=40, interval=0.5,
+                   what='B: net_ipoib0 up once OpenSM re-activated the port')
+        h.info('B up again %.1f s after the cable' % (time.monotonic() - t0))
+        h.check(bed.lsc_events(b) >= lsc_b + 2, 'B: LSC events down and up: %d -> %d' %
+                (lsc_b, bed.lsc_events(b)))
+        h.check(bed.link_up(c), 'C: its link stayed up')
+
+        h.wait_for(lambda: not snd.alive(), timeout=60, interval=0.5, what='the copy ends')
+        h.check_eq(snd.popen.returncode, 0, 'sender exit status')
+        h.wait_for(lambda: not rcv.alive(), timeout=10, what='the receiver ends')
+        got = [ln.split() for ln in rcv.log().splitlines() if ln.startswith('sha256 ')]
+        h.check(got, 'receiver result:\n' + rcv.log())
+        h.info('file: %d bytes, sha256 %s (sent %s)' % (int(got[0][2]), got[0][1], want))
+        h.check_eq(int(got[0][2]), FILE_SIZE, 'bytes received')
+        h.check_eq(got[0][1], want, 'SHA-256 of the copy')
+
+        h.wait_for(lambda: not cli.alive(), timeout=60, interval=0.5, what='iperf3 ends')
+        h.check_eq(cli.popen.returncode, 0, 'iperf3 client exit status:\n' + cli.log()[-2000:])
+        res = json.loads(cli.log())
+        rx = res['end']['sum_received']['bytes']
+        h.info('iperf3: %d bytes received over %.1f s, %d retransmits' %
+               (rx, res['end']['sum_received']['seconds'],
+                res['end']['sum_sent'].get('retransmits', -1)))
+        h.check(rx > 0 and 'error' not in res, 'iperf3: bytes received %d' % rx)
+        h.wait_for(lambda: not srv.alive(), timeout=10, what='the iperf3 server ends (-1)')
+        bed.close()
+
+
+if __name__ == '__main__':
+    main()
