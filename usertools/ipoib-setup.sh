@@ -167,7 +167,12 @@ test)
 		say "building $san"
 		ninja -C "$san" >/dev/null || die "sanitizer build failed"
 		say "running the default test suites under ASan and UBSan"
-		(cd "$san" && meson test --print-errorlogs --num-processes 2) || rc=$?
+		# LeakSanitizer's tracer follows __tls_get_addr's ranges by
+		# default; after DPDK's exit it sometimes reads one that is gone
+		# and crashes ("Tracer caught signal 11", no leak report) in
+		# dpdk-testpmd and the kernel link. Leak checking stays on.
+		(cd "$san" && LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}intercept_tls_get_addr=0" \
+			meson test --print-errorlogs --num-processes 2) || rc=$?
 		logs="$logs sanitize=$san/meson-logs/testlog.json"
 	fi
 	# shellcheck disable=SC2086
