@@ -28,135 +28,45 @@ usage: test_ipoib_testpmd.py <eth|l3|child> <ibfabric> <netfile> <sa_host>
                              <preload> <dpdk-ib-ns>
 """
 
-import os
 import re
-import shutil
-import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir, sanitizer_preload
-from test_ipoib_if import start_opensm
+from harness import Harness
+from ipoib_testbed import Testbed, Testpmd, link_local, setup_kernel, wait_ping
 
-SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
 
 
-class Testpmd:
-    """One dpdk-testpmd host in its namespace."""
-
-    def __init__(self, h, name, bdf, idx, scenario, plugdir, env):
-        self.h, self.name, self.idx = h, name, idx
-        self.ns = h.netns(name)
-        self.tap = 'ipt' + name
-        mode = 'l3' if scenario == 'l3' else 'eth'
-        ipoib = 'net_ipoib0,dev=%s,mode=%s' % (bdf, mode)
-        if scenario == 'child':
-            ipoib += ',pkey=0x8001'
-        if scenario == 'l3':
-            ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)
-            tap = 'net_tun0,iface=' + self.tap
-        else:
-            tap = 'net_tap0,iface=' + self.tap
-        prefix = 'iptp%s%d' % (name, os.getpid())
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
-        # One forwarding lcore each, on different cores (2-core machines).
-        main = '0' if name == 'b' else '1'
-        self.p = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-d', plugdir, '--no-huge',
-                          '-m', '384', '-l', '0,1', '--main-lcore', main,
-                          '--file-prefix', prefix, '-a', bdf, '--vdev=' + ipoib,
-                          '--vdev=' + tap, '--log-level=pmd.net.ipoib:info',
-                          '--', '-i', '--forward-mode=io', '--total-num-mbufs=4096'],
-                         name='testpmd_' + name, stdin=True, env=env, netns=self.ns)
-        h.wait_log(self.p, 'testpmd>', timeout=90)
-
-    def cmd(self, line, until, timeout=15):
-        """Send @line; return the output after it once regex @until matches."""
-        start = len(self.p.log())
-        self.p.write(line + '\n')
-        got = []
-
-        def seen():
-            text = self.p.log()[start:]
-            if re.search(until, text):
-                got.append(text)
-                return True
-            if not self.p.alive():
-                self.h.fail('%s exited:\n%s' % (self.p.name, self.p.log()[-3000:]))
-            return False
-        self.h.wait_for(seen, timeout=timeout, what='%r answered on %s' % (line, self.name))
-        return got[0]
-
-    def ip(self, *args, check=True):
-        return self.h.run(['ip', '-n', self.ns] + list(args), timeout=20, check=check).stdout
-
-    def ping(self, *args, count=3):
-        return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
-                          netns=self.ns, timeout=30, check=False)
-
-
-def wait_ping(h, host, args, what):
-    """Pings until one answer (the first packets may wait for ARP/ND and a
-    PathRecord), then 3 of 3 must come back."""
-    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
-               what=what + ': a first answer')
-    r = host.ping(*args)
-    h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
-            '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
-    h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
+def vdevs(bdf, idx, scenario):
+    mode = 'l3' if scenario == 'l3' else 'eth'
+    ipoib = 'net_ipoib0,dev=%s,mode=%s' % (bdf, mode)
+    if scenario == 'child':
+        ipoib += ',pkey=0x8001'
+    if scenario == 'l3':
+        ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)
+        return [ipoib, 'net_tun0,iface=ipt' + ('b' if idx == 2 else 'c')]
+    return [ipoib, 'net_tap0,iface=ipt' + ('b' if idx == 2 else 'c')]
 
 
 def main():
     scenario = sys.argv[1]
-    ibfabric, netfile, sa_host, mthca_so, ipoib_so, preload, ns_tool = (
-        os.path.abspath(a) for a in sys.argv[2:9])
     with Harness('ipoib_testpmd_' + scenario, timeout=290) as h:
-        for prog in ('dpdk-testpmd', 'opensm', 'unshare', 'ping', 'stdbuf'):
-            h.need_program(prog)
-        root = h.path('pci')
-        Fabric(h, ibfabric, netfile, tag='iptp', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
-                   timeout=10, what='the simulated PCI functions')
-        # Both PMDs in one private directory for -d (EAL refuses plugins
-        # below a world-writable directory); they find the project's
-        # libraries by RUNPATH. EAL loads a directory's *.so files only.
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
-        env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
-                   LD_LIBRARY_PATH=None)
-
-        run = h.path('umad-sm')
-        os.makedirs(run)
-        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
-                                             stderr=subprocess.DEVNULL))
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'iptpsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
-                   timeout=60, what='umad0 of the SM host')
+        tb = Testbed(h, 'iptp', sys.argv[2:9], HOSTS[-1][1])
         extra = []
         if scenario == 'child':
-            extra = ['-P', h.write_file('partitions.conf',
-                                        'Default=0x7fff, ipoib : ALL=full ;\n'
-                                        'P1=0x8001, ipoib : ALL=full ;\n')]
-        osm = start_opensm(h, ns_tool, run, preload, 'opensm', extra)
+            extra = ['-P', tb.partitions('Default=0x7fff, ipoib : ALL=full ;\n'
+                                         'P1=0x8001, ipoib : ALL=full ;\n')]
+        osm = tb.opensm('opensm', extra)
 
-        hosts = [Testpmd(h, n, bdf, idx, scenario, plugdir, env) for n, bdf, idx in HOSTS]
+        hosts = [Testpmd(tb, n, bdf, idx, vdevs(bdf, idx, scenario), 0 if n == 'b' else 1)
+                 for n, bdf, idx in HOSTS]
         macs = {}
         for t in hosts:
             # net_mthca's ports come first (the PCI bus is probed before
             # the vdevs): the IB port's, owned by net_ipoib0 and hidden,
             # and a second IB port's, not used; then net_ipoib0 and the TAP.
-            t.port = int(re.search(r'net_ipoib0: port (\d+) on .* \(ethdev (\d+)\)',
-                                   t.p.log()).group(1))
-            lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
-                                  t.p.log()).group(1))
-            out = t.cmd('show port info %d' % t.port, r'Driver name: +\S+[\s\S]*testpmd>')
-            h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib0:\n%s' %
-                    (t.name, t.port, out))
-            macs[t.name] = re.search(r'MAC address: ([0-9A-Fa-f:]{17})', out).group(1).lower()
+            t.port, lower = t.ipoib_port()
+            macs[t.name] = t.mac(t.port)
             out = t.cmd('show port summary all', r'testpmd>')
             h.check(not re.search(r'^%d\s' % lower, out, re.M),
                     '%s: the IB port\'s ethdev %d is owned, testpmd skips it:\n%s' %
@@ -164,15 +74,14 @@ def main():
             t.cmd('set portlist %d,%d' % (t.port, t.port + 1), r'testpmd>')
             t.cmd('start', r'testpmd>')
         for t in hosts:
-            h.wait_for(lambda t=t: re.search(r'Link status: up',
-                                             t.cmd('show port info %d' % t.port, r'testpmd>')),
-                       timeout=60, interval=1, what='%s: net_ipoib0 link up' % t.name)
+            t.link_up(t.port)
             h.check('Port %d: link state change event' % t.port in t.p.log(),
                     '%s: an LSC event for net_ipoib0' % t.name)
         h.info('both net_ipoib0 links up: MACs %s' % macs)
 
         for t in hosts:
-            setup_kernel(h, t, scenario, macs[t.name])
+            setup_kernel(h, t, scenario == 'l3', macs[t.name], '10.0.0.%d/24' % t.idx,
+                         '2001:db8::%d/64' % t.idx)
         b, c = hosts
         if scenario == 'l3':
             wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
@@ -199,37 +108,8 @@ def main():
         h.info('control packets sent: %d' % ctrl)
         if scenario == 'l3':
             h.check(ctrl >= 2, 'ARP/ND answers sent by the interfaces: %d' % ctrl)
-        for t in hosts:
-            t.p.write('quit\n')
-        for t in hosts:
-            h.wait_for(lambda t=t: not t.p.alive(), timeout=60, what='%s quits' % t.p.name)
-            h.check_eq(t.p.popen.returncode, 0, '%s exit status' % t.p.name)
-        h.stop(osm)
-        sm_host.write('QUIT\n')
-        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+        tb.close(hosts, osm)
 
-
-def setup_kernel(h, t, scenario, mac):
-    """The kernel side in the namespace: addresses, and for a TAP the MAC
-    of net_ipoib0 (the Ethernet view's ARP and ND carry the port's MAC).
-    Down and up again once the IB link is up, so that the kernel's MLD
-    reports for its solicited-node groups (which lib/ipoib joins) and its
-    duplicate address detection happen over a working link."""
-    t.ip('link', 'set', t.tap, 'down')
-    if scenario != 'l3':
-        t.ip('link', 'set', t.tap, 'address', mac)
-    t.ip('addr', 'add', '10.0.0.%d/24' % t.idx, 'dev', t.tap)
-    t.ip('-6', 'addr', 'add', '2001:db8::%d/64' % t.idx, 'dev', t.tap, 'nodad')
-    t.ip('link', 'set', t.tap, 'up')
-    if scenario != 'l3':
-        h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
-                   and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', t.tap),
-                   timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
-
-
-def link_local(t):
-    out = t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
-    return re.search(r'inet6 (fe80::[0-9a-f:]+)/64', out).group(1)
 
 
 def eth_pings(h, b, c, macs, scenario):
