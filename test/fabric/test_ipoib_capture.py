@@ -79,8 +79,8 @@ def check_ipoib(h, pkts):
     h.check({'0', '8'} <= icmp, 'ICMP echo request and reply: types %s' % icmp)
     icmp6 = set(sum((p['icmpv6.type'] for p in ipoib), []))
     h.check({'128', '129'} <= icmp6, 'ICMPv6 echo request and reply: types %s' % icmp6)
-    qkeys = set(sum((p['infiniband.deth.q_key'] for p in ipoib), []))
-    h.check_eq(qkeys, {'0x00000b1b'}, 'the IPoIB packets\' Q_Key')
+    qkeys = set(int(q, 16) for p in ipoib for q in p['infiniband.deth.q_key'])
+    h.check_eq(qkeys, {0x0b1b}, 'the IPoIB packets\' Q_Key')
     h.info('%d IPoIB packets: %d ARP (opcodes %s), %d NS/NA with the 20-byte option, '
            'ICMP %s, ICMPv6 %s' % (len(ipoib), len(arp), sorted(ops), lla, sorted(icmp),
                                    sorted(icmp6)))

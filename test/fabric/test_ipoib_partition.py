@@ -154,7 +154,7 @@ def main():
         child = int(m.group(1))
         c.cmd('port start %d' % child, r'testpmd>', timeout=30)
         c.link_up(child, timeout=60)
-        h.wait_for(lambda: member_state(tb.diag('saquery', '-m'), BCAST_8002, gid_c) == 1,
+        h.wait_for(lambda: member_state(tb.diag('saquery', '--smkey', '1', '-m'), BCAST_8002, gid_c) == 1,
                    timeout=20, interval=1, what='C FullMember of %s' % BCAST_8002)
         c.cmd('port stop %d' % child, r'testpmd>', timeout=30)
         c.cmd('port close %d' % child, r'testpmd>', timeout=30)
@@ -163,7 +163,7 @@ def main():
         out = c.cmd('show port summary all', r'testpmd>')
         h.check(not re.search(r'^%d\s' % child, out, re.M),
                 'port %d gone after detach:\n%s' % (child, out))
-        h.wait_for(lambda: member_state(tb.diag('saquery', '-m'), BCAST_8002, gid_c) is None,
+        h.wait_for(lambda: member_state(tb.diag('saquery', '--smkey', '1', '-m'), BCAST_8002, gid_c) is None,
                    timeout=20, interval=1, what='C\'s 0x8002 membership gone after detach')
         c.cmd('set portlist %d,%d' % (c.port, c.port + 1), r'testpmd>')
         c.cmd('start', r'testpmd>')
