@@ -134,6 +134,15 @@ class Testpmd:
                                                              self.p.log()[-2000:]))
         return int(m.group(1)), int(m.group(2))
 
+    def port_of(self, name):
+        """The ethdev of device @name (net_tap0, net_tun0 ...) from testpmd's
+        port summary: not always the net_ipoib port's + 1, since a child's
+        own UD ethdev is allocated between them (owned, hidden)."""
+        out = self.cmd('show port summary all', r'testpmd>')
+        m = re.search(r'^(\d+)\s+\S+\s+%s\s' % re.escape(name), out, re.M)
+        self.h.check(m is not None, '%s: %s in the port summary:\n%s' % (self.name, name, out))
+        return int(m.group(1))
+
     def mac(self, port):
         out = self.cmd('show port info %d' % port, r'Driver name: +\S+[\s\S]*testpmd>')
         self.h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib:\n%s' %

@@ -98,7 +98,8 @@ def main():
                  for n, bdf, idx in HOSTS]
         for t in hosts:
             port, _ = t.ipoib_port()
-            start_eth(t, port, port + 1, '10.0.0.%d/24' % t.idx, '2001:db8::%d/64' % t.idx)
+            start_eth(t, port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
+                      '2001:db8::%d/64' % t.idx)
         b, c = hosts
         wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4 (the path works)')
         gid_b, gid_c = port_gid(tb, 'hostb'), port_gid(tb, 'hostc')

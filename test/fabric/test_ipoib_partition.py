@@ -85,7 +85,8 @@ def main():
         for t in hosts:
             t.port, _ = t.ipoib_port()
             t.mac_addr = t.mac(t.port)
-            t.cmd('set portlist %d,%d' % (t.port, t.port + 1), r'testpmd>')
+            t.tap_port = t.port_of('net_tap0')
+            t.cmd('set portlist %d,%d' % (t.port, t.tap_port), r'testpmd>')
             t.cmd('start', r'testpmd>')
         for t in hosts:
             out = t.cmd('show port info %d' % t.port, r'Link status: +\w+[\s\S]*testpmd>')
@@ -110,7 +111,7 @@ def main():
         d = Testpmd(tb, 'd', D_BDF, 4, ['net_ipoib0,dev=%s,mode=eth' % D_BDF,
                                         'net_tap0,iface=iptd'], main_lcore=0)
         dport, _ = d.ipoib_port()
-        start_eth(d, dport, dport + 1, '10.1.0.4/24', '2001:db8:1::4/64')
+        start_eth(d, dport, d.port_of('net_tap0'), '10.1.0.4/24', '2001:db8:1::4/64')
         rx_before = b.xstats(b.port)
         for dst in ('10.1.0.2', '10.1.0.3'):
             r = d.ping(dst, count=3)
@@ -165,7 +166,7 @@ def main():
                 'port %d gone after detach:\n%s' % (child, out))
         h.wait_for(lambda: member_state(tb.diag('saquery', '--smkey', '1', '-m'), BCAST_8002, gid_c) is None,
                    timeout=20, interval=1, what='C\'s 0x8002 membership gone after detach')
-        c.cmd('set portlist %d,%d' % (c.port, c.port + 1), r'testpmd>')
+        c.cmd('set portlist %d,%d' % (c.port, c.tap_port), r'testpmd>')
         c.cmd('start', r'testpmd>')
         wait_ping(h, b, ['10.1.0.3'], 'b -> c IPv4 on 0x8001 after the detach')
         h.info('net_ipoib1 on 0x8002 attached (port %d), up, joined, detached, left' % child)

@@ -71,7 +71,8 @@ def main():
             h.check(not re.search(r'^%d\s' % lower, out, re.M),
                     '%s: the IB port\'s ethdev %d is owned, testpmd skips it:\n%s' %
                     (t.name, lower, out))
-            t.cmd('set portlist %d,%d' % (t.port, t.port + 1), r'testpmd>')
+            tap = t.port_of('net_tun0' if scenario == 'l3' else 'net_tap0')
+            t.cmd('set portlist %d,%d' % (t.port, tap), r'testpmd>')
             t.cmd('start', r'testpmd>')
         for t in hosts:
             t.link_up(t.port)

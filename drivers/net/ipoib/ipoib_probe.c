@@ -73,6 +73,30 @@ lower_take(const char *name, struct ipoib_priv *priv)
 	return 0;
 }
 
+/*
+ * A child's own UD ethdev (lib/ipoib makes one per P_Key with
+ * rte_ib_ud_port_create()), made ours as the IB port's is: otherwise an
+ * application that walks every ethdev (dpdk-testpmd) configures and
+ * starts a queue the interface already runs, and fails (EBUSY).
+ */
+static int
+child_take(const char *name, struct ipoib_priv *priv, uint16_t port)
+{
+	struct rte_eth_dev_owner owner;
+	int rc;
+
+	if (port == priv->lower_port_id)
+		return 0;
+	memset(&owner, 0, sizeof(owner));
+	owner.id = priv->owner_id;
+	snprintf(owner.name, sizeof(owner.name), "%s", name);
+	rc = rte_eth_dev_owner_set(port, &owner);
+	if (rc != 0)
+		IPOIB_PMD_LOG(ERR, "%s: pkey=0x%04x: the child's ethdev %u: owner_set: %s", name,
+			      priv->args.pkey, port, rte_strerror(-rc));
+	return rc;
+}
+
 static int
 if_make(const char *name, struct ipoib_priv *priv)
 {
@@ -159,6 +183,8 @@ ipoib_probe(struct rte_vdev_device *vdev)
 		rc = if_make(name, priv);
 	if (rc == 0 && rte_ipoib_if_info_get(priv->ifp, &in) != 0)
 		rc = -rte_errno;
+	if (rc == 0)
+		rc = child_take(name, priv, in.lower_port_id);
 	if (rc == 0) {
 		eth->data->mac_addrs = rte_zmalloc(name, sizeof(struct rte_ether_addr), 0);
 		if (eth->data->mac_addrs == NULL)
