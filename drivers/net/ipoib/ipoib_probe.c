@@ -20,6 +20,9 @@
 
 #include "ipoib_ethdev.h"
 
+/* What every net_ipoib port is named after (RTE_PMD_REGISTER_VDEV below). */
+#define IPOIB_DRV_NAME "net_ipoib"
+
 RTE_LOG_REGISTER_DEFAULT(ipoib_logtype, NOTICE);
 
 void
@@ -53,6 +56,17 @@ lower_take(const char *name, struct ipoib_priv *priv)
 		return -ENODEV;
 	}
 	if (rte_eth_dev_owner_get(lower, &cur) == 0 && cur.id != RTE_ETH_DEV_NO_OWNER) {
+		/*
+		 * A child runs on a UD ethdev of its own (child_take()) and
+		 * only reads the IB port's (info, link), so it may share the
+		 * port with the other net_ipoib ports on it, as Linux's
+		 * ib0.8001 lives beside ib0.
+		 */
+		if (priv->args.pkey != 0 && strncmp(cur.name, IPOIB_DRV_NAME,
+						    strlen(IPOIB_DRV_NAME)) == 0) {
+			priv->lower_port_id = lower;
+			return rte_eth_dev_owner_new(&priv->owner_id);
+		}
 		IPOIB_PMD_LOG(ERR, "%s: dev=%s: ethdev %u is already owned by \"%s\"", name,
 			      priv->args.dev, lower, cur.name);
 		return -EBUSY;
