@@ -178,6 +178,20 @@ def start_eth(t, port, tap_port, ipv4, ipv6):
     return mac
 
 
+def eth_hosts(tb, hosts):
+    """A dpdk-testpmd per (name, bdf, idx) of @hosts: net_ipoib0 in
+    mode=eth to a TAP, forwarding, the TAP at 10.0.0.<idx>/24 and
+    2001:db8::<idx>/64."""
+    out = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth' % bdf,
+                                     'net_tap0,iface=ipt' + n])
+           for n, bdf, idx in hosts]
+    for t in out:
+        port, _ = t.ipoib_port()
+        start_eth(t, port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
+                  '2001:db8::%d/64' % t.idx)
+    return out
+
+
 def wait_ping(h, host, args, what):
     """Pings until one answer (the first packets may wait for ARP/ND and a
     PathRecord), then 3 of 3 must come back."""

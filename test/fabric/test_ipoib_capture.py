@@ -28,7 +28,7 @@ usage: test_ipoib_capture.py <ibfabric> <netfile> <sa_host>
 import sys
 
 from harness import Harness
-from ipoib_testbed import Testbed, Testpmd, start_eth, wait_ping
+from ipoib_testbed import Testbed, eth_hosts, wait_ping
 from pcaplib import check_pcap, tshark_argv
 
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -93,13 +93,7 @@ def main():
         osm = tb.opensm()
         cap = h.path('hostb.pcap')
         tb.fabric.ctl.cmd('capture start "hostb" 1 %s' % cap)
-        hosts = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth' % bdf,
-                                           'net_tap0,iface=ipt' + n])
-                 for n, bdf, idx in HOSTS]
-        for t in hosts:
-            port, _ = t.ipoib_port()
-            start_eth(t, port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
-                      '2001:db8::%d/64' % t.idx)
+        hosts = eth_hosts(tb, HOSTS)
         b, c = hosts
         wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
         wait_ping(h, c, ['10.0.0.2'], 'c -> b IPv4')

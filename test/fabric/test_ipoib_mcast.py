@@ -33,7 +33,7 @@ import sys
 import time
 
 from harness import Harness
-from ipoib_testbed import Testbed, Testpmd, start_eth, wait_ping
+from ipoib_testbed import Testbed, eth_hosts, wait_ping
 from test_mcast_join import member_state
 
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -93,13 +93,7 @@ def main():
     with Harness('ipoib_mcast', timeout=290) as h:
         tb = Testbed(h, 'ipmc', sys.argv[1:8], HOSTS[-1][1])
         osm = tb.opensm()
-        hosts = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth' % bdf,
-                                           'net_tap0,iface=ipt' + n])
-                 for n, bdf, idx in HOSTS]
-        for t in hosts:
-            port, _ = t.ipoib_port()
-            start_eth(t, port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
-                      '2001:db8::%d/64' % t.idx)
+        hosts = eth_hosts(tb, HOSTS)
         b, c = hosts
         wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4 (the path works)')
         gid_b, gid_c = port_gid(tb, 'hostb'), port_gid(tb, 'hostc')
