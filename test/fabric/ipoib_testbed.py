@@ -1,0 +1,227 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""The net_ipoib test bed shared by the fabric tests that run Debian's
+dpdk-testpmd over IPoIB (test_ipoib_testpmd.py, test_ipoib_capture.py,
+test_ipoib_partition.py, test_ipoib_mcast.py): ibfabric with its
+simulated PCI functions, the PMDs in a directory EAL accepts for -d, a
+DPDK host running the user-MAD service for OpenSM and infiniband-diags
+(through dpdk-ib-ns), and dpdk-testpmd hosts, each in io mode between a
+net_ipoib port and a net_tap/net_tun whose kernel side is in a network
+namespace the test made.
+
+The command line of every such test:
+    <ibfabric> <netfile> <sa_host> <librte_net_mthca.so>
+    <librte_net_ipoib.so> <preload> <dpdk-ib-ns>
+"""
+
+import os
+import re
+import shutil
+import subprocess
+
+from simlib import Fabric, eal_private_dir, sanitizer_preload
+from test_ipoib_if import start_opensm
+
+SM_BDF = '0000:10:00.0'
+
+
+class Testbed:
+    """ibfabric, the PMD plugin directory and the SM host."""
+
+    def __init__(self, h, tag, args, last_bdf, fabric_extra=()):
+        (self.ibfabric, self.netfile, self.sa_host, self.mthca_so, self.ipoib_so,
+         self.preload, self.ns_tool) = (os.path.abspath(a) for a in args[:7])
+        self.h, self.tag = h, tag
+        for prog in ('dpdk-testpmd', 'opensm', 'unshare', 'ping', 'stdbuf'):
+            h.need_program(prog)
+        self.root = h.path('pci')
+        self.fabric = Fabric(h, self.ibfabric, self.netfile, tag=tag,
+                             extra=['--pci-root', self.root] + list(fabric_extra))
+        h.wait_for(lambda: os.path.exists(os.path.join(self.root, last_bdf, 'iommu.sock')),
+                   timeout=10, what='the simulated PCI functions')
+        # Both PMDs in one private directory for -d (EAL refuses plugins
+        # below a world-writable directory); they find the project's
+        # libraries by RUNPATH. EAL loads a directory's *.so files only.
+        self.plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
+        for so in (self.mthca_so, self.ipoib_so):
+            base = os.path.basename(so)
+            shutil.copy2(so, os.path.join(self.plugdir, base[:base.index('.so') + 3]))
+        self.env = dict(sanitizer_preload(h, self.ipoib_so), SYSFS_PCI_DEVICES=self.root,
+                        LD_LIBRARY_PATH=None)
+        self.run = h.path('umad-sm')
+        os.makedirs(self.run)
+        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(self.run, 'dev')],
+                                             stderr=subprocess.DEVNULL))
+        self.sm_host = h.spawn([self.sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                                '%ssm%d' % (tag, os.getpid()), '-a', SM_BDF, '--', 'idle'],
+                               name='sm_host', stdin=True,
+                               env={'SYSFS_PCI_DEVICES': self.root, 'DPDK_IB_UMAD_DIR': self.run})
+        h.wait_for(lambda: os.path.exists(os.path.join(self.run, 'dev', 'umad0')),
+                   timeout=60, what='umad0 of the SM host')
+
+    def opensm(self, name='opensm', extra=()):
+        """OpenSM on the SM host, returned once the subnet is up."""
+        return start_opensm(self.h, self.ns_tool, self.run, self.preload, name, list(extra))
+
+    def diag(self, *argv, timeout=30, check=True):
+        """An infiniband-diags command on the SM host's port."""
+        return self.h.run([self.ns_tool, self.run] + list(argv),
+                          env={'DPDK_IB_UMAD_PRELOAD': self.preload},
+                          timeout=timeout, check=check).stdout
+
+    def partitions(self, text):
+        """An OpenSM partition file (-P)."""
+        return self.h.write_file('partitions.conf', text)
+
+    def close(self, hosts, osm):
+        """Quit every testpmd (exit status 0), OpenSM and the SM host."""
+        for t in hosts:
+            t.p.write('quit\n')
+        for t in hosts:
+            self.h.wait_for(lambda t=t: not t.p.alive(), timeout=60,
+                            what='%s quits' % t.p.name)
+            self.h.check_eq(t.p.popen.returncode, 0, '%s exit status' % t.p.name)
+        if osm is not None:
+            self.h.stop(osm)
+        self.sm_host.write('QUIT\n')
+        self.h.wait_for(lambda: not self.sm_host.alive(), timeout=30, what='sm_host exits')
+
+
+class Testpmd:
+    """One dpdk-testpmd host in its namespace: @vdevs are its --vdev
+    arguments (a net_ipoib and a net_tap/net_tun, paired in io mode)."""
+
+    def __init__(self, tb, name, bdf, idx, vdevs, main_lcore=None):
+        h = tb.h
+        self.h, self.name, self.idx, self.bdf = h, name, idx, bdf
+        self.ns = h.netns(name)
+        self.tap = 'ipt' + name
+        prefix = '%s%s%d' % (tb.tag, name, os.getpid())
+        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
+        # One forwarding lcore each, on different cores (2-core machines).
+        if main_lcore is None:
+            main_lcore = idx % 2
+        argv = ['stdbuf', '-oL', 'dpdk-testpmd', '-d', tb.plugdir, '--no-huge',
+                '-m', '384', '-l', '0,1', '--main-lcore', str(main_lcore),
+                '--file-prefix', prefix, '-a', bdf]
+        argv += ['--vdev=' + v for v in vdevs]
+        argv += ['--log-level=pmd.net.ipoib:info', '--', '-i', '--forward-mode=io',
+                 '--total-num-mbufs=4096']
+        self.p = h.spawn(argv, name='testpmd_' + name, stdin=True, env=tb.env, netns=self.ns)
+        h.wait_log(self.p, 'testpmd>', timeout=90)
+
+    def cmd(self, line, until, timeout=15):
+        """Send @line; return the output after it once regex @until matches."""
+        start = len(self.p.log())
+        self.p.write(line + '\n')
+        got = []
+
+        def seen():
+            text = self.p.log()[start:]
+            if re.search(until, text):
+                got.append(text)
+                return True
+            if not self.p.alive():
+                self.h.fail('%s exited:\n%s' % (self.p.name, self.p.log()[-3000:]))
+            return False
+        self.h.wait_for(seen, timeout=timeout, what='%r answered on %s' % (line, self.name))
+        return got[0]
+
+    def ipoib_port(self, vdev='net_ipoib0'):
+        """(ethdev of @vdev, ethdev of the IB port it owns), from its log."""
+        m = re.search(r'%s: port (\d+) on .* \(ethdev (\d+)\)' % vdev, self.p.log())
+        self.h.check(m is not None, '%s: %s probed:\n%s' % (self.name, vdev,
+                                                             self.p.log()[-2000:]))
+        return int(m.group(1)), int(m.group(2))
+
+    def port_of(self, name):
+        """The ethdev of device @name (net_tap0, net_tun0 ...) from testpmd's
+        port summary: not always the net_ipoib port's + 1, since a child's
+        own UD ethdev is allocated between them (owned, hidden)."""
+        out = self.cmd('show port summary all', r'testpmd>')
+        m = re.search(r'^(\d+)\s+\S+\s+%s\s' % re.escape(name), out, re.M)
+        self.h.check(m is not None, '%s: %s in the port summary:\n%s' % (self.name, name, out))
+        return int(m.group(1))
+
+    def mac(self, port):
+        out = self.cmd('show port info %d' % port, r'Driver name: +\S+[\s\S]*testpmd>')
+        self.h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib:\n%s' %
+                     (self.name, port, out))
+        return re.search(r'MAC address: ([0-9A-Fa-f:]{17})', out).group(1).lower()
+
+    def link_up(self, port, timeout=60):
+        self.h.wait_for(lambda: re.search(r'Link status: up',
+                                          self.cmd('show port info %d' % port, r'testpmd>')),
+                        timeout=timeout, interval=1,
+                        what='%s: port %d link up' % (self.name, port))
+
+    def xstats(self, port):
+        out = self.cmd('show port xstats %d' % port, r'tx_path_failed_drops: +\d+')
+        return {k: int(v) for k, v in re.findall(r'(\w+): +(\d+)', out)}
+
+    def ip(self, *args, check=True):
+        return self.h.run(['ip', '-n', self.ns] + list(args), timeout=20, check=check).stdout
+
+    def ping(self, *args, count=3):
+        return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
+                          netns=self.ns, timeout=30, check=False)
+
+
+def start_eth(t, port, tap_port, ipv4, ipv6):
+    """Forward @port <-> @tap_port, wait for the IPoIB link, then give
+    the TAP the port's MAC and the addresses (setup_kernel)."""
+    mac = t.mac(port)
+    t.cmd('set portlist %d,%d' % (port, tap_port), r'testpmd>')
+    t.cmd('start', r'testpmd>')
+    t.link_up(port)
+    setup_kernel(t.h, t, False, mac, ipv4, ipv6)
+    return mac
+
+
+def eth_hosts(tb, hosts):
+    """A dpdk-testpmd per (name, bdf, idx) of @hosts: net_ipoib0 in
+    mode=eth to a TAP, forwarding, the TAP at 10.0.0.<idx>/24 and
+    2001:db8::<idx>/64."""
+    out = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth' % bdf,
+                                     'net_tap0,iface=ipt' + n])
+           for n, bdf, idx in hosts]
+    for t in out:
+        port, _ = t.ipoib_port()
+        start_eth(t, port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
+                  '2001:db8::%d/64' % t.idx)
+    return out
+
+
+def wait_ping(h, host, args, what):
+    """Pings until one answer (the first packets may wait for ARP/ND and a
+    PathRecord), then 3 of 3 must come back."""
+    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
+               what=what + ': a first answer')
+    r = host.ping(*args)
+    h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
+            '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
+    h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
+
+
+def setup_kernel(h, t, l3, mac, ipv4, ipv6, dev=None):
+    """The kernel side in the namespace: addresses, and for a TAP the MAC
+    of the net_ipoib port (the Ethernet view's ARP and ND carry the port's
+    MAC). Down and up again once the IB link is up, so that the kernel's
+    MLD reports for its solicited-node groups (which lib/ipoib joins) and
+    its duplicate address detection happen over a working link."""
+    dev = dev or t.tap
+    t.ip('link', 'set', dev, 'down')
+    if not l3:
+        t.ip('link', 'set', dev, 'address', mac)
+    t.ip('addr', 'add', ipv4, 'dev', dev)
+    t.ip('-6', 'addr', 'add', ipv6, 'dev', dev, 'nodad')
+    t.ip('link', 'set', dev, 'up')
+    if not l3:
+        h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', dev, 'scope', 'link')
+                   and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', dev),
+                   timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
+
+
+def link_local(t, dev=None):
+    out = t.ip('-6', 'addr', 'show', 'dev', dev or t.tap, 'scope', 'link')
+    return re.search(r'inet6 (fe80::[0-9a-f:]+)/64', out).group(1)

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The dpdk-ipoib authors
+"""IP multicast over net_ipoib (issue 26, "Show"), on the test bed of
+ipoib_testpmd (two dpdk-testpmd hosts, net_ipoib0 in mode=eth to a TAP
+in a namespace, OpenSM on a third DPDK host):
+
+1. A receiver in B's namespace joins 239.1.2.3 and ff15::1:2 (sockets:
+   IP_ADD_MEMBERSHIP, IPV6_JOIN_GROUP); B's kernel sends IGMP and MLD
+   reports out of the TAP, lib/ipoib sees them on transmit and joins the
+   groups' MGIDs (RFC 4391 section 4: ff12:401b:<P_Key>::<low 28 bits>,
+   ff12:601b:<P_Key>:<low 80 bits>) as full member.
+2. A sender in C's namespace sends UDP datagrams to both groups; the
+   receiver gets them. C joins send-only (its first datagram to each
+   group starts the join and is lost, as in Linux).
+3. `saquery -m` (infiniband-diags on the SM host, through dpdk-ib-ns)
+   shows B's port FullMember (JoinState 0x1) and C's port
+   SendOnlyNonMember (0x4) of each group, and `saquery -g` lists both.
+4. The receiver closes its sockets: the kernel's IGMP/MLD leave makes
+   lib/ipoib leave; B's membership is gone within 15 s, and the groups
+   leave `saquery -g` with it (OpenSM deletes a group whose last full
+   member left, its send-only members with it).
+5. OpenSM restarted with --consolidate_ipv6_snm_req (one MLID for every
+   solicited-node group, what large sites run): the hosts re-join, and
+   IPv6 neighbour discovery still works: ping -6 to an address added
+   after the restart (a solicited-node group never joined before).
+
+usage: test_ipoib_mcast.py <ibfabric> <netfile> <sa_host>
+           <librte_net_mthca.so> <librte_net_ipoib.so> <preload> <dpdk-ib-ns>
+"""
+
+import sys
+import time
+
+from harness import Harness
+from ipoib_testbed import Testbed, eth_hosts, wait_ping
+from test_mcast_join import member_state
+
+HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
+GROUP4, GROUP6, PORT = '239.1.2.3', 'ff15::1:2', 5000
+# RFC 4391 section 4, scope 2 and P_Key 0xffff (the broadcast group's)
+MGID4 = 'ff12:401b:ffff::f01:203'
+MGID6 = 'ff12:601b:ffff::1:2'
+FULL, SENDONLY = 1, 4
+
+RECEIVER = r'''
+import select, socket, struct, sys
+ifindex = socket.if_nametoindex(sys.argv[1])
+s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s4.bind((sys.argv[2], %(port)d))
+s4.setsockopt(socket.IPPROTO_IP, socket.IP_ADD_MEMBERSHIP,
+              socket.inet_aton(sys.argv[2]) + socket.inet_aton(sys.argv[3]))
+s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+s6.bind(('::', %(port)d))
+s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_JOIN_GROUP,
+              socket.inet_pton(socket.AF_INET6, sys.argv[4]) + struct.pack('=I', ifindex))
+print('JOINED', flush=True)
+while True:
+    r, _, _ = select.select([s4, s6, sys.stdin], [], [])
+    if sys.stdin in r:
+        s4.close()
+        s6.close()
+        print('LEFT', flush=True)
+        break
+    for s in r:
+        data, addr = s.recvfrom(2048)
+        print('RX %%s from %%s' %% (data.decode(), addr[0]), flush=True)
+''' % {'port': PORT}
+
+SENDER = r'''
+import socket, struct, sys, time
+ifindex = socket.if_nametoindex(sys.argv[1])
+s4 = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s4.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(sys.argv[2]))
+s6 = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, struct.pack('=I', ifindex))
+for i in range(int(sys.argv[5])):
+    s4.sendto(b'v4-%%d' %% i, (sys.argv[3], %(port)d))
+    s6.sendto(b'v6-%%d' %% i, (sys.argv[4], %(port)d, 0, ifindex))
+    time.sleep(0.2)
+print('SENT', flush=True)
+''' % {'port': PORT}
+
+
+def port_gid(tb, node):
+    guid = int(tb.fabric.ports(node)[0]['guid'], 16)
+    return 'fe80::%x:%x:%x:%x' % (guid >> 48, (guid >> 32) & 0xffff,
+                                  (guid >> 16) & 0xffff, guid & 0xffff)
+
+
+def main():
+    with Harness('ipoib_mcast', timeout=290) as h:
+        tb = Testbed(h, 'ipmc', sys.argv[1:8], HOSTS[-1][1])
+        osm = tb.opensm()
+        hosts = eth_hosts(tb, HOSTS)
+        b, c = hosts
+        wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4 (the path works)')
+        gid_b, gid_c = port_gid(tb, 'hostb'), port_gid(tb, 'hostc')
+
+        rx = h.spawn(['python3', '-c', RECEIVER, b.tap, GROUP4, '10.0.0.2', GROUP6],
+                     name='receiver_b', stdin=True, netns=b.ns)
+        h.wait_log(rx, 'JOINED', timeout=10)
+
+        def members():
+            out = tb.diag('saquery', '--smkey', '1', '-m')
+            return {(g, gid): member_state(out, g, gid)
+                    for g in (MGID4, MGID6) for gid in (gid_b, gid_c)}
+        h.wait_for(lambda: all(members()[(g, gid_b)] == FULL for g in (MGID4, MGID6)),
+                   timeout=20, interval=1,
+                   what='B FullMember of %s and %s (saquery -m)' % (MGID4, MGID6))
+
+        tx = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', GROUP4, GROUP6, '100'],
+                     name='sender_c', netns=c.ns)
+        h.wait_for(lambda: 'RX v4-' in rx.log() and 'RX v6-' in rx.log(), timeout=20,
+                   interval=0.2, what='the receiver gets both groups\' datagrams')
+        h.wait_for(lambda: all(members()[(g, gid_c)] == SENDONLY for g in (MGID4, MGID6)),
+                   timeout=20, interval=1,
+                   what='C SendOnlyNonMember of both groups (saquery -m)')
+        m = members()
+        h.check(all(m[(g, gid_b)] == FULL for g in (MGID4, MGID6)),
+                'B still FullMember: %s' % m)
+        groups = tb.diag('saquery', '-g')
+        h.check(MGID4 in groups and MGID6 in groups, 'saquery -g lists both groups:\n' + groups)
+        h.wait_for(lambda: 'SENT' in tx.log(), timeout=40, what='the sender done')
+        got4 = rx.log().count('RX v4-')
+        got6 = rx.log().count('RX v6-')
+        h.info('receiver: %d of 100 IPv4, %d of 100 IPv6 datagrams (the first of each '
+               'group starts C\'s send-only join); saquery -m: B 0x1, C 0x4' % (got4, got6))
+        h.check(got4 >= 90 and got6 >= 90, 'datagrams received: %d, %d' % (got4, got6))
+        h.check(' from 10.0.0.3' in rx.log() and ' from fe80::' in rx.log() or
+                ' from 2001:db8::3' in rx.log(), 'the sources are C\'s:\n' + rx.log()[-500:])
+
+        rx.write('LEAVE\n')
+        h.wait_log(rx, 'LEFT', timeout=10)
+        t0 = time.monotonic()
+        h.wait_for(lambda: all(members()[(g, gid_b)] is None for g in (MGID4, MGID6)),
+                   timeout=15, interval=1, what='B\'s membership gone after the leave')
+        h.info('B left both groups in %.1f s' % (time.monotonic() - t0))
+        h.wait_for(lambda: not rx.alive(), timeout=10, what='the receiver exits')
+        h.wait_for(lambda: MGID4 not in tb.diag('saquery', '-g') and
+                   MGID6 not in tb.diag('saquery', '-g'), timeout=15, interval=1,
+                   what='both groups gone from saquery -g with their last full member')
+        h.info('groups gone from saquery -g %.1f s after the leave' % (time.monotonic() - t0))
+
+        h.stop(osm)
+        osm = tb.opensm('opensm_consolidate', ['--consolidate_ipv6_snm_req'])
+        with open('/proc/%d/cmdline' % osm.pid, 'rb') as f:
+            h.check(b'--consolidate_ipv6_snm_req' in f.read(),
+                    'OpenSM runs with --consolidate_ipv6_snm_req')
+        c.ip('-6', 'addr', 'add', '2001:db8::33/64', 'dev', c.tap, 'nodad')
+        b.ip('-6', 'neigh', 'flush', 'dev', b.tap)
+        wait_ping(h, b, ['-6', '2001:db8::33'], 'b -> c IPv6, a new solicited-node group')
+        wait_ping(h, c, ['-6', '2001:db8::2'], 'c -> b IPv6')
+        tb.close(hosts, osm)
+
+
+if __name__ == '__main__':
+    main()
