@@ -13,7 +13,8 @@ eth  mode=eth and a TAP (mtu=2044 on net_ipoib: the TAP is clamped to
 l3   mode=l3 and a TUN, the addresses also given to net_ipoib (ipv4=,
      ipv6=; it answers ARP and ND itself): ping and ping -6 both ways.
 
-Then, both: iperf3 TCP for 10 s (its rate printed); a 100 MiB file over
+Then, both: iperf3 TCP for 10 s (its rate printed); iperf3 UDP paced at
+20 Mbit/s for 5 s with no datagram lost; a 100 MiB file over
 TCP arrives with the same SHA-256; SIGINT ends both hosts with final
 statistics and exit status 0.
 
@@ -43,6 +44,7 @@ SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
 IFACE = 'ib0'
 FILE_SIZE = 100 * 1024 * 1024
+UDP_RATE = '20M'    # paced: a tenth of what TCP reaches here
 PORT = 5301
 
 RECV = r'''
@@ -195,6 +197,19 @@ def main():
         h.check(bps > 0, 'iperf3 moved nothing')
         h.info('iperf3 TCP b -> c over the fabric, 10 s: %.1f Mbit/s, %d retransmits' %
                (bps / 1e6, res['sum_sent'].get('retransmits', 0)))
+
+        # UDP paced well below the TCP rate, c -> b: nothing lost
+        srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.2'], name='iperf3_su', netns=b.ns)
+        h.wait_for(lambda: ':5201' in h.run(['ss', '-Hltn'], netns=b.ns).stdout,
+                   timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
+        r = h.run(['iperf3', '-c', '10.0.0.2', '-u', '-b', UDP_RATE, '-l', '1200', '-t', '5',
+                   '-J'], netns=c.ns, timeout=60)
+        udp = json.loads(r.stdout)['end']['sum']
+        h.check(udp['packets'] > 0, 'iperf3 UDP sent nothing')
+        h.check(udp['lost_packets'] == 0, 'iperf3 UDP at %s: %d of %d datagrams lost' %
+                (UDP_RATE, udp['lost_packets'], udp['packets']))
+        h.info('iperf3 UDP c -> b at %s for 5 s: %d datagrams, none lost' %
+               (UDP_RATE, udp['packets']))
 
         # a 100 MiB file, b -> c, compared by SHA-256
         src = h.path('file.src')
