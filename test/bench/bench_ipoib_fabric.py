@@ -180,7 +180,7 @@ def fwd_io(h, bench):
                   ['--portmask=0x4', '--forward-mode=rxonly'], 'rx')
     d.cmd('start', 'Forwarding started')
     vdevs = ['net_ipoib0,dev=%s,mode=l3,ipv4=10.0.0.3' % BDF['c'],
-             'net_ipoib1,dev=%s,port=2,mode=l3,pkey=0x8001,ipv4=10.0.0.5' % BDF['c']]
+             'net_ipoib1,dev=%s_p2,mode=l3,pkey=0x8001,ipv4=10.0.0.5' % BDF['c']]
     lc = ['-l', '0,1']
     got = {'fwd': [], 'testpmd': []}
     s = None
@@ -237,9 +237,10 @@ def main():
         h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
                    timeout=60, what='umad0 of the SM host')
         # the partition file adds P_Key 0x8001 with its broadcast group
-        # (OpenSM's ipoib flag), the second IPoIB link of fwd_io
-        conf = h.write_file('partitions.conf', 'Default=0x7fff, ipoib : ALL=full ;\n'
-                            'P1=0x8001, ipoib : ALL=full ;\n')
+        # (OpenSM's ipoib flag; mtu=4: 2048-byte groups, an IPoIB MTU of
+        # 2044), the second IPoIB link of fwd_io
+        conf = h.write_file('partitions.conf', 'Default=0x7fff, ipoib, mtu=4 : ALL=full ;\n'
+                            'P1=0x8001, ipoib, mtu=4 : ALL=full ;\n')
         osm = h.spawn([ns_tool, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1',
                        '-P', conf], name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
         h.wait_log(osm, 'SUBNET UP', timeout=90)
