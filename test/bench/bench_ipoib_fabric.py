@@ -133,7 +133,7 @@ def sender(bench, mode, length, dest):
                       'tx_raw_%d' % length)
         s.cmd('start', 'Forwarding started')
     else:
-        s = bench.fwd('b', lc, ['net_ipoib0,dev=%s,mode=l3,ipv4=10.0.0.2' % BDF['b']],
+        s = bench.fwd('b', lc, ['net_ipoib0,dev=%s,mode=l3,mtu=2044,ipv4=10.0.0.2' % BDF['b']],
                       ['--portmask=0x4', '--txonly-dest-ip=10.0.0.3'] + common,
                       'tx_ipoib_%d' % length)
         s.cmd('start', 'Forwarding started', timeout=90)
@@ -142,7 +142,8 @@ def sender(bench, mode, length, dest):
 
 def pmd(h, bench):
     # hostd: net_ipoib0 on port 1 (ethdev 2), port 2 raw (ethdev 1)
-    d = bench.fwd('d', ['-l', '0,1'], ['net_ipoib0,dev=%s,mode=l3,ipv4=10.0.0.3' % BDF['d']],
+    d = bench.fwd('d', ['-l', '0,1'],
+                  ['net_ipoib0,dev=%s,mode=l3,mtu=2044,ipv4=10.0.0.3' % BDF['d']],
                   ['--portmask=0x6', '--forward-mode=rxonly'], 'rx')
     out = d.p.log()
     m = re.search(r'port 1 up \(IB ACTIVE, LID (\d+)\)', out)
@@ -176,11 +177,11 @@ def pmd(h, bench):
 
 def fwd_io(h, bench):
     d = bench.fwd('d', ['-l', '0,1', '--main-lcore', '1'],
-                  ['net_ipoib0,dev=%s,mode=l3,pkey=0x8001,ipv4=10.0.0.3' % BDF['d']],
+                  ['net_ipoib0,dev=%s,mode=l3,pkey=0x8001,mtu=2044,ipv4=10.0.0.3' % BDF['d']],
                   ['--portmask=0x4', '--forward-mode=rxonly'], 'rx')
     d.cmd('start', 'Forwarding started')
-    vdevs = ['net_ipoib0,dev=%s,mode=l3,ipv4=10.0.0.3' % BDF['c'],
-             'net_ipoib1,dev=%s_p2,mode=l3,pkey=0x8001,ipv4=10.0.0.5' % BDF['c']]
+    vdevs = ['net_ipoib0,dev=%s,mode=l3,mtu=2044,ipv4=10.0.0.3' % BDF['c'],
+             'net_ipoib1,dev=%s_p2,mode=l3,pkey=0x8001,mtu=2044,ipv4=10.0.0.5' % BDF['c']]
     lc = ['-l', '0,1']
     got = {'fwd': [], 'testpmd': []}
     s = None
