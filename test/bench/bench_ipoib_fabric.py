@@ -50,6 +50,41 @@ FWD_GOAL = 1.0
 DDR4X_KPPS = 961
 
 
+def plugin_dir(h, sos):
+    """A private directory with the PMDs @sos for -d: EAL refuses plugins
+    below a world-writable directory and loads only its *.so files."""
+    d = eal_private_dir(h, 'dpdk-ipoib-bench.')
+    for so in sos:
+        base = os.path.basename(so)
+        shutil.copy2(so, os.path.join(d, base[:base.index('.so') + 3]))
+    return d
+
+
+def start_sm(h, sa_host, root, bdf, ns_tool, preload, extra):
+    """OpenSM on the DPDK host @bdf through the user-MAD service, once the
+    subnet is up: (sa_host, opensm)."""
+    run = h.path('umad-sm')
+    os.makedirs(run)
+    h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
+                                         stderr=subprocess.DEVNULL))
+    sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                       'bsm%d' % os.getpid(), '-a', bdf, '--', 'idle'],
+                      name='sm_host', stdin=True,
+                      env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
+    h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
+               timeout=60, what='umad0 of the SM host')
+    osm = h.spawn([ns_tool, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1'] +
+                  extra, name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
+    h.wait_log(osm, 'SUBNET UP', timeout=90)
+    return sm_host, osm
+
+
+def stop_sm(h, sm_host, osm):
+    h.stop(osm)
+    sm_host.write('QUIT\n')
+    h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+
+
 class App:
     """dpdk-ipoib-fwd or dpdk-testpmd at its prompt."""
 
@@ -220,37 +255,20 @@ def main():
                    timeout=10, what='the simulated PCI functions')
         # testpmd loads both PMDs from one private directory (EAL refuses
         # plugins below a world-writable one; it loads only *.so files)
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-bench.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
+        plugdir = plugin_dir(h, (mthca_so, ipoib_so))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root)
         bench = Bench(h, exe, mthca_so, plugdir, env, root)
 
-        run = h.path('umad-sm')
-        os.makedirs(run)
-        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
-                                             stderr=subprocess.DEVNULL))
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'bifsm%d' % os.getpid(), '-a', BDF['a'], '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
-                   timeout=60, what='umad0 of the SM host')
         # the partition file adds P_Key 0x8001 with its broadcast group
         # (OpenSM's ipoib flag; mtu=4: 2048-byte groups, an IPoIB MTU of
         # 2044), the second IPoIB link of fwd_io
         conf = h.write_file('partitions.conf', 'Default=0x7fff, ipoib, mtu=4 : ALL=full ;\n'
                             'P1=0x8001, ipoib, mtu=4 : ALL=full ;\n')
-        osm = h.spawn([ns_tool, run, 'opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '1',
-                       '-P', conf], name='opensm', env={'DPDK_IB_UMAD_PRELOAD': preload})
-        h.wait_log(osm, 'SUBNET UP', timeout=90)
+        sm_host, osm = start_sm(h, sa_host, root, BDF['a'], ns_tool, preload, ['-P', conf])
 
         (pmd if which == 'pmd' else fwd_io)(h, bench)
 
-        h.stop(osm)
-        sm_host.write('QUIT\n')
-        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+        stop_sm(h, sm_host, osm)
         fab.stop_clean()
 
 

@@ -20,14 +20,12 @@ usage: bench_ipoib_iperf.py <ibfabric> <netfile> <sa_host> <dpdk-ipoib-kernel-li
 import json
 import os
 import re
-import shutil
 import signal
 import statistics
-import subprocess
 import sys
 
-from simlib import Fabric, Harness, eal_private_dir
-from test_ipoib_if import start_opensm
+from bench_ipoib_fabric import plugin_dir, start_sm, stop_sm
+from simlib import Fabric, Harness
 from test_kernel_link_fabric import HOSTS, IFACE, SM_BDF, Host
 
 IPERF_S = int(os.environ.get('BENCH_IPERF_S', '5'))
@@ -89,21 +87,8 @@ def main():
         fab = Fabric(h, ibfabric, netfile, tag='bki', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
                    timeout=10, what='the simulated PCI functions')
-        plugdir = eal_private_dir(h, 'dpdk-ipoib-pmds.')
-        for so in (mthca_so, ipoib_so):
-            base = os.path.basename(so)
-            shutil.copy2(so, os.path.join(plugdir, base[:base.index('.so') + 3]))
-        run = h.path('umad-sm')
-        os.makedirs(run)
-        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
-                                             stderr=subprocess.DEVNULL))
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'bkism%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
-                   timeout=60, what='umad0 of the SM host')
-        osm = start_opensm(h, ns_tool, run, preload, 'opensm', [])
+        plugdir = plugin_dir(h, (mthca_so, ipoib_so))
+        sm_host, osm = start_sm(h, sa_host, root, SM_BDF, ns_tool, preload, [])
 
         m1 = memif_phase(h, exe, 1)
 
@@ -127,9 +112,7 @@ def main():
                (f[0], mem_rtt, f[0] / mem_rtt))
         h.info('iperf3 TCP: fabric %.1f Mbit/s, memif %.1f Mbit/s, ratio %.3f (goal >= %.1f)' %
                (f[1] / 1e6, mem_bps / 1e6, f[1] / mem_bps, GOAL))
-        h.stop(osm)
-        sm_host.write('QUIT\n')
-        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+        stop_sm(h, sm_host, osm)
         fab.stop_clean()
         h.check(f[1] / mem_bps >= GOAL, 'iperf3 fabric/memif %.3f < %.1f' %
                 (f[1] / mem_bps, GOAL))
