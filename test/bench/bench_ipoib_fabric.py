@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 
-from simlib import Fabric, Harness, eal_private_dir, eal_safe_plugin, sanitizer_preload
+from simlib import Fabric, Harness, eal_safe_plugin, pmd_plugin_dir, sanitizer_preload
 
 BDF = {'a': '0000:10:00.0', 'b': '0000:11:00.0', 'c': '0000:12:00.0', 'd': '0000:13:00.0'}
 RUNS = int(os.environ.get('BENCH_RUNS', '1'))
@@ -48,16 +48,6 @@ WARM_S = 2.0
 PMD_GOAL = 0.9
 FWD_GOAL = 1.0
 DDR4X_KPPS = 961
-
-
-def plugin_dir(h, sos):
-    """A private directory with the PMDs @sos for -d: EAL refuses plugins
-    below a world-writable directory and loads only its *.so files."""
-    d = eal_private_dir(h, 'dpdk-ipoib-bench.')
-    for so in sos:
-        base = os.path.basename(so)
-        shutil.copy2(so, os.path.join(d, base[:base.index('.so') + 3]))
-    return d
 
 
 def start_sm(h, sa_host, root, bdf, ns_tool, preload, extra):
@@ -255,7 +245,7 @@ def main():
                    timeout=10, what='the simulated PCI functions')
         # testpmd loads both PMDs from one private directory (EAL refuses
         # plugins below a world-writable one; it loads only *.so files)
-        plugdir = plugin_dir(h, (mthca_so, ipoib_so))
+        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root)
         bench = Bench(h, exe, mthca_so, plugdir, env, root)
 

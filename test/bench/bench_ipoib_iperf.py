@@ -24,8 +24,8 @@ import signal
 import statistics
 import sys
 
-from bench_ipoib_fabric import plugin_dir, start_sm, stop_sm
-from simlib import Fabric, Harness
+from bench_ipoib_fabric import start_sm, stop_sm
+from simlib import Fabric, Harness, pmd_plugin_dir
 from test_kernel_link_fabric import HOSTS, IFACE, SM_BDF, Host
 
 IPERF_S = int(os.environ.get('BENCH_IPERF_S', '5'))
@@ -87,7 +87,7 @@ def main():
         fab = Fabric(h, ibfabric, netfile, tag='bki', extra=['--pci-root', root])
         h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
                    timeout=10, what='the simulated PCI functions')
-        plugdir = plugin_dir(h, (mthca_so, ipoib_so))
+        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
         sm_host, osm = start_sm(h, sa_host, root, SM_BDF, ns_tool, preload, [])
 
         m1 = memif_phase(h, exe, 1)
