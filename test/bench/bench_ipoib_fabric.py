@@ -132,8 +132,10 @@ class Bench:
         argv = ['dpdk-testpmd', '-d', self.plugdir, '--no-huge', '-m', '384'] + lcores + [
             '--file-prefix', prefix, '-a', BDF[host]]
         argv += ['--vdev=' + v for v in vdevs]
+        # the two net_ipoib ports only: an IB port's io would send the
+        # receive view of the rte_ib mbuf field as an address handle
         argv += ['--log-level=pmd.net.ipoib:warning', '--', '-i', '--forward-mode=io',
-                 '--total-num-mbufs=8192']
+                 '--portmask=0xc', '--total-num-mbufs=8192']
         return App(self.h, argv, name, self.env, 'testpmd>')
 
 
