@@ -61,6 +61,15 @@ for p in opensm ibnetdiscover iperf3 ip nsenter ping tshark; do
 	command -v $p >/dev/null || die "$p not installed (usertools/ipoib-setup.sh installs it)"
 done
 
+# EAL loads no plugin (-d) below a world-writable directory ("directory
+# path /tmp is world-writable and insecure"): say so before starting.
+d=$(dirname "$(realpath "$mthca")")
+while [ "$d" != / ]; do
+	[ -n "$(find "$d" -maxdepth 0 -perm -o+w)" ] &&
+		die "the build tree is below $d, which is world-writable: EAL refuses plugins there; clone and build outside it (e.g. under /root or /srv)"
+	d=$(dirname "$d")
+done
+
 work=$(mktemp -d /tmp/ipoib-demo.XXXXXX)
 tag=ipoibdemo$$
 declare -A pid=()
