@@ -37,12 +37,16 @@ import sys
 from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload, telemetry
 from test_ipoib_if import start_opensm
 
+import ipoib_testbed as testbed
+from ipoib_testbed import wait_ping
+
 SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
 
 
-class Testpmd:
-    """One dpdk-testpmd host in its namespace."""
+class Testpmd(testbed.Testpmd):
+    """One dpdk-testpmd host in its namespace, started for a scenario;
+    its commands, ip and ping are the test bed's (ipoib_testbed.py)."""
 
     def __init__(self, h, name, bdf, idx, scenario, plugdir, env):
         self.h, self.name, self.idx = h, name, idx
@@ -68,41 +72,6 @@ class Testpmd:
                           '--', '-i', '--forward-mode=io', '--total-num-mbufs=4096'],
                          name='testpmd_' + name, stdin=True, env=env, netns=self.ns)
         h.wait_log(self.p, 'testpmd>', timeout=90)
-
-    def cmd(self, line, until, timeout=15):
-        """Send @line; return the output after it once regex @until matches."""
-        start = len(self.p.log())
-        self.p.write(line + '\n')
-        got = []
-
-        def seen():
-            text = self.p.log()[start:]
-            if re.search(until, text):
-                got.append(text)
-                return True
-            if not self.p.alive():
-                self.h.fail('%s exited:\n%s' % (self.p.name, self.p.log()[-3000:]))
-            return False
-        self.h.wait_for(seen, timeout=timeout, what='%r answered on %s' % (line, self.name))
-        return got[0]
-
-    def ip(self, *args, check=True):
-        return self.h.run(['ip', '-n', self.ns] + list(args), timeout=20, check=check).stdout
-
-    def ping(self, *args, count=3):
-        return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
-                          netns=self.ns, timeout=30, check=False)
-
-
-def wait_ping(h, host, args, what):
-    """Pings until one answer (the first packets may wait for ARP/ND and a
-    PathRecord), then 3 of 3 must come back."""
-    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
-               what=what + ': a first answer')
-    r = host.ping(*args)
-    h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
-            '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
-    h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
 
 
 def main():
