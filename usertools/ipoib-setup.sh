@@ -29,6 +29,7 @@ gcc
 ibsim-utils
 infiniband-diags
 iperf3
+iputils-ping
 iproute2
 libdpdk-dev
 libfuse3-dev
