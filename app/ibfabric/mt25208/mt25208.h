@@ -381,6 +381,13 @@ void mt25208_resources_show(struct mt25208 *dev, FILE *out);
  */
 bool mt25208_poll(struct mt25208 *dev);
 
+/**
+ * True when the HCR holds a command with GO set, not yet taken. The load
+ * has acquire order: every store the host made before it wrote GO (a
+ * doorbell in BAR2 among them) is visible to the caller after it.
+ */
+bool mt25208_cmd_go(struct mt25208 *dev);
+
 /* ------------------------------------------------------------------ */
 /* mt25208_icm.c: DMA and ICM                                           */
 
