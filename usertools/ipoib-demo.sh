@@ -35,8 +35,8 @@ build=$(cd "${1:-$top/build}" && pwd)
 net=$(realpath "${2:-$top/config/fabrics/default.net}")
 ibfabric=$build/app/ibfabric/ibfabric
 klink=$build/examples/ipoib_kernel_link/dpdk-ipoib-kernel-link
-mthca=$build/drivers/net/mthca/librte_net_mthca.so
-ipoib=$build/drivers/net/ipoib/librte_net_ipoib.so
+mthca=$build/drivers/net/librte_net_mthca.so
+ipoib=$build/drivers/net/librte_net_ipoib.so
 ibumad=$build/lib/ibumad/librte_ibumad.so
 ibns=$top/usertools/dpdk-ib-ns
 # The MT25208 models of default.net, in file order: ibfabric gives the

@@ -9,8 +9,9 @@
  *
  * Files: mt25208_cmd.c (HCR protocol, command dispatch, polling of the
  * BAR0 registers), mt25208_fw.c (QUERY_FW/RUN_FW/QUERY_DEV_LIM/
- * QUERY_ADAPTER/INIT_HCA/CLOSE_HCA), mt25208_icm.c (DMA and ICM
- * translation, MAP_FA/SET_ICM_SIZE/MAP_ICM*), mt25208_mr.c (MPT/MTT, lkeys),
+ * QUERY_ADAPTER/INIT_HCA/CLOSE_HCA), mt25208_dma.c (DMA windows),
+ * mt25208_mbox.c (command mailboxes), mt25208_icm.c (ICM translation,
+ * MAP_FA/SET_ICM_SIZE/MAP_ICM*), mt25208_mr.c (MPT/MTT, lkeys),
  * mt25208_eqcq.c (EQ/CQ contexts, MAP_EQ, EQE posting, interrupts),
  * mt25208_qp_ctx.c (QP transitions, CONF_SPECIAL_QP), mt25208_mad.c
  * (MAD_IFC -> the node's SMA/PMA), mt25208_mcg.c (MGM table),
@@ -312,6 +313,8 @@ struct mt25208 {
 	void *dp;			/**< mt25208_dp.c's state */
 	/** Called by mt25208_reset() so the data path drops its state; may be NULL. */
 	void (*dp_reset)(struct mt25208 *dev);
+	/** Called by mt25208_dp_watch(): set by mt25208_dp_init(), may be NULL. */
+	void (*dp_watch)(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
 };
 
 /* ------------------------------------------------------------------ */
@@ -381,8 +384,15 @@ void mt25208_resources_show(struct mt25208 *dev, FILE *out);
  */
 bool mt25208_poll(struct mt25208 *dev);
 
+/**
+ * True when the HCR holds a command with GO set, not yet taken. The load
+ * has acquire order: every store the host made before it wrote GO (a
+ * doorbell in BAR2 among them) is visible to the caller after it.
+ */
+bool mt25208_cmd_go(struct mt25208 *dev);
+
 /* ------------------------------------------------------------------ */
-/* mt25208_icm.c: DMA and ICM                                           */
+/* mt25208_dma.c: DMA windows; mt25208_icm.c: ICM                     */
 
 /**
  * Register the DMA window [iova, iova+len) backed by @p host. @p map /
@@ -492,7 +502,17 @@ uint32_t mt25208_sqp_qpn(const struct mt25208 *dev, uint8_t kind, uint8_t port);
  * the WQEs doorbells named while it was not in RTS if it is. No-op
  * without a data path (unit tests of the command side).
  */
-void mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
+static inline void
+mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
+{
+	/*
+	 * Through the hook the data path set: the command side (QP and CQ
+	 * contexts) sits below the data path, which calls into it, and
+	 * tells it things without calling up (no circle among the files).
+	 */
+	if (dev->dp_watch != NULL)
+		dev->dp_watch(dev, uar, qpn);
+}
 
 /* ------------------------------------------------------------------ */
 /* mt25208_mcg.c                                                        */

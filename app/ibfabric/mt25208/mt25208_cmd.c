@@ -193,6 +193,14 @@ cmd_run_guarded(struct mt25208 *dev, void *arg)
 	a->st = cmd_run(dev, a->c);
 }
 
+bool
+mt25208_cmd_go(struct mt25208 *dev)
+{
+	uint32_t v = __atomic_load_n(hcr_word(dev, MT_HCR_CMD), __ATOMIC_ACQUIRE);
+
+	return (mt_get32(&v, 0) & MT_HCR_GO) != 0;
+}
+
 /* Take and run the command in the HCR if GO is set. */
 static bool
 hcr_poll(struct mt25208 *dev)

@@ -240,6 +240,7 @@ mt25208_dp_init(struct mt25208 *dev)
 		return -ENOMEM;
 	dev->dp = dp;
 	dev->dp_reset = dp_reset;
+	dev->dp_watch = dp_watch;
 	dev->node->hca = dev;
 	dev->fab->hca_recv = dp_fab_recv;
 	dev->fab->hca_errors = dp_fab_errors;
@@ -256,6 +257,7 @@ mt25208_dp_free(struct mt25208 *dev)
 	free(dev->dp);
 	dev->dp = NULL;
 	dev->dp_reset = NULL;
+	dev->dp_watch = NULL;
 	if (dev->node != NULL && dev->node->hca == dev)
 		dev->node->hca = NULL;
 }

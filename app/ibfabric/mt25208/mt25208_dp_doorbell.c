@@ -239,7 +239,7 @@ dp_poll_uars(struct mt25208 *dev)
 }
 
 void
-mt25208_dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
+dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	void *qpc;

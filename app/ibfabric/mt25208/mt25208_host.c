@@ -184,6 +184,30 @@ hca_dp_poll(struct mt25208 *dev)
 	return busy;
 }
 
+/*
+ * PCIe keeps posted writes in order (PCIe 3.0, 2.4.1: a posted request
+ * may not pass another): a doorbell the host stored before a command's
+ * GO reaches the HCA before the command does. The model reads BAR2 and
+ * BAR0 at different moments of a pass, so a doorbell that landed after
+ * the data path's last look, followed by a GO, would be taken after the
+ * command ran: a send doorbell rung before the transmit watch's 2RST
+ * found the QP in RESET ("doorbell ignored: no QP in a send state",
+ * mthca_txrecover). So when a command is waiting, the data path first
+ * takes what the host stored before its GO (mt25208_cmd_go()'s acquire
+ * load makes those stores visible), then the command runs.
+ */
+bool
+mt25208_host_poll(struct mt25208 *dev)
+{
+	bool busy = false;
+
+	if (mt25208_cmd_go(dev))
+		busy |= hca_dp_poll(dev);
+	busy |= mt25208_poll(dev);
+	busy |= hca_dp_poll(dev);
+	return busy;
+}
+
 int
 hca_set_poll(struct hca_set *s)
 {
@@ -199,8 +223,7 @@ hca_set_poll(struct hca_set *s)
 			continue;
 		attached = true;
 		dev = pcisim_dev(s->fn[i]);
-		busy |= mt25208_poll(dev);
-		busy |= hca_dp_poll(dev);
+		busy |= mt25208_host_poll(dev);
 	}
 	if (!attached)
 		return -1;

@@ -26,6 +26,7 @@
 #ifndef _IBFABRIC_MT25208_HOST_H_
 #define _IBFABRIC_MT25208_HOST_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "fabric.h"
@@ -38,6 +39,7 @@
 #define MT25208_FIRST_BUS	0x10		/**< PCI bus of the first active CA */
 
 struct hca_set;
+struct mt25208;
 
 /**
  * Publish a PCI function under @p pci_root for every active CA of @p f
@@ -58,6 +60,14 @@ unsigned int hca_set_count(const struct hca_set *s);
 int hca_set_epoll_add(struct hca_set *s, int ep, uint32_t kind);
 /** An fd tagged with @p idx (low 32 bits of the tag) is readable. */
 void hca_set_ready(struct hca_set *s, uint32_t idx);
+/**
+ * One pass of model @p dev: BAR0 registers and the HCR (mt25208_poll()),
+ * the data path's doorbells and queues (mt25208_dp_poll(), a bus error on
+ * host memory raising a catastrophic error), in the order PCIe delivers
+ * the host's writes: doorbells stored before a command's GO are taken
+ * before the command runs. True if anything happened.
+ */
+bool mt25208_host_poll(struct mt25208 *dev);
 /**
  * Poll every attached model (BAR0 registers, HCR, doorbells). Returns the
  * epoll_wait timeout in microseconds the loop should use next: 0 while
