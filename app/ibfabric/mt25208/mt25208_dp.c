@@ -240,7 +240,7 @@ mt25208_dp_init(struct mt25208 *dev)
 		return -ENOMEM;
 	dev->dp = dp;
 	dev->dp_reset = dp_reset;
-	dev->dp_watch = dp_watch;
+	dev->dp_watch = dp_doorbell_watch;
 	dev->node->hca = dev;
 	dev->fab->hca_recv = dp_fab_recv;
 	dev->fab->hca_errors = dp_fab_errors;

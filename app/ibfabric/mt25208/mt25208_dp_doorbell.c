@@ -239,7 +239,7 @@ dp_poll_uars(struct mt25208 *dev)
 }
 
 void
-dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
+dp_doorbell_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	void *qpc;

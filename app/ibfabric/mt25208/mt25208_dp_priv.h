@@ -272,6 +272,6 @@ void dp_full_scan(struct mt25208 *dev);
 /** Poll the send and CQ doorbells of the known UAR pages; true if any acted. */
 bool dp_poll_uars(struct mt25208 *dev);
 /* dev->dp_watch: mt25208_dp_watch() of mt25208.h */
-void dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
+void dp_doorbell_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
 
 #endif /* _IBFABRIC_MT25208_DP_PRIV_H_ */
