@@ -16,7 +16,10 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp_cqe.h"
+#include "mt25208_dp_doorbell.h"
+#include "mt25208_dp_send.h"
+#include "mt25208_dp_state.h"
 
 /* ---- doorbells -------------------------------------------------------------- */
 
