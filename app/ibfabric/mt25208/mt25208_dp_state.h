@@ -42,7 +42,6 @@
 #define DP_VCRC_LEN		2
 #define DP_QPN_MCAST		0xffffffu
 #define DP_TRAP_BAD_PKEY	257	/* IBA 14.2.5.1 table 147 */
-#define DP_PKEY_FULL		0x8000
 #define DP_NO_SN		0xff
 
 struct dp_uar {
@@ -124,26 +123,6 @@ static inline uint64_t
 load64(const uint8_t *p)
 {
 	return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
-}
-
-static inline bool
-pkey_match(uint16_t a, uint16_t b)
-{
-	/* IBA 10.9.3: low 15 bits equal and not 0, at least one full member */
-	if ((a & 0x7fff) == 0 || (a & 0x7fff) != (b & 0x7fff))
-		return false;
-	return ((a | b) & DP_PKEY_FULL) != 0;
-}
-
-static inline int
-pkey_index_of(const struct fab_port *port, uint16_t pkey)
-{
-	unsigned int i;
-
-	for (i = 0; i < FAB_PKEY_TABLE_SIZE; i++)
-		if (pkey_match(port->pkeys[i], pkey))
-			return (int)i;
-	return -1;
 }
 
 static inline uint16_t
