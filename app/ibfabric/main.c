@@ -4,7 +4,8 @@
 
 /*
  * ibfabric: options and start-up. The event loop is main_loop.c, the
- * control socket and the console main_ctl.c (main_priv.h).
+ * control socket and the console main_ctl.c; their shared context is
+ * main_ctx.h.
  *
  * One thread, one epoll set: the ibsim control socket and the client
  * data sockets (umad2sim.c), the control socket and its connections,
@@ -46,7 +47,9 @@
 #include "topo.h"
 #include "umad2sim.h"
 
-#include "main_priv.h"
+#include "main_ctl.h"
+#include "main_ctx.h"
+#include "main_loop.h"
 
 static const char usage_text[] =
 	"usage: ibfabric [options] <netfile>\n"

@@ -3,7 +3,7 @@
  */
 
 /*
- * ibfabric: where commands come from (main_priv.h): the control socket
+ * ibfabric: where commands come from (main_ctl.h): the control socket
  * (a UNIX stream socket, one command per line, replies ending "ok" or
  * "error:") and the console on stdin.
  */
@@ -37,7 +37,8 @@
 #include "topo.h"
 #include "umad2sim.h"
 
-#include "main_priv.h"
+#include "main_ctl.h"
+#include "main_ctx.h"
 
 /* ------------------------------------------------------------------ */
 /* Control socket                                                      */

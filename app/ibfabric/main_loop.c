@@ -3,7 +3,7 @@
  */
 
 /*
- * ibfabric: the event loop (main_priv.h). One thread, one epoll set;
+ * ibfabric: the event loop (main_loop.h). One thread, one epoll set;
  * main.c describes it. Here: the fds and their tags, the timer and the
  * signals, dispatch, the bounded runs of the fabric, teardown.
  */
@@ -37,26 +37,9 @@
 #include "topo.h"
 #include "umad2sim.h"
 
-#include "main_priv.h"
-
-int
-main_ep_add(struct main_ctx *m, int fd, uint64_t tag)
-{
-	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
-
-	return epoll_ctl(m->ep, EPOLL_CTL_ADD, fd, &ev);
-}
-
-/* Run one command line from any source; "quit" ends the loop. */
-int
-main_exec(struct main_ctx *m, const char *line, FILE *out)
-{
-	int ret = ctl_exec(m->f, line, out);
-
-	if (ret == CTL_QUIT)
-		m->quit = true;
-	return ret;
-}
+#include "main_ctl.h"
+#include "main_ctx.h"
+#include "main_loop.h"
 
 /* ------------------------------------------------------------------ */
 /* Timer and signals                                                   */

@@ -9,10 +9,19 @@ must have no cycle, so that a lower layer reports upward only through a
 callback it was given (net_mthca: struct mthca_event_ops set at probe;
 the MT25208 model: the data path's hooks in struct mt25208). SHARED
 symbols are not edges (net_mthca's log type, which every file logs
-through). It prints the graph, then the first circle found.
+through).
 
-usage: check_layers.py <archive> <prefix> <min files> [shared symbol...]
+With --src DIR (the component's source folder, whose files the archive's
+members are named after), an #include "X" of a file of DIR is an edge
+too: a macro, a static inline or a struct of a header leaves no trace in
+nm. A header belongs to the source file of its stem (X.h and X_priv.h to
+X.c); one with no such source file is a node of its own, a layer below
+whoever includes it. It prints the graph, then the first circle found.
+
+usage: check_layers.py [--src DIR] <archive> <prefix> <min files> [shared symbol...]
 """
+
+import os
 
 import re
 import subprocess
@@ -38,6 +47,30 @@ def graph(archive, prefix, shared):
                        if s in defined and s not in shared and defined[s].startswith(prefix)}
                       - {m})
             for m, syms in used.items() if m.startswith(prefix)}
+
+
+def includes(src, prefix, g):
+    """Add DIR's #include "..." edges to @g (node names as in the archive)."""
+    files = sorted(f for f in os.listdir(src) if f.endswith(('.c', '.h')))
+    stems = {f[:-2] for f in files if f.endswith('.c')}
+    folder = os.path.basename(os.path.normpath(src)) + '_'
+
+    def node(f):
+        stem = f[:-2]
+        if f.endswith('.h'):
+            if stem.endswith('_priv') and stem[:-5] in stems:
+                stem = stem[:-5]
+            elif stem not in stems:
+                return folder + f
+        return folder + stem
+
+    for f in files:
+        with open(os.path.join(src, f)) as fh:
+            inc = re.findall(r'^\s*#\s*include\s+"([^"]+)"', fh.read(), re.M)
+        a = node(f)
+        edges = set(g.get(a, ()))
+        edges |= {node(h) for h in inc if h in files} - {a}
+        g[a] = sorted(edges)
 
 
 def find_cycle(g):
@@ -66,8 +99,14 @@ def find_cycle(g):
 
 
 def main():
-    archive, prefix, least = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    g = graph(archive, prefix, set(sys.argv[4:]))
+    args = sys.argv[1:]
+    src = None
+    if args[:1] == ['--src']:
+        src, args = args[1], args[2:]
+    archive, prefix, least = args[0], args[1], int(args[2])
+    g = graph(archive, prefix, set(args[3:]))
+    if src is not None:
+        includes(src, prefix, g)
     for n in sorted(g):
         print('%s -> %s' % (n, ' '.join(g[n])))
     if len(g) < least:

@@ -17,13 +17,14 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctl.h"
+#include "ctl_ibsim.h"
+#include "ctl_reply.h"
 #include "fab_file.h"
 #include "fab_link.h"
 #include "fab_node.h"
@@ -54,19 +55,6 @@ static const char *const ctl_help =
 	"hca <node> fail-send <qpn>                 MT25208 model: fail that UD QP's next send\n"
 	"source <file>                              run the commands in a file\n"
 	"quit                                       stop ibfabric\n";
-
-int
-ctl_err(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("error: ", out);
-	va_start(ap, fmt);
-	vfprintf(out, fmt, ap);
-	va_end(ap);
-	fputc('\n', out);
-	return -EINVAL;
-}
 
 /*
  * Split @p line in place into at most CTL_MAX_ARGS words; a word may be
@@ -539,7 +527,7 @@ ctl_exec(struct fabric *f, const char *line, FILE *out)
 		return ctl_err(out, "command longer than %d bytes", CTL_LINE_MAX - 1);
 	/* ibsim's commands and spelling first, unless the line is one of ours. */
 	if (!ctl_is_own(line)) {
-		argc = ctl_ibsim_exec(f, line, out);
+		argc = ctl_ibsim_exec(f, line, out, ctl_source);
 		if (argc != -ENOENT)
 			return argc;
 	}
@@ -552,7 +540,7 @@ ctl_exec(struct fabric *f, const char *line, FILE *out)
 
 	if (strcmp(argv[0], "help") == 0) {
 		fputs(ctl_help, out);
-		return ctl_ibsim_exec(f, "Help", out);
+		return ctl_ibsim_exec(f, "Help", out, ctl_source);
 	}
 	if (strcmp(argv[0], "show") == 0)
 		return ctl_show(f, argc, argv, out);

@@ -5,7 +5,8 @@
 /**
  * @file
  * The command interpreter shared by the console, the control socket,
- * scripts and net-file "do" lines (ctl.c, ctl_ibsim.c).
+ * scripts and net-file "do" lines (ctl.c; it tries ibsim's commands of
+ * ctl_ibsim.c first). Its answers are those of ctl_reply.h.
  */
 
 #ifndef _IBFABRIC_CTL_H_
@@ -13,12 +14,12 @@
 
 #include <stdio.h>
 
+#include "ctl_reply.h"
+
 struct fabric;
 
 /* ------------------------------------------------------------------ */
 /* ctl.c: one command interpreter for console, control socket, scripts */
-
-#define CTL_QUIT	1	/**< ctl_exec: the command was "quit" */
 
 /**
  * Run one command line (empty lines and '#' comments do nothing),
@@ -27,16 +28,6 @@ struct fabric;
  * returns CTL_QUIT; else 0.
  */
 int ctl_exec(struct fabric *f, const char *line, FILE *out);
-/** Print "error: <what>" on @p out (one line); returns -EINVAL. */
-int ctl_err(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/**
- * ibsim's console commands (ctl_ibsim.c), in ibsim's spelling (any case,
- * whole word): "Dump", "Route", "Link", "ReLink", "Unlink", "Clear",
- * "Guid", "Error", "PerformanceSet", "Baselid", "Verbose", "Wait",
- * "Attached", "X", "Start", "!<file>". Returns -ENOENT if @p line is none
- * of them, else as ctl_exec().
- */
-int ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out);
 /** Run every line of @p path; stops at the first error ("file:line: error: ..."). */
 int ctl_source(struct fabric *f, const char *path, FILE *out);
 /** Run the net file's "do" lines (f->do_cmds) in order; same return as ctl_source. */

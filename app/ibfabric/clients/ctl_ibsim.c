@@ -25,7 +25,8 @@
 #include <strings.h>
 #include <time.h>
 
-#include "ctl.h"
+#include "ctl_ibsim.h"
+#include "ctl_reply.h"
 #include "fab_log.h"
 #include "fab_node.h"
 #include "fabric.h"
@@ -761,7 +762,7 @@ ibs_is(const char *line, size_t len, const char *cmd)
 }
 
 int
-ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out)
+ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out, ctl_ibsim_source_t source)
 {
 	const char *s = ibs_ws(line), *a;
 	char path[1024];
@@ -776,7 +777,7 @@ ctl_ibsim_exec(struct fabric *f, const char *line, FILE *out)
 			return ctl_err(out, "!<file>: no file name");
 		memcpy(path, s, plen);
 		path[plen] = '\0';
-		return ctl_source(f, path, out);
+		return source(f, path, out);
 	}
 	while (s[len] != '\0' && !isspace((unsigned char)s[len]))
 		len++;

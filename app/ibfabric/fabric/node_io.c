@@ -18,6 +18,7 @@
 #include "fab_link.h"
 #include "fab_log.h"
 #include "fab_node.h"
+#include "fab_pkey.h"
 #include "fab_pkt.h"
 #include "fab_route.h"
 #include "fabric.h"
@@ -27,36 +28,12 @@
 
 #define VL15		15
 #define PKEY_DEFAULT	0xffff
-#define PKEY_FULL	0x8000
 
 /* IBA 4.1.3 (LMC): a port answers to its base LID and the 2^LMC LIDs above it. */
 static inline bool
 lid_is_mine(const struct fab_port *port, uint16_t lid)
 {
 	return ib_lid_in_lmc_range(port->lid, port->lmc, lid);
-}
-
-/*
- * IBA 10.9.3: two P_Keys match when their low 15 bits are equal and not
- * zero, and at least one of them is a full member.
- */
-static bool
-pkey_match(uint16_t a, uint16_t b)
-{
-	if ((a & 0x7fff) == 0 || (a & 0x7fff) != (b & 0x7fff))
-		return false;
-	return ((a | b) & PKEY_FULL) != 0;
-}
-
-static bool
-pkey_in_table(const struct fab_port *port, uint16_t pkey)
-{
-	unsigned int i;
-
-	for (i = 0; i < FAB_PKEY_TABLE_SIZE; i++)
-		if (pkey_match(port->pkeys[i], pkey))
-			return true;
-	return false;
 }
 
 static inline uint16_t
@@ -280,7 +257,7 @@ fab_node_local(struct fabric *f, struct fab_port *port, struct fab_port *in,
 		return;
 	case 1:
 		/* IBA 10.9.3: the BTH P_Key must be in the port's table */
-		if (!pkey_in_table(port, h->pkey)) {
+		if (fab_pkey_index(port, h->pkey) < 0) {
 			port->pkey_violations++;
 			fab_pkt_drop(f, p, "QP1: P_Key not in the table");
 			return;

@@ -54,7 +54,10 @@
  * Files by job: this one the poll loop, port events and life cycle;
  * mt25208_dp_doorbell.c the doorbells, mt25208_dp_send.c send WQE
  * execution, mt25208_dp_recv.c receive, mt25208_dp_cqe.c completions and
- * flushes; mt25208_dp_priv.h their shared state.
+ * flushes; mt25208_dp_state.h their shared state and small helpers. Each
+ * calls only down: this file the doorbells, send and receive; receive
+ * the CQ doorbells and completions; the doorbells send and completions;
+ * send completions.
  *
  * Polling cost. The UAR pages polled are those of QPs and CQs the
  * firmware was told about (QP transitions, SW2HW_CQ) and any page found
@@ -72,7 +75,11 @@
 #include "fab_pkt.h"
 #include "fabric.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp.h"
+#include "mt25208_dp_doorbell.h"
+#include "mt25208_dp_recv.h"
+#include "mt25208_dp_send.h"
+#include "mt25208_dp_state.h"
 
 /* MTHCA_EVENT_TYPE_*, mthca_eq_int(): PORT_CHANGE on entering and on leaving Active. */
 static void
@@ -240,7 +247,7 @@ mt25208_dp_init(struct mt25208 *dev)
 		return -ENOMEM;
 	dev->dp = dp;
 	dev->dp_reset = dp_reset;
-	dev->dp_watch = dp_watch;
+	dev->dp_watch = dp_doorbell_watch;
 	dev->node->hca = dev;
 	dev->fab->hca_recv = dp_fab_recv;
 	dev->fab->hca_errors = dp_fab_errors;

@@ -4,8 +4,8 @@
 
 /**
  * @file
- * Private to ibfabric's MT25208 model: the data path's entry points and
- * counters (mt25208_dp*.c). Its hardware formats (doorbells, doorbell
+ * Private to ibfabric's MT25208 model: the data path's entry points
+ * (mt25208_dp.c) and its counters. Its hardware formats (doorbells, doorbell
  * records, WQE segments, the UD address vector, the CQE, the model's EQPC
  * layout) are in mt25208_hw.h with every other MT25208 format.
  */
@@ -16,12 +16,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "mt25208_hw.h"
+#include "mt25208_dp_stats.h"
 
 struct mt25208;
-struct fab_port;
-struct fab_pkt;
-struct fab_hdrs;
 
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */
@@ -45,34 +42,7 @@ bool mt25208_dp_poll(struct mt25208 *dev);
  * free the packet a send was building.
  */
 void mt25208_dp_bus_error(struct mt25208 *dev);
-/**
- * A packet @p p, parsed and CRC-checked into @p h, arrived at @p in, a
- * port of @p dev's node (node_io.c calls this for every packet reaching an
- * active HCA, QP0/QP1 included). Takes ownership of @p p.
- */
-void mt25208_port_recv(struct mt25208 *dev, struct fab_port *in, struct fab_pkt *p,
-		       const struct fab_hdrs *h);
-
-/** Data-path counters (ctl "show", tests). */
-struct mt25208_dp_stats {
-	uint64_t doorbells;
-	uint64_t db_coalesced;	/**< doorbells that covered overwritten ones */
-	uint64_t sends;
-	uint64_t recvs;
-	uint64_t cqes;
-	uint64_t err_cqes;
-	uint64_t drop_no_qp;
-	uint64_t drop_qp_state;
-	uint64_t drop_pkey;
-	uint64_t drop_qkey;
-	uint64_t drop_no_wqe;
-	uint64_t drop_malformed;
-	uint64_t cq_overruns;
-	uint64_t comp_events;
-	uint64_t port_events;
-	uint64_t mcast_copies;
-	uint64_t fail_sends;	/**< send WQEs failed by "hca <node> fail-send" */
-};
+/** Data-path counters (ctl "show", tests); NULL before mt25208_dp_init(). */
 const struct mt25208_dp_stats *mt25208_dp_stats(const struct mt25208 *dev);
 
 #endif /* _IBFABRIC_MT25208_DP_H_ */

@@ -16,7 +16,8 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp_cqe.h"
+#include "mt25208_dp_state.h"
 
 /* ---- completions --------------------------------------------------------- */
 

@@ -16,7 +16,10 @@
 #include "fab_log.h"
 #include "fab_node.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp_cqe.h"
+#include "mt25208_dp_doorbell.h"
+#include "mt25208_dp_send.h"
+#include "mt25208_dp_state.h"
 
 /* ---- doorbells -------------------------------------------------------------- */
 
@@ -239,7 +242,7 @@ dp_poll_uars(struct mt25208 *dev)
 }
 
 void
-dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
+dp_doorbell_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn)
 {
 	struct mt25208_dp *dp = dp_of(dev);
 	void *qpc;

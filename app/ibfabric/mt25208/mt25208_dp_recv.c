@@ -16,13 +16,17 @@
 #include "fab_link.h"
 #include "fab_log.h"
 #include "fab_node.h"
+#include "fab_pkey.h"
 #include "fab_pkt.h"
 #include "fab_route.h"
 #include "fabric.h"
 #include "ib_proto.h"
 #include "mad.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp_cqe.h"
+#include "mt25208_dp_doorbell.h"
+#include "mt25208_dp_recv.h"
+#include "mt25208_dp_state.h"
 #include "mt25208_guard.h"
 #include "port_state.h"
 
@@ -129,9 +133,9 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 	}
 	uar_add(dp, mt_qpc_usr_page(qpc));
 	/* IBA 10.9.3: QP0 is exempt from the P_Key check; others need a match */
-	pkix = pkey_index_of(in, h->pkey);
+	pkix = fab_pkey_index(in, h->pkey);
 	if (!qp0 && (pkix < 0 || (st == MT_QP_ST_UD &&
-				  !pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE],
+				  !fab_pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE],
 					      h->pkey)))) {
 		dp->st.drop_pkey++;
 		in->pkey_violations++;
@@ -140,7 +144,7 @@ deliver(struct mt25208 *dev, struct fab_port *in, const struct fab_pkt *p,
 		return false;
 	}
 	if (st == MT_QP_ST_UD && pkix != mt_qpc_pkey_index(qpc) &&
-	    pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE], h->pkey))
+	    fab_pkey_match(in->pkeys[mt_qpc_pkey_index(qpc) % FAB_PKEY_TABLE_SIZE], h->pkey))
 		pkix = mt_qpc_pkey_index(qpc);
 	/* IBA 10.2.4: Q_Key must equal the QP's (not on QP0) */
 	if (!qp0 && h->qkey != mt_qpc_qkey(qpc)) {

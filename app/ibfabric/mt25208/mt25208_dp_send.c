@@ -22,7 +22,9 @@
 #include "ib_proto.h"
 #include "mad.h"
 #include "mt25208.h"
-#include "mt25208_dp_priv.h"
+#include "mt25208_dp_cqe.h"
+#include "mt25208_dp_send.h"
+#include "mt25208_dp_state.h"
 #include "mt25208_guard.h"
 #include "port_state.h"
 

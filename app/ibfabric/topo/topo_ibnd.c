@@ -5,8 +5,9 @@
 /*
  * The forms only infiniband-diags print: the diags' own warning lines
  * (skipped with a warning), "ibnetdiscover -l" and ibswitches/ibhosts
- * node lists, "ibnetdiscover -p" ports reports, and the "S-<guid>" node
- * ids of its dumps (doc/guides/tools/ibfabric_topology.rst).
+ * node lists and "ibnetdiscover -p" ports reports, whose nodes it names
+ * with the "S-<guid>" ids of its dumps (topo_node.c reads them back;
+ * doc/guides/tools/ibfabric_topology.rst).
  */
 
 #include <ctype.h>
@@ -16,21 +17,11 @@
 
 #include "fab_node.h"
 #include "fabric.h"
-#include "topo_parse.h"
-
-/* "S-0002c90200402ec8": the GUID of an ibnetdiscover node id of @p type. */
-bool
-tp_guid_from_id(enum fab_node_type type, const char *id, uint64_t *guid)
-{
-	const char *p = id + 2;
-	uint64_t v;
-
-	if (strlen(id) != 18 || id[0] != type_prefix(type) || id[1] != '-' ||
-	    tp_get_uint(&p, 16, UINT64_MAX, &v) != 0 || *p != '\0' || v == 0)
-		return false;
-	*guid = v;
-	return true;
-}
+#include "topo_ibnd.h"
+#include "topo_lex.h"
+#include "topo_node.h"
+#include "topo_rate.h"
+#include "topo_state.h"
 
 /*
  * A line the diags print on stderr, kept in a dump saved with both

@@ -17,7 +17,8 @@
 
 #include "fab_log.h"
 #include "fabric.h"
-#include "topo_parse.h"
+#include "topo_lex.h"
+#include "topo_state.h"
 
 /* ------------------------------------------------------------------ */
 /* Messages */

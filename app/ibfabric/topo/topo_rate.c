@@ -13,7 +13,9 @@
 
 #include "fab_node.h"
 #include "mad.h"
-#include "topo_parse.h"
+#include "topo_lex.h"
+#include "topo_rate.h"
+#include "topo_state.h"
 
 /* ------------------------------------------------------------------ */
 /* Link width and speed */

@@ -13,7 +13,10 @@
 
 #include "fab_node.h"
 #include "fabric.h"
-#include "topo_parse.h"
+#include "topo_lex.h"
+#include "topo_node.h"
+#include "topo_resolve.h"
+#include "topo_state.h"
 
 /* ------------------------------------------------------------------ */
 /* Second pass: resolve and cable */

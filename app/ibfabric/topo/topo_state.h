@@ -3,16 +3,17 @@
  */
 
 /*
- * The net-file parser's private state and the functions its files share
- * (topo_parse.c holds the entry points of topo.h and the statements;
- * topo_lex.c, topo_rate.c, topo_ibnd.c and topo_resolve.c the rest).
- * Not for use outside topo/.
+ * The net-file parser's private state (struct tp and what it records)
+ * and the node-type helpers every file of the parser uses. It calls none
+ * of them; each file's functions for the others are in its own header,
+ * from the bottom up: topo_lex.h, topo_rate.h, topo_node.h,
+ * topo_ibnd.h, topo_resolve.h; topo_parse.c, on top, holds the entry
+ * points of topo.h and the statements. Not for use outside topo/.
  */
 
-#ifndef _IBFABRIC_TOPO_PARSE_H_
-#define _IBFABRIC_TOPO_PARSE_H_
+#ifndef _IBFABRIC_TOPO_STATE_H_
+#define _IBFABRIC_TOPO_STATE_H_
 
-#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -141,8 +142,6 @@ struct tp {
 	uint32_t plines_cap;
 };
 
-#define tp_error(tp, ...) tp_error_at((tp), (tp)->file, (tp)->line, __VA_ARGS__)
-
 /*
  * A link rate as ibnetdiscover prints it ("4xEDR"), turned into the
  * enabled sets ibsim derives from it (sim_net.c): every speed up to the
@@ -170,36 +169,6 @@ struct tp_header {
 	uint8_t lmc;
 };
 
-/* ------------------------------------------------------------------ */
-/* Small lexing helpers on one NUL-terminated line */
-
-/* ------------------------------------------------------------------ */
-/* Lexing helpers on one NUL-terminated line */
-
-static inline const char *
-skip_ws(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-static inline bool
-is_end(const char *s)
-{
-	s = skip_ws(s);
-	return *s == '\0' || *s == '#';
-}
-
-static inline bool
-word_is(const char *s, const char *w)
-{
-	size_t n = strlen(w);
-
-	return strncmp(s, w, n) == 0 &&
-	       (s[n] == '\0' || s[n] == ' ' || s[n] == '\t');
-}
-
 static inline unsigned int
 type_slot(enum fab_node_type t)
 {
@@ -213,67 +182,4 @@ type_prefix(enum fab_node_type type)
 	return type == FAB_NODE_SWITCH ? 'S' : type == FAB_NODE_ROUTER ? 'R' : 'H';
 }
 
-/* Length of the keyword at @p s (letters, digits, '_'). */
-static inline size_t
-keyword_len(const char *s)
-{
-	size_t n = 0;
-
-	while (isalnum((unsigned char)s[n]) || s[n] == '_')
-		n++;
-	return n;
-}
-
-static inline bool
-kw_is(const char *s, size_t n, const char *kw)
-{
-	return strlen(kw) == n && strncmp(s, kw, n) == 0;
-}
-
-/* topo_lex.c: messages, growable arrays, the file list, tokens of one line */
-
-int tp_add_file(struct tp *tp, const char *name);
-int tp_error_at(struct tp *tp, unsigned int file, uint32_t line, const char *fmt,
-		...) __attribute__((format(printf, 4, 5)));
-int tp_get_quoted(struct tp *tp, const char **s, char *out, size_t max, const char *what);
-int tp_get_uint(const char **s, int base, uint64_t max, uint64_t *v);
-int tp_grow(void **arr, size_t *cap, size_t need, size_t elem);
-int tp_grow_u32(void **arr, uint32_t *cap, size_t need, size_t elem);
-int tp_grow_uint(void **arr, unsigned int *cap, size_t need, size_t elem);
-int tp_nomem(struct tp *tp);
-void tp_token_copy(const char *s, char *out, size_t outsz);
-void tp_warn(struct tp *tp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-/* topo_rate.c: link widths and speeds, as ibsim and ibnetdiscover write them */
-
-bool tp_speed_from_text(const char *s, size_t len, struct tp_rate *r);
-uint8_t tp_width_from_text(unsigned int w);
-void tp_comment_link_rate(const char *c, struct tp_rate *r);
-void tp_port_set_ext(struct fab_port *p, uint8_t ext);
-void tp_port_set_rate(struct fab_port *p, const struct tp_rate *r);
-void tp_port_set_speed(struct fab_port *p, uint8_t s);
-void tp_port_set_width(struct fab_port *p, uint8_t w);
-
-/* topo_ibnd.c: the forms only ibnetdiscover and the diags print */
-
-bool tp_guid_from_id(enum fab_node_type type, const char *id, uint64_t *guid);
-bool tp_is_diag_line(const char *s);
-int tp_parse_list_line(struct tp *tp, const char *s, enum fab_node_type type);
-int tp_parse_report_line(struct tp *tp, const char *s);
-int tp_report_nodes(struct tp *tp);
-
-/* topo_resolve.c: the second pass, cables and unique GUIDs */
-
-int tp_check_guids(struct tp *tp);
-int tp_resolve_links(struct tp *tp);
-
-/* topo_parse.c: node records, port lines, statements, include and do */
-
-int tp_add_decl(struct tp *tp, struct fab_node *n, unsigned int port, const char *peer,
-		uint32_t rport);
-int tp_new_node_slot(struct tp *tp, struct fab_node *n);
-int tp_node_apply(struct tp *tp, struct fab_node *n, const struct tp_header *h);
-int tp_set_guid(struct tp *tp, struct fab_node *n, uint64_t guid);
-uint32_t * tp_port_decl(struct tp *tp, const struct fab_node *n, unsigned int port);
-
-#endif /* _IBFABRIC_TOPO_PARSE_H_ */
+#endif /* _IBFABRIC_TOPO_STATE_H_ */

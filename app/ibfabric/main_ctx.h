@@ -5,17 +5,24 @@
 /*
  * Private to ibfabric's main program (main.c options and start-up,
  * main_loop.c the event loop, main_ctl.c the control socket and the
- * console): the loop's context and what the three files call across.
+ * console): the loop's context, its limits and epoll tags, and the two
+ * small helpers all three use. It calls none of them: main.c calls
+ * main_loop.h and main_ctl.h, main_loop.c calls main_ctl.h for the
+ * events of the control socket and the console, and main_ctl.c calls
+ * only what is here.
  */
 
-#ifndef _IBFABRIC_MAIN_PRIV_H_
-#define _IBFABRIC_MAIN_PRIV_H_
+#ifndef _IBFABRIC_MAIN_CTX_H_
+#define _IBFABRIC_MAIN_CTX_H_
 
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/epoll.h>
+
+#include "ctl.h"
 
 struct fabric;
 struct hca_set;
@@ -79,22 +86,24 @@ struct main_ctx {
 	char pci_parent[PATH_MAX - 16];	/* default --pci-root parent, removed at exit */
 };
 
-/* main_loop.c: the event loop */
-int main_ep_add(struct main_ctx *m, int fd, uint64_t tag);
-int main_exec(struct main_ctx *m, const char *line, FILE *out);
-int main_loop(struct main_ctx *m);
-int main_run_for(struct fabric *f, unsigned int ms);
-int main_setup_fds(struct main_ctx *m);
-void main_teardown(struct main_ctx *m);
+/* Watch @p fd for input in the loop's epoll set, its events tagged @p tag. */
+static inline int
+main_ep_add(struct main_ctx *m, int fd, uint64_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u64 = tag };
 
-/* main_ctl.c: the control socket and the console */
-int main_ctl_listen(struct main_ctx *m, const char *path);
-void main_conn_close(struct main_ctx *m, struct main_conn *c);
-void main_ctl_accept(struct main_ctx *m);
-bool main_conn_flush(struct main_ctx *m, struct main_conn *c);
-void main_conn_ready(struct main_ctx *m, struct main_conn *c);
-bool main_stdin_read(struct main_ctx *m);
-void main_stdin_eof(struct main_ctx *m);
-int main_console_start(struct main_ctx *m);
+	return epoll_ctl(m->ep, EPOLL_CTL_ADD, fd, &ev);
+}
 
-#endif /* _IBFABRIC_MAIN_PRIV_H_ */
+/* Run one command line from any source; "quit" ends the loop. */
+static inline int
+main_exec(struct main_ctx *m, const char *line, FILE *out)
+{
+	int ret = ctl_exec(m->f, line, out);
+
+	if (ret == CTL_QUIT)
+		m->quit = true;
+	return ret;
+}
+
+#endif /* _IBFABRIC_MAIN_CTX_H_ */

@@ -3,13 +3,14 @@
  */
 
 /*
- * Private to the MT25208 model's data path (mt25208_dp*.c): its state,
- * small helpers and the functions its files call across each other.
- * mt25208_dp.h is what the rest of the model sees.
+ * Private to the MT25208 model's data path (mt25208_dp*.c): its state
+ * (struct mt25208_dp, hung on dev->dp), its limits and the small helpers
+ * every file of it uses. It calls nothing of those files: each of them
+ * sits above it (mt25208_dp.c, the poll loop and life cycle, on top).
  */
 
-#ifndef _IBFABRIC_MT25208_DP_PRIV_H_
-#define _IBFABRIC_MT25208_DP_PRIV_H_
+#ifndef _IBFABRIC_MT25208_DP_STATE_H_
+#define _IBFABRIC_MT25208_DP_STATE_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,7 +20,7 @@
 #include "fab_node.h"
 #include "fab_pkt.h"
 #include "mt25208.h"
-#include "mt25208_dp.h"
+#include "mt25208_dp_stats.h"
 
 #define DP_MAX_QPS		1024	/* QPs the data path tracks */
 #define DP_MAX_CQS		1024	/* arm bookkeeping, indexed by CQN & mask */
@@ -41,7 +42,6 @@
 #define DP_VCRC_LEN		2
 #define DP_QPN_MCAST		0xffffffu
 #define DP_TRAP_BAD_PKEY	257	/* IBA 14.2.5.1 table 147 */
-#define DP_PKEY_FULL		0x8000
 #define DP_NO_SN		0xff
 
 struct dp_uar {
@@ -123,26 +123,6 @@ static inline uint64_t
 load64(const uint8_t *p)
 {
 	return __atomic_load_n((const uint64_t *)p, __ATOMIC_ACQUIRE);
-}
-
-static inline bool
-pkey_match(uint16_t a, uint16_t b)
-{
-	/* IBA 10.9.3: low 15 bits equal and not 0, at least one full member */
-	if ((a & 0x7fff) == 0 || (a & 0x7fff) != (b & 0x7fff))
-		return false;
-	return ((a | b) & DP_PKEY_FULL) != 0;
-}
-
-static inline int
-pkey_index_of(const struct fab_port *port, uint16_t pkey)
-{
-	unsigned int i;
-
-	for (i = 0; i < FAB_PKEY_TABLE_SIZE; i++)
-		if (pkey_match(port->pkeys[i], pkey))
-			return (int)i;
-	return -1;
 }
 
 static inline uint16_t
@@ -229,49 +209,4 @@ cqc_set_status(void *cqc, uint8_t st)
 		 ((uint32_t)st << 28));
 }
 
-/* mt25208_dp_cqe.c: completions, error CQEs, flushes */
-
-/** Write @p cqe to CQ @p cqn (overrun and PD checks, arming). */
-void dp_cqe_post(struct mt25208 *dev, uint32_t cqn, uint8_t *cqe, bool solicited, bool err,
-		 bool rx);
-/** A CQ doorbell's arm of CQ @p cqn (PRM arbelprm_cq_cmd_doorbell_st). */
-void dp_cq_arm(struct mt25208 *dev, uint32_t cqn, uint8_t cmd, uint8_t sn, uint32_t cons);
-/** Check @p chk failed on QP @p qpn: counted, logged once per QP. */
-void dp_qp_check_fail(struct mt25208 *dev, void *eqpc, uint32_t qpn, enum mt25208_check chk,
-		      const char *detail);
-void dp_qp_to_error(struct mt25208 *dev, void *qpc, uint32_t qpn);
-void dp_err_cqe(struct mt25208 *dev, uint32_t qpn, uint32_t cqn, uint32_t wqe_off, bool is_send,
-		uint8_t synd, uint8_t vendor);
-/** The CQE syndrome (and *vendor) for a failed mt25208_mr_access() @p rc. */
-uint8_t dp_synd_of(int rc, uint8_t *vendor);
-/** Complete every outstanding WQE of a QP in ERR with a flush error. */
-void dp_qp_flush(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn);
-
-/* mt25208_dp_send.c: send WQE execution */
-
-void dp_send_qp_op_error(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t low,
-			 enum mt25208_check chk, const char *detail);
-/** Execute SQ WQE number @p n of QP @p qpn; false: the QP went to ERR. */
-bool dp_exec_send(struct mt25208 *dev, void *qpc, void *eqpc, uint32_t qpn, uint32_t n);
-/** Run what doorbells named on QP @p qpn; *gone: the data path may forget it. */
-bool dp_qp_service(struct mt25208 *dev, uint32_t qpn, bool *gone);
-
-/* mt25208_dp_recv.c: receive */
-
-struct fabric;
-struct fab_hdrs;
-/** fabric.hca_recv: every packet reaching an active HCA. */
-void dp_fab_recv(struct fabric *f, struct fab_port *in, struct fab_pkt *p,
-		 const struct fab_hdrs *h);
-
-/* mt25208_dp_doorbell.c: doorbell polling */
-
-bool dp_poll_cq_db(struct mt25208 *dev, struct dp_uar *u, const uint8_t *slot);
-/** Look at every UAR page of BAR2 for doorbells on pages nobody named. */
-void dp_full_scan(struct mt25208 *dev);
-/** Poll the send and CQ doorbells of the known UAR pages; true if any acted. */
-bool dp_poll_uars(struct mt25208 *dev);
-/* dev->dp_watch: mt25208_dp_watch() of mt25208.h */
-void dp_watch(struct mt25208 *dev, uint32_t uar, uint32_t qpn);
-
-#endif /* _IBFABRIC_MT25208_DP_PRIV_H_ */
+#endif /* _IBFABRIC_MT25208_DP_STATE_H_ */
