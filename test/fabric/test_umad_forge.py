@@ -16,6 +16,11 @@ A gets exactly one answer, C's ("REAL"); B's forged response is refused
 and never reaches A; the replay carries B's own TID high part, so B gets
 its own answer (not A's), and A does not get B's.
 
+Then A2 asks C again and B2, told nothing, guesses: the high TID parts of
+one process's agents are consecutive, so it learns its own (a request
+that times out) and forges "FAKE" answers under the eight below it. A2
+still gets C's answer only.
+
 usage: test_umad_forge.py <ibfabric> <netfile> <sa_host> <preload> <dpdk-ib-ns>
 """
 
@@ -80,6 +85,32 @@ def main():
                 int(b[0]['tid'], 16) & 0xffffffff == int(tid, 16) & 0xffffffff,
                 "B's replay answered under B's own TID high part: %r" % b[0])
         h.check_eq(server.log().count('ANSWERED'), 2, "C's answers (A's, B's replay)")
+
+        # the guessed TID: B2 knows only its own high part
+        bad0 = u.stats().get('chan_bad_writes', 0)
+        asker2 = u.spawn_client('asker-A2', 'ask', str(lid), '10000')
+        h.wait_log(asker2, 'ASKED', timeout=20)
+        h.wait_for(lambda: server.log().count('REQUEST tid=') == 3, timeout=10,
+                   what="C got A2's request")
+        tid2 = re.findall(r'REQUEST tid=(0x[0-9a-f]+)', server.log())[2]
+        guesser = u.spawn_client('guesser-B2', 'forge', str(lid), 'guess')
+        h.wait_log(guesser, 'DONE', timeout=30)
+        h.wait_log(asker2, 'DONE', timeout=30)
+        h.info("A2's TID %s; B2: %s" % (tid2, guesser.log().strip().replace('\n', ' | ')))
+        hi2 = '0x%08x' % (int(tid2, 16) >> 32)
+        h.check(('hi=%s' % hi2) in guesser.log(),
+                "B2's guesses include A2's high part %s: %r" % (hi2, guesser.log()))
+        a2 = gots(asker2)
+        h.check(all(g['data'] != 'FAKE' for g in a2),
+                "A2 took B2's guessed response: %r" % a2)
+        h.check(len(a2) == 1 and a2[0]['data'] == 'REAL' and a2[0]['tid'] == tid2,
+                "A2's one answer is C's: %r" % a2)
+        if os.environ.get('DPDK_IB_UMAD_CHANNEL', '1') != '0':
+            u.stats_are({'chan_bad_writes': bad0 + 1},
+                        'the guess that hit refused on the channel')
+        else:
+            h.check_eq(guesser.log().count('FORGE refused EPERM hi=%s' % hi2), 1,
+                       'the guess that hit refused (EPERM)')
         h.stop(server)
         u.quit(osm)
 

@@ -37,6 +37,12 @@ usage: umad_client.py <umad file> hold <lid>
            0x09 with <TID> and "FAKE" to <lid>, then a Get with <TID> (a
            replay of the request); print "FORGE <sent|refused errno>" and
            "REPLAY <...>", then each MAD read in 6 s as GOT lines, "DONE"
+       umad_client.py <umad file> forge <lid> guess
+           the same without a TID to start from: learn its own agent's TID
+           high part from a request to LID 0x77 (nobody) that times out,
+           and send the GetResp with "FAKE" for low part 0x2001 under each
+           of the 8 high parts below its own (print "GUESS hi=<hi>" and a
+           FORGE line for each); no replay
 """
 
 import errno
@@ -203,7 +209,23 @@ def main():
     elif mode == 'forge':
         u = Umad(path)
         agent = u.register(0)
-        lid, tid = int(sys.argv[3], 0), int(sys.argv[4], 0)
+        lid = int(sys.argv[3], 0)
+        if sys.argv[4] == 'guess':
+            u.send_mad(agent, 0x77, vendor_mad(METHOD_GET, 0, b''), timeout_ms=200)
+            hdr, mad = u.recv(10)
+            own = struct.unpack('>Q', mad[8:16])[0] >> 32
+            print('GUESS own=0x%08x status=%d' % (own, hdr[1]))
+            for hi in range(own - 8, own):
+                try:
+                    u.send_mad(agent, lid, vendor_mad(METHOD_GET_RESP,
+                                                      hi << 32 | 0x2001, b'FAKE'))
+                    print('FORGE sent hi=0x%08x' % hi)
+                except OSError as e:
+                    print('FORGE refused %s hi=0x%08x' % (
+                        errno.errorcode.get(e.errno, e.errno), hi))
+            print('DONE got=%d' % print_reads(u, 1))
+            return
+        tid = int(sys.argv[4], 0)
         for what, method, data in (('FORGE', METHOD_GET_RESP, b'FAKE'),
                                    ('REPLAY', METHOD_GET, b'')):
             try:
