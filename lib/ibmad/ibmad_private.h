@@ -124,6 +124,7 @@ struct ibmad_send {
 	bool to_self;
 	bool self_ok;
 	uint32_t server_hi;
+	uint64_t server_owner;             /* its conf.owner */
 };
 
 struct rte_ibmad_agent {

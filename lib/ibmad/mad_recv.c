@@ -408,8 +408,10 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 		return;
 	}
 	mdev->stats.rx_agent++;
-	if (self != NULL)
+	if (self != NULL) {
 		self->server_hi = agent->hi_tid;
+		self->server_owner = agent->conf.owner;
+	}
 	if (agent->conf.recv_cb != NULL) {
 		ibmad_callback_enter();
 		agent->conf.recv_cb(agent, &r, agent->conf.arg);

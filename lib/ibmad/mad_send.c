@@ -74,8 +74,9 @@ ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
  * another local agent (another user-MAD client) sends to the same LID
  * with a TID it saw or guessed. The MAD core can, as it sends them all:
  * it records which agent got the request (server_hi), refuses a response
- * with that TID from any other local agent (EPERM), and takes an answer
- * only once the device or that agent has sent one (self_ok).
+ * with that TID from any other local agent (EPERM; agents of the same
+ * conf.owner are one client), and takes an answer only once the device
+ * or that client has sent one (self_ok).
  */
 bool
 ibmad_addr_is_self(const struct ibmad_dev *mdev, uint8_t port,
@@ -132,7 +133,8 @@ send_self_answer(struct rte_ibmad_agent *agent, const uint8_t *mad,
 	s = ibmad_send_self_find(mdev, agent->conf.port, agent->conf.qpn, mad);
 	if (s == NULL)
 		return 0;       /* answers nothing outstanding: dropped on arrival */
-	if (s->server_hi != agent->hi_tid) {
+	if (s->server_hi != agent->hi_tid &&
+	    (s->server_owner == 0 || s->server_owner != agent->conf.owner)) {
 		IBMAD_LOG(NOTICE, "%s port %u: agent 0x%08x answers TID 0x%016"
 			  PRIx64 ", a request it did not get: refused",
 			  mdev->dev->name, agent->conf.port, agent->hi_tid, s->tid);
@@ -322,6 +324,7 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 					p->ah_attr.dlid);
 	s->self_ok = false;
 	s->server_hi = 0;
+	s->server_owner = 0;
 	if (ibmad_mad_is_response(s->mad)) {
 		ret = send_self_answer(agent, s->mad, p->ah_attr.dlid);
 		if (ret < 0)

@@ -25,7 +25,8 @@ usage: umad_client.py <umad file> hold <lid>
            names>" and sleep, holding them
        umad_client.py <umad file> serve <delay ms>
            answer vendor class 0x09 Get (registered, QP1) with a GetResp
-           carrying "REAL", <delay ms> after each request; print
+           carrying "REAL", sent from a second (send-only) agent of the
+           same file, <delay ms> after each request; print
            "REQUEST tid=<TID> lid=<SLID>" when one comes, "ANSWERED" after
        umad_client.py <umad file> ask <lid> <timeout ms>
            send a vendor class 0x09 Get to <lid> from a send-only agent;
@@ -187,6 +188,8 @@ def main():
     elif mode == 'serve':
         u = Umad(path)
         agent = u.register(CLASS_VENDOR, 1, [METHOD_GET])
+        # It answers on another agent of its file, as OpenSM may.
+        answer = u.register(0)
         delay = int(sys.argv[3]) / 1000.0
         print('SERVING agent=%d' % agent)
         while True:
@@ -195,7 +198,7 @@ def main():
             lid = struct.unpack('>H', hdr[7])[0]
             print('REQUEST tid=0x%016x lid=0x%x' % (tid, lid))
             time.sleep(delay)
-            u.send_mad(agent, lid, vendor_mad(METHOD_GET_RESP, tid, b'REAL'),
+            u.send_mad(answer, lid, vendor_mad(METHOD_GET_RESP, tid, b'REAL'),
                        qpn=struct.unpack('>I', hdr[5])[0])
             print('ANSWERED tid=0x%016x' % tid)
     elif mode == 'ask':

@@ -2969,6 +2969,26 @@ test_response_lmc(void)
 	return TEST_SUCCESS;
 }
 
+/* A QP1 agent of @owner (rte_ibmad_agent_conf.owner), class @class. */
+static struct rte_ibmad_agent *
+agent_owned_class(uint64_t owner, uint8_t class, uint64_t mask0, struct rec *rec)
+{
+	struct rte_ibmad_agent_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = 1;
+	c.mgmt_class = class;
+	c.class_version = class != 0 ? 1 : 0;
+	c.method_mask[0] = mask0;
+	c.recv_cb = rec_recv;
+	c.send_cb = rec_send;
+	c.arg = rec;
+	c.owner = owner;
+	return agent_reg(&c);
+}
+
 /*
  * A request to this port's own LID is answered from that LID by whoever
  * of the host answers: only the agent it was handed to may (issue 29,
@@ -2980,9 +3000,9 @@ static int
 test_self_answer(void)
 {
 	struct rte_ibmad_send_params p, pr;
-	struct rte_ibmad_agent *a, *b, *c;
+	struct rte_ibmad_agent *a, *b, *c, *d;
 	uint8_t mad[RTE_IB_MAD_SIZE], resp[RTE_IB_MAD_SIZE];
-	struct rec ra = { 0 }, rb = { 0 }, rc = { 0 };
+	struct rec ra = { 0 }, rb = { 0 }, rc = { 0 }, rd = { 0 };
 	struct rte_ibmad_stats s0 = stats();
 	struct rte_ib_port_attr pa;
 	uint64_t tid;
@@ -2990,7 +3010,7 @@ test_self_answer(void)
 	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "cache");
 	a = agent_on(1, 0, 0, 0, &ra);                          /* asks */
 	b = agent_on(1, 0, 0, 0, &rb);                          /* forges */
-	c = agent_on(1, 0x09, 1, 1u << RTE_IB_METHOD_GET, &rc); /* serves */
+	c = agent_owned_class(7, 0x09, 1u << RTE_IB_METHOD_GET, &rc); /* serves */
 	TEST_ASSERT(a != NULL && b != NULL && c != NULL, "register");
 	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 0);
 	send_params(&p, mad, 5000, 0, NULL);
@@ -3021,6 +3041,22 @@ test_self_answer(void)
 	TEST_ASSERT_EQUAL(ra.nsend, 1, "c's answer completes the request");
 	TEST_ASSERT_EQUAL(ra.status[0], 0, "status");
 	TEST_ASSERT_EQUAL(ra.resp_tid[0], tid, "TID");
+
+	/* A client answers on another of its agents (OpenSM does): d, of
+	 * c's owner, may; b, of none, still may not.
+	 */
+	d = agent_owned_class(7, 0, 0, &rd);
+	TEST_ASSERT(d != NULL, "register d");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send again");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, mad), "the request back to c");
+	mk_mad(resp, 0x09, 1, RTE_IB_METHOD_GET_RESP, 0x10, tid);
+	TEST_ASSERT(rte_ibmad_send(b, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "b answered the second request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(d, &pr, NULL), "d answers for c");
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "d's answer");
+	TEST_ASSERT_EQUAL(ra.nsend, 2, "d's answer completes the request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(d), "unregister d");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister a");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister b");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(c), "unregister c");
