@@ -28,6 +28,7 @@ suite: a full run rebuilds once per mutation (doc/guides/testing.rst).
 """
 
 import argparse
+import filecmp
 import json
 import os
 import shutil
@@ -132,7 +133,16 @@ def copy_tree(dst):
             continue	# deleted in the work tree, not yet committed
         out = os.path.join(dst, rel)
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        shutil.copy2(src, out, follow_symlinks=False)
+        if os.path.islink(src):
+            shutil.copy2(src, out, follow_symlinks=False)
+            continue
+        # A --scratch copy: only what changed, stamped now, so that its
+        # build sees it even when the source's own time is older than an
+        # object a mutation rebuilt there (copy2's times hid such edits).
+        if os.path.isfile(out) and filecmp.cmp(src, out, shallow=False):
+            continue
+        shutil.copy2(src, out)
+        os.utime(out)
 
 
 def setup_build(scratch, build):
