@@ -116,6 +116,15 @@ struct ibmad_send {
 	uint32_t rmpp_acks;                /* ACKs taken (send), sent (receive) */
 	uint32_t rmpp_resends;             /* windows resent after a time-out */
 	uint32_t rmpp_drops;               /* segments not taken (receive) */
+	/*
+	 * A request to this port itself (mad_send.c, "Answers from this
+	 * host"): the high TID of the local agent it was handed to (0:
+	 * none yet), and whether its answer may be taken.
+	 */
+	bool to_self;
+	bool self_ok;
+	uint32_t server_hi;
+	uint64_t server_owner;             /* its conf.owner */
 };
 
 struct rte_ibmad_agent {
@@ -225,6 +234,7 @@ enum ibmad_src {
 	IBMAD_SRC_LID,          /* another SLID, or back to other path bits */
 	IBMAD_SRC_GID,          /* another SGID, or a GRH on one side only */
 	IBMAD_SRC_ROUTE,        /* DR SMP: another HopCount, path, DrSLID/DrDLID */
+	IBMAD_SRC_LOCAL,        /* to this port itself: not the agent that got it */
 };
 enum ibmad_src ibmad_send_source(const struct ibmad_dev *mdev,
 				 const struct ibmad_send *s,
@@ -233,6 +243,19 @@ enum ibmad_src ibmad_send_source(const struct ibmad_dev *mdev,
 /* Count and log an answer dropped for @why. */
 void ibmad_send_source_count(struct ibmad_dev *mdev, enum ibmad_src why,
 			     const struct rte_ib_mad_wc *wc, const uint8_t *mad);
+/*
+ * The outstanding request, sent by this port to itself, whose TID and
+ * class @mad carries (a request looped back, or an answer to one), or
+ * NULL. Caller holds ibmad_lock.
+ */
+struct ibmad_send *ibmad_send_self_find(const struct ibmad_dev *mdev,
+					uint8_t port, uint8_t qpn,
+					const uint8_t *mad);
+/* Whether @mad to or from @lid on @port stays on this port (its own
+ * LIDs; a directed route of no hops).
+ */
+bool ibmad_addr_is_self(const struct ibmad_dev *mdev, uint8_t port,
+			const uint8_t *mad, uint16_t lid);
 /* 32 random bits (getrandom(), else a clock mix): TID parts. */
 uint32_t ibmad_tid_random(void);
 void ibmad_send_cancel_all(struct rte_ibmad_agent *agent, int status);

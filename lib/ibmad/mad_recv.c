@@ -315,12 +315,25 @@ recv_unsupported(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 	recv_reply(mdev, &e->wc, e->mad);
 }
 
+/*
+ * A request this port sent to itself, arriving (mad_send.c, "Answers
+ * from this host"): its send, to be told who answers it, or NULL.
+ */
+static struct ibmad_send *
+recv_self_request(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e)
+{
+	if (!ibmad_addr_is_self(mdev, e->wc.port, e->mad, e->wc.slid))
+		return NULL;
+	return ibmad_send_self_find(mdev, e->wc.port, e->wc.qpn, e->mad);
+}
+
 void
 ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 {
 	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)e->mad;
 	struct rte_ibmad_agent *agent;
 	uint8_t out[RTE_IB_MAD_SIZE];
+	struct ibmad_send *self = NULL;
 	struct rte_ibmad_recv r;
 	bool response;
 	int ret;
@@ -347,10 +360,14 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 		return;
 	}
 	response = ibmad_mad_is_response(e->mad);
+	if (!response)
+		self = recv_self_request(mdev, e);
 	if (!response || hdr->method == RTE_IB_METHOD_TRAP_REPRESS) {
 		ret = ibmad_local_answer(mdev, e->wc.port, &e->wc, e->mad, out);
 		if (ret < 0)
 			return;
+		if (ret != IBMAD_LOCAL_NOT_MINE && self != NULL)
+			self->self_ok = true;       /* the device answers */
 		if (ret == IBMAD_LOCAL_REPLY) {
 			recv_reply(mdev, &e->wc, out);
 			return;
@@ -385,10 +402,16 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 	agent = ibmad_agent_find_request(mdev, r.port, r.qpn, e->mad);
 	if (agent == NULL) {
 		mdev->stats.rx_no_agent++;
+		if (self != NULL)
+			self->self_ok = true;       /* answered here */
 		recv_unsupported(mdev, e);
 		return;
 	}
 	mdev->stats.rx_agent++;
+	if (self != NULL) {
+		self->server_hi = agent->hi_tid;
+		self->server_owner = agent->conf.owner;
+	}
 	if (agent->conf.recv_cb != NULL) {
 		ibmad_callback_enter();
 		agent->conf.recv_cb(agent, &r, agent->conf.arg);

@@ -66,6 +66,84 @@ ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
 	return 0;
 }
 
+/*
+ * Answers from this host. A request this port sends to itself (to one of
+ * its own LIDs, or a directed route of no hops) is answered by its own
+ * device or by the local agent it is handed to, and the answer comes
+ * from this port's LID: the source check cannot tell it from a response
+ * another local agent (another user-MAD client) sends to the same LID
+ * with a TID it saw or guessed. The MAD core can, as it sends them all:
+ * it records which agent got the request (server_hi), refuses a response
+ * with that TID from any other local agent (EPERM; agents of the same
+ * conf.owner are one client), and takes an answer only once the device
+ * or that client has sent one (self_ok).
+ */
+bool
+ibmad_addr_is_self(const struct ibmad_dev *mdev, uint8_t port,
+		   const uint8_t *mad, uint16_t lid)
+{
+	struct rte_ib_port_attr pa;
+	uint16_t mask;
+
+	if (mad[1] == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
+		return mad[IBMAD_DR_OFF_HOP_CNT] == 0;
+	if (!rte_ib_lid_is_unicast(lid) ||
+	    rte_ib_port_attr_cached(mdev->dev, port, &pa) < 0 ||
+	    !rte_ib_lid_is_unicast(pa.lid))
+		return false;
+	/* The port answers to 2^LMC LIDs (IBA 7.11.1). */
+	mask = (uint16_t)((1u << RTE_MIN(pa.lmc, RTE_IB_LMC_MAX)) - 1);
+	return (lid & ~mask) == (pa.lid & ~mask);
+}
+
+struct ibmad_send *
+ibmad_send_self_find(const struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
+		     const uint8_t *mad)
+{
+	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)mad;
+	uint64_t tid = rte_be_to_cpu_64(hdr->tid);
+	struct rte_ibmad_agent *owner;
+	struct ibmad_send *s;
+	unsigned int i;
+
+	owner = ibmad_agent_find_response(mdev, port, qpn, mad);
+	if (owner == NULL)
+		return NULL;
+	for (i = 0; i < RTE_DIM(owner->sends); i++) {
+		s = &owner->sends[i];
+		if (s->state == IBMAD_SEND_WAIT && s->to_self && s->tid == tid &&
+		    s->mad[1] == hdr->mgmt_class)
+			return s;
+	}
+	return NULL;
+}
+
+/* A response @agent sends to this port itself: only the agent that got
+ * the request may answer it. Caller holds ibmad_lock.
+ */
+static int
+send_self_answer(struct rte_ibmad_agent *agent, const uint8_t *mad,
+		 uint16_t dlid)
+{
+	struct ibmad_dev *mdev = agent->mdev;
+	struct ibmad_send *s;
+
+	if (!ibmad_addr_is_self(mdev, agent->conf.port, mad, dlid))
+		return 0;
+	s = ibmad_send_self_find(mdev, agent->conf.port, agent->conf.qpn, mad);
+	if (s == NULL)
+		return 0;       /* answers nothing outstanding: dropped on arrival */
+	if (s->server_hi != agent->hi_tid &&
+	    (s->server_owner == 0 || s->server_owner != agent->conf.owner)) {
+		IBMAD_LOG(NOTICE, "%s port %u: agent 0x%08x answers TID 0x%016"
+			  PRIx64 ", a request it did not get: refused",
+			  mdev->dev->name, agent->conf.port, agent->hi_tid, s->tid);
+		return -EPERM;
+	}
+	s->self_ok = true;
+	return 0;
+}
+
 /* Free @p s and run the agent's send callback with @p status. Caller
  * holds ibmad_lock.
  */
@@ -198,6 +276,9 @@ send_dr_smp(struct rte_ibmad_agent *agent, struct ibmad_send *s)
 	ret = ibmad_local_answer(mdev, node.port, &wc, s->mad, reply);
 	if (ret < 0)
 		return -EIO;
+	/* The device answered: its reply may be taken. */
+	if (ret != IBMAD_LOCAL_NOT_MINE)
+		s->self_ok = true;
 	/* The device's reply, or for what the device does not take (an
 	 * SMInfo to this node's own SM) the request itself, goes through
 	 * the receive path.
@@ -239,6 +320,16 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 
 	memcpy(s->mad, p->mad, RTE_MIN(p->len, (uint32_t)RTE_IB_MAD_SIZE));
 	hdr = (struct rte_ib_mad_hdr *)s->mad;
+	s->to_self = ibmad_addr_is_self(agent->mdev, agent->conf.port, s->mad,
+					p->ah_attr.dlid);
+	s->self_ok = false;
+	s->server_hi = 0;
+	s->server_owner = 0;
+	if (ibmad_mad_is_response(s->mad)) {
+		ret = send_self_answer(agent, s->mad, p->ah_attr.dlid);
+		if (ret < 0)
+			return ret;
+	}
 	if (!ibmad_mad_is_response(s->mad)) {
 		/*
 		 * Requests carry the agent's high part (Linux ib_umad_write():
@@ -393,6 +484,14 @@ ibmad_send_source(const struct ibmad_dev *mdev, const struct ibmad_send *s,
 	struct rte_ib_port_attr pa;
 	uint8_t mask;
 
+	/* A request to this port itself: the answer of the device or of
+	 * the agent that got it, not another local agent's (above). RMPP
+	 * ACKs, STOPs and ABORTs come from the MAD core's own reassembly.
+	 */
+	if (s->to_self && !s->self_ok && !ibmad_mad_is_response(s->mad) &&
+	    (!ibmad_rmpp_class(mad[1]) || !ibmad_rmpp_active(mad) ||
+	     mad[RMPP_OFF_TYPE] == RMPP_TYPE_DATA))
+		return IBMAD_SRC_LOCAL;
 	if (s->mad[1] == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		return send_dr_route_same(s->mad, mad) ? IBMAD_SRC_SAME :
 			IBMAD_SRC_ROUTE;
@@ -436,6 +535,7 @@ ibmad_send_source_count(struct ibmad_dev *mdev, enum ibmad_src why,
 		[IBMAD_SRC_LID] = "LID",
 		[IBMAD_SRC_GID] = "GID",
 		[IBMAD_SRC_ROUTE] = "directed route",
+		[IBMAD_SRC_LOCAL] = "local agent",
 	};
 
 	if (why == IBMAD_SRC_ROUTE)

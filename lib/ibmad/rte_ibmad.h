@@ -148,6 +148,16 @@ struct rte_ibmad_agent_conf {
 	 * ib_register_mad_agent() with an OUI). Ignored for other classes.
 	 */
 	uint32_t oui;
+	/**
+	 * 0, or the client the agent belongs to: agents of one non-zero
+	 * owner are one client (the user-MAD service gives each open file
+	 * its own). A request this port sends to itself may be answered
+	 * only by the agent it was handed to, or another agent of the same
+	 * owner (a client that receives on one agent and answers on
+	 * another, as OpenSM does); another local agent's response is
+	 * refused with EPERM.
+	 */
+	uint64_t owner;
 };
 
 /** A MAD to send and where. */

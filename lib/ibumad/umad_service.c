@@ -239,6 +239,8 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	conf.recv_cb = agent_recv;
 	conf.send_cb = agent_sent;
 	conf.arg = ag;
+	/* One client per open file: it may answer on any of its agents. */
+	conf.owner = (uint64_t)(uintptr_t)f;
 	pthread_mutex_lock(&p->mu);
 	if (!p->live)
 		rc = -EPIPE;      /* Linux: the device is gone */

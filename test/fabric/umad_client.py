@@ -23,11 +23,33 @@ usage: umad_client.py <umad file> hold <lid>
            open <files> files and register send-only agents in each until
            refused; print "HOGGED agents=<n> files=<n> refused=<errno
            names>" and sleep, holding them
+       umad_client.py <umad file> serve <delay ms>
+           answer vendor class 0x09 Get (registered, QP1) with a GetResp
+           carrying "REAL", sent from a second (send-only) agent of the
+           same file, <delay ms> after each request; print
+           "REQUEST tid=<TID> lid=<SLID>" when one comes, "ANSWERED" after
+       umad_client.py <umad file> ask <lid> <timeout ms>
+           send a vendor class 0x09 Get to <lid> from a send-only agent;
+           print "ASKED", then each MAD read in <timeout ms> + 2 s as
+           "GOT status=<errno> method=<m> tid=<TID> data=<4 bytes>", and
+           "DONE got=<n>"
+       umad_client.py <umad file> forge <lid> <TID>
+           from a send-only agent of its own: a GetResp of vendor class
+           0x09 with <TID> and "FAKE" to <lid>, then a Get with <TID> (a
+           replay of the request); print "FORGE <sent|refused errno>" and
+           "REPLAY <...>", then each MAD read in 6 s as GOT lines, "DONE"
+       umad_client.py <umad file> forge <lid> guess
+           the same without a TID to start from: learn its own agent's TID
+           high part from a request to LID 0x77 (nobody) that times out,
+           and send the GetResp with "FAKE" for low part 0x2001 under each
+           of the 8 high parts below its own (print "GUESS hi=<hi>" and a
+           FORGE line for each); no replay
 """
 
 import errno
 import fcntl
 import os
+import select
 import struct
 import sys
 import time
@@ -37,6 +59,9 @@ IOCTL_ENABLE_PKEY = 0x1b03            # _IO(0x1b, 3)
 HDR = struct.Struct('=IIIII4s4s2sBBBBBB16s4sH6x')   # ib_user_mad_hdr, 64 bytes
 REG = struct.Struct('=I16sBBB3sBx')                 # ib_user_mad_reg_req, 28
 METHOD_GET = 0x01
+METHOD_GET_RESP = 0x81
+CLASS_VENDOR = 0x09
+ATTR_VENDOR = 0x0010
 CLASS_PERF = 0x04
 GSI_QKEY = 0x80010000
 ATTR_PORT_COUNTERS = 0x0012
@@ -67,6 +92,43 @@ class Umad:
                        struct.pack('>I', qkey), struct.pack('>H', lid), 0, 0, 0, 0,
                        0, 0, b'\0' * 16, b'\0' * 4, 0)
         os.write(self.fd, hdr + mad)
+
+    def send_mad(self, agent, lid, mad, qpn=1, timeout_ms=0):
+        hdr = HDR.pack(agent, 0, timeout_ms, 0, 0, struct.pack('>I', qpn),
+                       struct.pack('>I', GSI_QKEY), struct.pack('>H', lid), 0, 0, 0, 0,
+                       0, 0, b'\0' * 16, b'\0' * 4, 0)
+        os.write(self.fd, hdr + mad)
+
+    def recv(self, timeout_s):
+        """(header fields, MAD) of the next MAD read, or None."""
+        if not select.select([self.fd], [], [], max(0.0, timeout_s))[0]:
+            return None
+        buf = os.read(self.fd, HDR.size + 256)
+        return HDR.unpack(buf[:HDR.size]), buf[HDR.size:]
+
+
+def vendor_mad(method, tid, data):
+    return struct.pack('>BBBBHHQHHI', 1, CLASS_VENDOR, 1, method, 0, 0, tid,
+                       ATTR_VENDOR, 0, 0).ljust(24, b'\0') + data.ljust(232, b'\0')
+
+
+def print_reads(u, seconds, stop_after=None):
+    """Print every MAD read for @seconds (or until @stop_after GOT lines
+    and 1.5 s more); return how many."""
+    got = 0
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        r = u.recv(end - time.monotonic())
+        if r is None:
+            break
+        hdr, mad = r
+        got += 1
+        print('GOT status=%d method=0x%02x tid=0x%016x data=%s' % (
+            hdr[1], mad[3], struct.unpack('>Q', mad[8:16])[0],
+            mad[24:28].decode('ascii', 'replace')))
+        if stop_after is not None and got >= stop_after:
+            end = min(end, time.monotonic() + 1.5)
+    return got
 
 
 def main():
@@ -123,6 +185,59 @@ def main():
               (agents, len(held), ','.join(sorted(refused))))
         while True:
             time.sleep(60)
+    elif mode == 'serve':
+        u = Umad(path)
+        agent = u.register(CLASS_VENDOR, 1, [METHOD_GET])
+        # It answers on another agent of its file, as OpenSM may.
+        answer = u.register(0)
+        delay = int(sys.argv[3]) / 1000.0
+        print('SERVING agent=%d' % agent)
+        while True:
+            hdr, mad = u.recv(3600)
+            tid = struct.unpack('>Q', mad[8:16])[0]
+            lid = struct.unpack('>H', hdr[7])[0]
+            print('REQUEST tid=0x%016x lid=0x%x' % (tid, lid))
+            time.sleep(delay)
+            u.send_mad(answer, lid, vendor_mad(METHOD_GET_RESP, tid, b'REAL'),
+                       qpn=struct.unpack('>I', hdr[5])[0])
+            print('ANSWERED tid=0x%016x' % tid)
+    elif mode == 'ask':
+        u = Umad(path)
+        agent = u.register(0)
+        timeout = int(sys.argv[4])
+        u.send_mad(agent, int(sys.argv[3], 0), vendor_mad(METHOD_GET, 0x2001, b''),
+                   timeout_ms=timeout)
+        print('ASKED')
+        print('DONE got=%d' % print_reads(u, timeout / 1000.0 + 2, stop_after=1))
+    elif mode == 'forge':
+        u = Umad(path)
+        agent = u.register(0)
+        lid = int(sys.argv[3], 0)
+        if sys.argv[4] == 'guess':
+            u.send_mad(agent, 0x77, vendor_mad(METHOD_GET, 0, b''), timeout_ms=200)
+            hdr, mad = u.recv(10)
+            own = struct.unpack('>Q', mad[8:16])[0] >> 32
+            print('GUESS own=0x%08x status=%d' % (own, hdr[1]))
+            for hi in range(own - 8, own):
+                try:
+                    u.send_mad(agent, lid, vendor_mad(METHOD_GET_RESP,
+                                                      hi << 32 | 0x2001, b'FAKE'))
+                    print('FORGE sent hi=0x%08x' % hi)
+                except OSError as e:
+                    print('FORGE refused %s hi=0x%08x' % (
+                        errno.errorcode.get(e.errno, e.errno), hi))
+            print('DONE got=%d' % print_reads(u, 1))
+            return
+        tid = int(sys.argv[4], 0)
+        for what, method, data in (('FORGE', METHOD_GET_RESP, b'FAKE'),
+                                   ('REPLAY', METHOD_GET, b'')):
+            try:
+                u.send_mad(agent, lid, vendor_mad(method, tid, data),
+                           timeout_ms=0 if method == METHOD_GET_RESP else 8000)
+                print('%s sent' % what)
+            except OSError as e:
+                print('%s refused %s' % (what, errno.errorcode.get(e.errno, e.errno)))
+        print('DONE got=%d' % print_reads(u, 6))
     else:
         sys.exit('umad_client.py: unknown mode %r' % mode)
 

@@ -4,7 +4,7 @@
 """Mutation check: do the tests catch the bugs they exist for?
 
 usage: test/mutation/mutate.py [--list FILE] [--only NAME ...] [--all-tests]
-                               [--keep] [--scratch DIR]
+                               [--keep] [--scratch DIR] [--lock FILE]
 
 Copies the tracked files of this work tree (uncommitted edits included) to
 a scratch directory, configures and builds it once, checks that the tests
@@ -28,6 +28,7 @@ suite: a full run rebuilds once per mutation (doc/guides/testing.rst).
 """
 
 import argparse
+import filecmp
 import json
 import os
 import shutil
@@ -132,7 +133,16 @@ def copy_tree(dst):
             continue	# deleted in the work tree, not yet committed
         out = os.path.join(dst, rel)
         os.makedirs(os.path.dirname(out), exist_ok=True)
-        shutil.copy2(src, out, follow_symlinks=False)
+        if os.path.islink(src):
+            shutil.copy2(src, out, follow_symlinks=False)
+            continue
+        # A --scratch copy: only what changed, stamped now, so that its
+        # build sees it even when the source's own time is older than an
+        # object a mutation rebuilt there (copy2's times hid such edits).
+        if os.path.isfile(out) and filecmp.cmp(src, out, shallow=False):
+            continue
+        shutil.copy2(src, out)
+        os.utime(out)
 
 
 def setup_build(scratch, build):
@@ -160,9 +170,12 @@ def test_args(tests, all_tests):
     return tests.split()
 
 
-def run_tests(build, tests, all_tests):
+def run_tests(build, tests, all_tests, lock=None):
     """(passed, [names of failed tests])."""
     argv = ['meson', 'test', '-C', build, '--no-rebuild', '--num-processes', '2']
+    if lock:
+        # the fabric lock (doc/guides/testing.rst), held for the tests only
+        argv = ['flock', lock] + argv
     argv += test_args(tests, all_tests)
     r = sh(argv, build, timeout=3600)
     failed = []
@@ -188,6 +201,8 @@ def main():
     ap.add_argument('--keep', action='store_true', help='keep the scratch copy')
     ap.add_argument('--scratch', help='scratch directory (default: a new temporary one); one built by an '
                     'earlier run is rebuilt, not configured again')
+    ap.add_argument('--lock', help='run each mutation\'s tests under flock(1) of this file '
+                    '(the fabric lock, for fabric and conformance tests), not its rebuild')
     ap.add_argument('--check-list', action='store_true',
                     help='only check that the list parses and every find text occurs once')
     a = ap.parse_args()
@@ -228,7 +243,7 @@ def main():
     for m in muts:
         base.add(' '.join(test_args(m['tests'], a.all_tests)))
     for tests in sorted(base):
-        ok, failed = run_tests(build, tests, False)
+        ok, failed = run_tests(build, tests, False, a.lock)
         if not ok:
             print('error: unmutated copy fails %s: %s' % (tests, ', '.join(failed)))
             return 2
@@ -252,7 +267,7 @@ def main():
                 if r.returncode != 0:
                     verdict, detail = 'INVALID', 'does not build'
                 else:
-                    ok, failed = run_tests(build, m['tests'], a.all_tests)
+                    ok, failed = run_tests(build, m['tests'], a.all_tests, a.lock)
                     if ok:
                         verdict, detail = 'SURVIVED', 'tests %s pass' % m['tests']
                     else:

@@ -2969,6 +2969,100 @@ test_response_lmc(void)
 	return TEST_SUCCESS;
 }
 
+/* A QP1 agent of @owner (rte_ibmad_agent_conf.owner), class @class. */
+static struct rte_ibmad_agent *
+agent_owned_class(uint64_t owner, uint8_t class, uint64_t mask0, struct rec *rec)
+{
+	struct rte_ibmad_agent_conf c;
+
+	memset(&c, 0, sizeof(c));
+	c.dev = &td.dev;
+	c.port = 1;
+	c.qpn = 1;
+	c.mgmt_class = class;
+	c.class_version = class != 0 ? 1 : 0;
+	c.method_mask[0] = mask0;
+	c.recv_cb = rec_recv;
+	c.send_cb = rec_send;
+	c.arg = rec;
+	c.owner = owner;
+	return agent_reg(&c);
+}
+
+/*
+ * A request to this port's own LID is answered from that LID by whoever
+ * of the host answers: only the agent it was handed to may (issue 29,
+ * two user-MAD clients of one host). An answer before that agent's is
+ * dropped (rx_bad_source), another local agent's answer is refused
+ * (EPERM), the serving agent's completes the request.
+ */
+static int
+test_self_answer(void)
+{
+	struct rte_ibmad_send_params p, pr;
+	struct rte_ibmad_agent *a, *b, *c, *d;
+	uint8_t mad[RTE_IB_MAD_SIZE], resp[RTE_IB_MAD_SIZE];
+	struct rec ra = { 0 }, rb = { 0 }, rc = { 0 }, rd = { 0 };
+	struct rte_ibmad_stats s0 = stats();
+	struct rte_ib_port_attr pa;
+	uint64_t tid;
+
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "cache");
+	a = agent_on(1, 0, 0, 0, &ra);                          /* asks */
+	b = agent_on(1, 0, 0, 0, &rb);                          /* forges */
+	c = agent_owned_class(7, 0x09, 1u << RTE_IB_METHOD_GET, &rc); /* serves */
+	TEST_ASSERT(a != NULL && b != NULL && c != NULL, "register");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 0);
+	send_params(&p, mad, 5000, 0, NULL);
+	p.ah_attr.dlid = pa.lid;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send to the own LID");
+	mk_mad(resp, 0x09, 1, RTE_IB_METHOD_GET_RESP, 0x10, tid);
+	resp[64] = 0xee;
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "an answer before the request");
+	TEST_ASSERT_EQUAL(ra.nsend, 0, "an answer no local agent was given to send "
+			  "completed the request");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 1, "rx_bad_source");
+
+	/* The request comes back to this port and goes to c. */
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, mad), "the request back");
+	TEST_ASSERT_EQUAL(rc.nrecv, 1, "c got the request");
+	send_params(&pr, resp, 0, 0, NULL);
+	pr.ah_attr.dlid = pa.lid;
+	TEST_ASSERT(rte_ibmad_send(b, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "b answered a request c got");
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "b's answer, had it left");
+	TEST_ASSERT_EQUAL(ra.nsend, 0, "b's answer completed the request");
+	TEST_ASSERT_EQUAL(stats().rx_bad_source, s0.rx_bad_source + 2, "rx_bad_source");
+
+	resp[64] = 0x5a;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(c, &pr, NULL), "c answers");
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "c's answer");
+	TEST_ASSERT_EQUAL(ra.nsend, 1, "c's answer completes the request");
+	TEST_ASSERT_EQUAL(ra.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(ra.resp_tid[0], tid, "TID");
+
+	/* A client answers on another of its agents (OpenSM does): d, of
+	 * c's owner, may; b, of none, still may not.
+	 */
+	d = agent_owned_class(7, 0, 0, &rd);
+	TEST_ASSERT(d != NULL, "register d");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send again");
+	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, tid);
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, mad), "the request back to c");
+	mk_mad(resp, 0x09, 1, RTE_IB_METHOD_GET_RESP, 0x10, tid);
+	TEST_ASSERT(rte_ibmad_send(b, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "b answered the second request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(d, &pr, NULL), "d answers for c");
+	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "d's answer");
+	TEST_ASSERT_EQUAL(ra.nsend, 2, "d's answer completes the request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(d), "unregister d");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister a");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister b");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(c), "unregister c");
+	return TEST_SUCCESS;
+}
+
 static int
 test_two_agents_one_qp(void)
 {
@@ -3121,6 +3215,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_retry_spacing),
 		TEST_CASE_ST(reset, NULL, test_limits),
 		TEST_CASE_ST(reset, NULL, test_two_agents_one_qp),
+		TEST_CASE_ST(reset, NULL, test_self_answer),
 		TEST_CASE_ST(reset, NULL, test_response_lmc),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
