@@ -78,6 +78,21 @@ struct rte_ibmad_ctrl_timer;
 /* An address handle is destroyed this long after the table let it go. */
 #define IPOIB_AH_LINGER_MS 2000
 
+/*
+ * Packets held for their neighbour (ipoib_hold.c): the held ring's size;
+ * at most so many destinations, so many packets per unicast destination
+ * (issue 26: three, the seed's limit per unresolved path) and per group
+ * (Linux IPOIB_MAX_MCAST_QUEUE is 64; 16 cover a join's round trip at
+ * the rates a sender without a group sends), for at most IPOIB_HOLD_MS;
+ * a group that was not made within IPOIB_HOLD_NOGROUP_MS was refused.
+ */
+#define IPOIB_HELD_RING 256
+#define IPOIB_HOLD_DESTS 64
+#define IPOIB_HOLD_UCAST 3
+#define IPOIB_HOLD_MCAST 16
+#define IPOIB_HOLD_MS 5000
+#define IPOIB_HOLD_NOGROUP_MS 500
+
 /* Resolutions the L3 view started lately: one request a second per IP. */
 #define IPOIB_RECENT 32
 
@@ -144,6 +159,9 @@ struct ipoib_mcgroup {
 };
 TAILQ_HEAD(ipoib_mcgroups, ipoib_mcgroup);
 
+struct ipoib_hold;
+TAILQ_HEAD(ipoib_holds, ipoib_hold);
+
 /* One data-path queue's own state (its lcore's). */
 struct ipoib_txq {
 	struct rte_mbuf *pend[IPOIB_TXQ_PEND]; /* encapsulated, the device was full */
@@ -190,6 +208,10 @@ struct rte_ipoib_if {
 	struct rte_ring *events;          /* data lcores -> control, MP/SC */
 	struct rte_ring *ctrl_rx;         /* L3 view's ARP/ND -> control, MP/SC */
 	struct rte_ring *ctrl_tx;         /* control -> tx queue 0, MP/SC */
+	struct rte_ring *held;            /* data lcores -> control, MP/SC */
+	struct ipoib_holds holds;         /* control (ipoib_hold.c) */
+	unsigned int nb_holds;
+	struct rte_ipoib_dp *hold_dp;     /* control: sends the held packets */
 	struct rte_ipoib_dp *dp_tx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp *dp_rx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp_stats dp_gone;  /* counters of replaced contexts */
@@ -260,6 +282,14 @@ void ipoib_mcast_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item 
 void ipoib_mcast_tick(struct rte_ipoib_if *ifp, uint64_t now_ms);
 /* The group of @p mgid, or NULL. */
 struct ipoib_mcgroup *ipoib_mcast_find(struct rte_ipoib_if *ifp, const struct rte_ib_gid *mgid);
+
+/* ipoib_hold.c, control. */
+/* The held ring sorted, packets whose neighbour came sent, others aged. */
+void ipoib_hold_tick(struct rte_ipoib_if *ifp, uint64_t now_ms);
+/* The context that sends held packets, like the tx queues' (NULL: none). */
+void ipoib_hold_dp_set(struct rte_ipoib_if *ifp, const struct rte_ipoib_dp_conf *c);
+/* Drop every held packet (counted). */
+void ipoib_hold_flush(struct rte_ipoib_if *ifp);
 
 /* ipoib_telemetry.c: register the endpoints (once). */
 void ipoib_telemetry_init(void);
