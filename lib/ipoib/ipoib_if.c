@@ -425,6 +425,9 @@ port_events(struct rte_ipoib_if *ifp, uint32_t ev)
 		ipoib_if_dp_rebuild(ifp);
 	if ((ev & (1u << RTE_IB_EVENT_SM_CHANGE | 1u << RTE_IB_EVENT_LID_CHANGE |
 		   1u << RTE_IB_EVENT_CLIENT_REREGISTER | 1u << RTE_IB_EVENT_PORT_ACTIVE)) != 0) {
+		/* Another SM may answer send-only joins otherwise. */
+		if (ev & (1u << RTE_IB_EVENT_SM_CHANGE | 1u << RTE_IB_EVENT_CLIENT_REREGISTER))
+			ipoib_mcast_cpi_query(ifp);
 		if (ev & (1u << RTE_IB_EVENT_SM_CHANGE))
 			ipoib_paths_port_event(ifp, RTE_IB_EVENT_SM_CHANGE);
 		else if (ev & (1u << RTE_IB_EVENT_CLIENT_REREGISTER))
@@ -447,6 +450,8 @@ inbox_drain(struct rte_ipoib_if *ifp)
 		STAILQ_REMOVE_HEAD(&items, next);
 		if (it->kind == IPOIB_INBOX_PATH)
 			ipoib_paths_answer(ifp, it);
+		else if (it->kind == IPOIB_INBOX_CPI)
+			ipoib_mcast_cpi_answer(ifp, it);
 		else
 			ipoib_mcast_answer(ifp, it);
 		free(it);

@@ -100,6 +100,7 @@ struct rte_ibmad_ctrl_timer;
 enum ipoib_inbox_kind {
 	IPOIB_INBOX_PATH,     /* a PathRecord query ended */
 	IPOIB_INBOX_MCAST,    /* a join manager callback */
+	IPOIB_INBOX_CPI,      /* the SA's ClassPortInfo */
 };
 
 struct ipoib_inbox_item {
@@ -108,7 +109,8 @@ struct ipoib_inbox_item {
 	uint8_t nb_recs;         /* PathRecords in recs (at most 4 kept) */
 	bool has_rec;            /* mcast: @c mc valid */
 	int status;              /* 0, -errno or SA status */
-	uint64_t id;             /* path: query token; mcast: member id */
+	uint64_t id;             /* path, cpi: query token; mcast: member id */
+	uint32_t cap_mask2;      /* cpi: CapabilityMask2 */
 	union {
 		struct rte_ib_sa_path_rec path[4];
 		struct rte_ib_sa_mcmember_rec mc;
@@ -129,6 +131,14 @@ enum ipoib_mc_state {
 	IPOIB_MC_IDLE,        /* not asked yet, or waiting to retry */
 	IPOIB_MC_JOINING,     /* a member of the join manager, no answer yet */
 	IPOIB_MC_JOINED,      /* answered: MLID, AH, neighbour in the table */
+};
+
+/* What the SA's ClassPortInfo told (ipoib_mcast.c). */
+enum ipoib_cpi_state {
+	IPOIB_CPI_NONE,       /* not asked (no SM yet), or to ask again */
+	IPOIB_CPI_QUERYING,   /* a query in flight */
+	IPOIB_CPI_KNOWN,      /* answered: sendonly_full is the SA's */
+	IPOIB_CPI_FAILED,     /* no answer: send-only joins are non-member */
 };
 
 /* A multicast group of an interface (control). */
@@ -223,6 +233,10 @@ struct rte_ipoib_if {
 	struct ipoib_inbox inbox;
 	struct ipoib_ah_list ah_dead;     /* control */
 	struct ipoib_mcgroups groups;     /* control */
+	enum ipoib_cpi_state cpi;         /* control (ipoib_mcast.c) */
+	uint64_t cpi_token;               /* the query in flight */
+	uint64_t cpi_retry_ms;
+	bool sendonly_full;               /* SA: SendOnlyFullMember supported */
 	uint64_t next_pkey_poll_ms;
 	uint64_t next_age_ms;
 	uint8_t addrs[RTE_IPOIB_IF_MAX_ADDRS][16]; /* local addresses (L3 view) */
@@ -276,6 +290,10 @@ int ipoib_mcast_unref(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool api);
 void ipoib_mcast_report(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool join);
 /* A packet for group @p hw that has no neighbour: send-only join. */
 void ipoib_mcast_sendonly(struct rte_ipoib_if *ifp, const struct rte_ipoib_hwaddr *hw);
+/* Ask the SA's ClassPortInfo (again: SM change, client reregister). */
+void ipoib_mcast_cpi_query(struct rte_ipoib_if *ifp);
+/* Its answer, from the inbox. */
+void ipoib_mcast_cpi_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item *it);
 /* A join manager callback, from the inbox. */
 void ipoib_mcast_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item *it);
 /* Retries, leaves, unused send-only groups. */
