@@ -136,3 +136,28 @@ ipoib_dp_report(struct rte_ipoib_dp *dp, uint8_t type, const struct rte_ipoib_hw
 	else
 		dp->st.events_lost++;
 }
+
+void
+ipoib_dp_miss(struct rte_ipoib_dp *dp, uint8_t kind, const void *key, size_t len)
+{
+	memset(&dp->miss, 0, sizeof(dp->miss));
+	dp->miss.kind = kind;
+	memcpy(dp->miss.key, key, len);
+}
+
+unsigned int
+ipoib_dp_hold(struct rte_ipoib_dp *dp, struct rte_mbuf *m)
+{
+	/*
+	 * The control side keeps it until the neighbour appears (Linux
+	 * queues on the neighbour while its path resolves, ipoib_start_xmit(),
+	 * and on the group while it joins, ipoib_mcast_send()).
+	 */
+	if (dp->conf.held == NULL || dp->miss.kind == 0)
+		return RTE_IPOIB_DROP_NO_NEIGH;
+	dp->miss.m = m;
+	if (rte_ring_mp_enqueue_elem(dp->conf.held, &dp->miss, sizeof(dp->miss)) != 0)
+		return RTE_IPOIB_DROP_NO_NEIGH;
+	dp->st.held++;
+	return IPOIB_ENCAP_QUEUED;
+}

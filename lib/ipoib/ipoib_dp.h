@@ -39,6 +39,7 @@ struct rte_ipoib_dp {
 	uint64_t now;                        /**< TSC at the start of the burst. */
 	uint64_t age_tick;                   /**< Stamp neighbours at most this often. */
 	struct rte_ipoib_dp_stats st;
+	struct rte_ipoib_held miss;          /**< The last miss's destination. */
 } __rte_cache_aligned;
 
 static inline void
@@ -58,6 +59,15 @@ uint16_t ipoib_burst_in_chunks(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, 
 /* An event to the control side's ring, counted (ipoib_dp.c). */
 void ipoib_dp_report(struct rte_ipoib_dp *dp, uint8_t type, const struct rte_ipoib_hwaddr *hw,
 		     const uint8_t *ip, uint16_t slid, uint32_t qpn);
+
+/*
+ * The destination a packet found no neighbour for (ipoib_dp.c), then
+ * the packet put on the held ring for the control side: the encap
+ * result, IPOIB_ENCAP_QUEUED or RTE_IPOIB_DROP_NO_NEIGH (no ring, ring
+ * full, no destination noted).
+ */
+void ipoib_dp_miss(struct rte_ipoib_dp *dp, uint8_t kind, const void *key, size_t len);
+unsigned int ipoib_dp_hold(struct rte_ipoib_dp *dp, struct rte_mbuf *m);
 
 /* The rewrites (ipoib_rewrite.c); each returns the drop reason, or none. */
 enum rte_ipoib_drop_reason ipoib_nd_check_ipoib_form(const uint8_t *ip6, size_t len);

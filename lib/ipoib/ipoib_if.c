@@ -207,6 +207,7 @@ dp_stats_add(struct rte_ipoib_dp_stats *sum, const struct rte_ipoib_dp_stats *s)
 
 	sum->encap_pkts += s->encap_pkts;
 	sum->queued += s->queued;
+	sum->held += s->held;
 	sum->decap_pkts += s->decap_pkts;
 	sum->arp_rewritten += s->arp_rewritten;
 	sum->nd_rewritten += s->nd_rewritten;
@@ -260,6 +261,7 @@ ipoib_if_dp_rebuild(struct rte_ipoib_if *ifp)
 
 	if (!ifp->started || !ifp->bcast_joined || ifp->pkey_index == UINT16_MAX) {
 		dp_swap(ifp, NULL, NULL);
+		ipoib_hold_dp_set(ifp, NULL);
 		return 0;
 	}
 	memset(&c, 0, sizeof(c));
@@ -273,6 +275,7 @@ ipoib_if_dp_rebuild(struct rte_ipoib_if *ifp)
 	c.qkey = ifp->qkey;
 	c.mtu = ifp->mtu;
 	c.events = ifp->events;
+	c.held = ifp->held;
 	c.nb_tx_qpn = ifp->conf.nb_tx_queues;
 	memcpy(c.tx_qpn, ifp->tx_qpn, sizeof(ifp->tx_qpn[0]) * c.nb_tx_qpn);
 	for (q = 0; q < ifp->conf.nb_rx_queues; q++)
@@ -282,6 +285,7 @@ ipoib_if_dp_rebuild(struct rte_ipoib_if *ifp)
 		if ((tx[q] = rte_ipoib_dp_create(&c)) == NULL)
 			goto err_free;
 	dp_swap(ifp, rx, tx);
+	ipoib_hold_dp_set(ifp, &c);
 	return 0;
 err_free:
 	IPOIB_LOG(ERR, "%s: data-path context: %s", ifp->name, rte_strerror(rte_errno));
@@ -421,6 +425,9 @@ port_events(struct rte_ipoib_if *ifp, uint32_t ev)
 		ipoib_if_dp_rebuild(ifp);
 	if ((ev & (1u << RTE_IB_EVENT_SM_CHANGE | 1u << RTE_IB_EVENT_LID_CHANGE |
 		   1u << RTE_IB_EVENT_CLIENT_REREGISTER | 1u << RTE_IB_EVENT_PORT_ACTIVE)) != 0) {
+		/* Another SM may answer send-only joins otherwise. */
+		if (ev & (1u << RTE_IB_EVENT_SM_CHANGE | 1u << RTE_IB_EVENT_CLIENT_REREGISTER))
+			ipoib_mcast_cpi_query(ifp);
 		if (ev & (1u << RTE_IB_EVENT_SM_CHANGE))
 			ipoib_paths_port_event(ifp, RTE_IB_EVENT_SM_CHANGE);
 		else if (ev & (1u << RTE_IB_EVENT_CLIENT_REREGISTER))
@@ -443,6 +450,8 @@ inbox_drain(struct rte_ipoib_if *ifp)
 		STAILQ_REMOVE_HEAD(&items, next);
 		if (it->kind == IPOIB_INBOX_PATH)
 			ipoib_paths_answer(ifp, it);
+		else if (it->kind == IPOIB_INBOX_CPI)
+			ipoib_mcast_cpi_answer(ifp, it);
 		else
 			ipoib_mcast_answer(ifp, it);
 		free(it);
@@ -500,6 +509,7 @@ if_tick(struct rte_ibmad_ctrl_timer *timer, void *arg)
 		rings_drain(ifp);
 		ipoib_mcast_tick(ifp, now);
 		ipoib_paths_tick(ifp, now);
+		ipoib_hold_tick(ifp, now);
 	}
 	rte_ipoib_tbl_reclaim(ifp->tbl);
 	ah_reap(ifp, now, false);
@@ -639,7 +649,11 @@ if_alloc_parts(struct rte_ipoib_if *ifp)
 	ifp->ctrl_rx = rte_ring_create(name, IPOIB_CTRL_RING, SOCKET_ID_ANY, RING_F_SC_DEQ);
 	snprintf(name, sizeof(name), "ipoib%" PRIu64 "_ctx", ifp->id);
 	ifp->ctrl_tx = rte_ring_create(name, IPOIB_CTRL_RING, SOCKET_ID_ANY, RING_F_SC_DEQ);
-	if (ifp->events == NULL || ifp->ctrl_rx == NULL || ifp->ctrl_tx == NULL)
+	snprintf(name, sizeof(name), "ipoib%" PRIu64 "_hld", ifp->id);
+	ifp->held = rte_ring_create_elem(name, sizeof(struct rte_ipoib_held), IPOIB_HELD_RING,
+					 SOCKET_ID_ANY, RING_F_SC_DEQ);
+	if (ifp->events == NULL || ifp->ctrl_rx == NULL || ifp->ctrl_tx == NULL ||
+	    ifp->held == NULL)
 		return -rte_errno;
 	ifp->timer = rte_ibmad_ctrl_timer_create(if_tick, ifp);
 	if (ifp->timer == NULL)
@@ -668,6 +682,9 @@ if_free(struct rte_ipoib_if *ifp)
 	rte_ibmad_ctrl_timer_free(ifp->timer);
 	ifp->dying = true;
 	dp_swap(ifp, NULL, NULL);
+	ipoib_hold_dp_set(ifp, NULL);
+	ipoib_hold_flush(ifp);
+	rte_ring_free(ifp->held);
 	ipoib_mcast_fini(ifp);
 	ipoib_paths_fini(ifp);
 	while ((it = STAILQ_FIRST(&ifp->inbox)) != NULL) {
@@ -720,6 +737,7 @@ rte_ipoib_if_create(const struct rte_ipoib_if_conf *conf)
 	STAILQ_INIT(&ifp->inbox);
 	STAILQ_INIT(&ifp->ah_dead);
 	TAILQ_INIT(&ifp->groups);
+	TAILQ_INIT(&ifp->holds);
 	ifp->dev = dev;
 	ifp->ib_port = ib_port;
 	ifp->ib_port_id = conf->ib_port_id;
@@ -842,6 +860,8 @@ rte_ipoib_if_stop(struct rte_ipoib_if *ifp)
 		ipoib_neigh_flush(ifp);
 		ifp->bcast_joined = false;
 		dp_swap(ifp, NULL, NULL);
+		ipoib_hold_dp_set(ifp, NULL);
+		ipoib_hold_flush(ifp);
 		ipoib_if_link_eval(ifp);
 		lower_stop(ifp);
 	}

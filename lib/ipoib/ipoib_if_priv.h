@@ -78,6 +78,21 @@ struct rte_ibmad_ctrl_timer;
 /* An address handle is destroyed this long after the table let it go. */
 #define IPOIB_AH_LINGER_MS 2000
 
+/*
+ * Packets held for their neighbour (ipoib_hold.c): the held ring's size;
+ * at most so many destinations, so many packets per unicast destination
+ * (issue 26: three, the seed's limit per unresolved path) and per group
+ * (Linux IPOIB_MAX_MCAST_QUEUE is 64; 16 cover a join's round trip at
+ * the rates a sender without a group sends), for at most IPOIB_HOLD_MS;
+ * a group that was not made within IPOIB_HOLD_NOGROUP_MS was refused.
+ */
+#define IPOIB_HELD_RING 256
+#define IPOIB_HOLD_DESTS 64
+#define IPOIB_HOLD_UCAST 3
+#define IPOIB_HOLD_MCAST 16
+#define IPOIB_HOLD_MS 5000
+#define IPOIB_HOLD_NOGROUP_MS 500
+
 /* Resolutions the L3 view started lately: one request a second per IP. */
 #define IPOIB_RECENT 32
 
@@ -85,6 +100,7 @@ struct rte_ibmad_ctrl_timer;
 enum ipoib_inbox_kind {
 	IPOIB_INBOX_PATH,     /* a PathRecord query ended */
 	IPOIB_INBOX_MCAST,    /* a join manager callback */
+	IPOIB_INBOX_CPI,      /* the SA's ClassPortInfo */
 };
 
 struct ipoib_inbox_item {
@@ -93,7 +109,8 @@ struct ipoib_inbox_item {
 	uint8_t nb_recs;         /* PathRecords in recs (at most 4 kept) */
 	bool has_rec;            /* mcast: @c mc valid */
 	int status;              /* 0, -errno or SA status */
-	uint64_t id;             /* path: query token; mcast: member id */
+	uint64_t id;             /* path, cpi: query token; mcast: member id */
+	uint32_t cap_mask2;      /* cpi: CapabilityMask2 */
 	union {
 		struct rte_ib_sa_path_rec path[4];
 		struct rte_ib_sa_mcmember_rec mc;
@@ -114,6 +131,14 @@ enum ipoib_mc_state {
 	IPOIB_MC_IDLE,        /* not asked yet, or waiting to retry */
 	IPOIB_MC_JOINING,     /* a member of the join manager, no answer yet */
 	IPOIB_MC_JOINED,      /* answered: MLID, AH, neighbour in the table */
+};
+
+/* What the SA's ClassPortInfo told (ipoib_mcast.c). */
+enum ipoib_cpi_state {
+	IPOIB_CPI_NONE,       /* not asked (no SM yet), or to ask again */
+	IPOIB_CPI_QUERYING,   /* a query in flight */
+	IPOIB_CPI_KNOWN,      /* answered: sendonly_full is the SA's */
+	IPOIB_CPI_FAILED,     /* no answer: send-only joins are non-member */
 };
 
 /* A multicast group of an interface (control). */
@@ -143,6 +168,9 @@ struct ipoib_mcgroup {
 	uint64_t joined_ms;
 };
 TAILQ_HEAD(ipoib_mcgroups, ipoib_mcgroup);
+
+struct ipoib_hold;
+TAILQ_HEAD(ipoib_holds, ipoib_hold);
 
 /* One data-path queue's own state (its lcore's). */
 struct ipoib_txq {
@@ -190,6 +218,10 @@ struct rte_ipoib_if {
 	struct rte_ring *events;          /* data lcores -> control, MP/SC */
 	struct rte_ring *ctrl_rx;         /* L3 view's ARP/ND -> control, MP/SC */
 	struct rte_ring *ctrl_tx;         /* control -> tx queue 0, MP/SC */
+	struct rte_ring *held;            /* data lcores -> control, MP/SC */
+	struct ipoib_holds holds;         /* control (ipoib_hold.c) */
+	unsigned int nb_holds;
+	struct rte_ipoib_dp *hold_dp;     /* control: sends the held packets */
 	struct rte_ipoib_dp *dp_tx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp *dp_rx[RTE_IPOIB_IF_MAX_QUEUES];
 	struct rte_ipoib_dp_stats dp_gone;  /* counters of replaced contexts */
@@ -201,6 +233,10 @@ struct rte_ipoib_if {
 	struct ipoib_inbox inbox;
 	struct ipoib_ah_list ah_dead;     /* control */
 	struct ipoib_mcgroups groups;     /* control */
+	enum ipoib_cpi_state cpi;         /* control (ipoib_mcast.c) */
+	uint64_t cpi_token;               /* the query in flight */
+	uint64_t cpi_retry_ms;
+	bool sendonly_full;               /* SA: SendOnlyFullMember supported */
 	uint64_t next_pkey_poll_ms;
 	uint64_t next_age_ms;
 	uint8_t addrs[RTE_IPOIB_IF_MAX_ADDRS][16]; /* local addresses (L3 view) */
@@ -254,12 +290,24 @@ int ipoib_mcast_unref(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool api);
 void ipoib_mcast_report(struct rte_ipoib_if *ifp, const uint8_t ip[16], bool join);
 /* A packet for group @p hw that has no neighbour: send-only join. */
 void ipoib_mcast_sendonly(struct rte_ipoib_if *ifp, const struct rte_ipoib_hwaddr *hw);
+/* Ask the SA's ClassPortInfo (again: SM change, client reregister). */
+void ipoib_mcast_cpi_query(struct rte_ipoib_if *ifp);
+/* Its answer, from the inbox. */
+void ipoib_mcast_cpi_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item *it);
 /* A join manager callback, from the inbox. */
 void ipoib_mcast_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item *it);
 /* Retries, leaves, unused send-only groups. */
 void ipoib_mcast_tick(struct rte_ipoib_if *ifp, uint64_t now_ms);
 /* The group of @p mgid, or NULL. */
 struct ipoib_mcgroup *ipoib_mcast_find(struct rte_ipoib_if *ifp, const struct rte_ib_gid *mgid);
+
+/* ipoib_hold.c, control. */
+/* The held ring sorted, packets whose neighbour came sent, others aged. */
+void ipoib_hold_tick(struct rte_ipoib_if *ifp, uint64_t now_ms);
+/* The context that sends held packets, like the tx queues' (NULL: none). */
+void ipoib_hold_dp_set(struct rte_ipoib_if *ifp, const struct rte_ipoib_dp_conf *c);
+/* Drop every held packet (counted). */
+void ipoib_hold_flush(struct rte_ipoib_if *ifp);
 
 /* ipoib_telemetry.c: register the endpoints (once). */
 void ipoib_telemetry_init(void);

@@ -24,12 +24,22 @@
 
 #include <rte_ibmad_ctrl.h>
 #include <rte_ibmad_mcast.h>
+#include <rte_ibmad_sa.h>
 
 #include "ipoib_if_priv.h"
 #include "ipoib_private.h"
 
 /* Groups an interface holds at most (send-only ones are refused beyond). */
 #define IPOIB_MAX_GROUPS 256
+
+/*
+ * ClassPortInfo CapabilityMask2 bit 12 (IBA 15.2.5.1 and the
+ * SendOnlyFullMember errata; Linux IB_SA_CAP_MASK2_SENDONLY_FULL_MEM_SUPPORT,
+ * read by ib_sa_sendonly_fullmem_support()).
+ */
+#define IPOIB_SA_CAP2_SENDONLY_FULL (1u << 12)
+/* A ClassPortInfo query that could not be sent is tried again after this. */
+#define IPOIB_CPI_RETRY_MS 1000
 
 static const uint8_t all_hosts[16] = { [10] = 0xff, [11] = 0xff, [12] = 224, [15] = 1 };
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 1 };
@@ -154,6 +164,83 @@ mcast_cb(uint64_t member_id, int status, const struct rte_ib_sa_mcmember_rec *re
 	ipoib_if_registry_unlock();
 }
 
+/* What identifies a ClassPortInfo query: the interface, and which query. */
+struct cpi_ctx {
+	uint64_t if_id;
+	uint64_t token;
+};
+
+/* The SA client's callback (MAD core's lock held): to the tick. */
+static void
+cpi_cb(int status, const void *recs, unsigned int nb_recs, void *arg)
+{
+	struct cpi_ctx *c = arg;
+	struct rte_ipoib_if *ifp = ipoib_if_by_id_lock(c->if_id);
+	struct ipoib_inbox_item *it;
+
+	if (ifp != NULL) {
+		it = calloc(1, sizeof(*it));
+		if (it != NULL) {
+			it->kind = IPOIB_INBOX_CPI;
+			it->id = c->token;
+			it->status = status != 0 ? status : nb_recs == 0 ? -ENODATA : 0;
+			if (it->status == 0)
+				it->cap_mask2 = ((const struct rte_ib_class_port_info *)recs)->
+					capability_mask2;
+			ipoib_if_inbox_put(ifp, it);
+		}
+		ipoib_if_registry_unlock();
+	}
+	free(c);
+}
+
+void
+ipoib_mcast_cpi_query(struct rte_ipoib_if *ifp)
+{
+	struct rte_ib_class_port_info cpi;
+	struct cpi_ctx *c;
+
+	ifp->cpi = IPOIB_CPI_NONE;
+	ifp->cpi_retry_ms = rte_ibmad_ctrl_now_ms() + IPOIB_CPI_RETRY_MS;
+	if (!ifp->port_active)
+		return;
+	c = malloc(sizeof(*c));
+	if (c == NULL)
+		return;
+	c->if_id = ifp->id;
+	c->token = ++ifp->cpi_token;
+	memset(&cpi, 0, sizeof(cpi));
+	/* Get(ClassPortInfo), IBA 15.2.5.1 (Linux ib_sa_classport_info_rec_query()). */
+	if (rte_ibmad_sa_query(ifp->dev, ifp->ib_port, RTE_IB_METHOD_GET,
+			       RTE_IB_ATTR_CLASS_PORT_INFO, 0, &cpi, NULL, cpi_cb, c, NULL) != 0) {
+		IPOIB_LOG(DEBUG, "%s: ClassPortInfo query: %s", ifp->name,
+			  rte_strerror(rte_errno));
+		free(c);
+		return;
+	}
+	ifp->cpi = IPOIB_CPI_QUERYING;
+}
+
+void
+ipoib_mcast_cpi_answer(struct rte_ipoib_if *ifp, const struct ipoib_inbox_item *it)
+{
+	if (ifp->cpi != IPOIB_CPI_QUERYING || it->id != ifp->cpi_token)
+		return;   /* an answer to a query asked again since */
+	if (it->status != 0) {
+		/* Linux: ClassPortInfo not valid, send-only non-member. */
+		IPOIB_LOG(INFO, "%s: SA ClassPortInfo: %s: send-only joins as non-member",
+			  ifp->name, rte_ibmad_sa_strerror(it->status));
+		ifp->cpi = IPOIB_CPI_FAILED;
+		ifp->sendonly_full = false;
+		return;
+	}
+	ifp->cpi = IPOIB_CPI_KNOWN;
+	ifp->sendonly_full = (it->cap_mask2 & IPOIB_SA_CAP2_SENDONLY_FULL) != 0;
+	IPOIB_LOG(INFO, "%s: SA ClassPortInfo CapabilityMask2 0x%07x: send-only joins as %s",
+		  ifp->name, it->cap_mask2,
+		  ifp->sendonly_full ? "SendOnlyFullMember" : "SendOnlyNonMember");
+}
+
 static void
 group_backoff(struct ipoib_mcgroup *g, uint64_t now_ms)
 {
@@ -177,8 +264,21 @@ group_join(struct rte_ipoib_if *ifp, struct ipoib_mcgroup *g, uint64_t now_ms)
 	memset(&rec, 0, sizeof(rec));
 	rec.mgid = g->mgid;
 	rec.pkey = ifp->pkey;
-	rec.join_state = g->bcast || g->refs > 0 ? RTE_IB_SA_MC_JOIN_FULL_MEMBER :
-		RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER;
+	/*
+	 * A send-only member joins as SendOnlyFullMember when the SA says
+	 * it may (it then creates the group nobody joined fully yet; a
+	 * SendOnlyNonMember join of such a group is refused), as Linux
+	 * ipoib_mcast_join() does; it waits for the SA's answer.
+	 */
+	if (g->bcast || g->refs > 0) {
+		rec.join_state = RTE_IB_SA_MC_JOIN_FULL_MEMBER;
+	} else if (ifp->cpi == IPOIB_CPI_QUERYING) {
+		return;
+	} else {
+		rec.join_state = ifp->cpi == IPOIB_CPI_KNOWN && ifp->sendonly_full ?
+			RTE_IB_SA_MC_JOIN_SEND_ONLY_FULL_MEMBER :
+			RTE_IB_SA_MC_JOIN_SEND_ONLY_NON_MEMBER;
+	}
 	if (!g->bcast) {
 		mask |= RTE_IB_SA_MCMEMBER_REC_QKEY | RTE_IB_SA_MCMEMBER_REC_MTU_SELECTOR |
 			RTE_IB_SA_MCMEMBER_REC_MTU | RTE_IB_SA_MCMEMBER_REC_TRAFFIC_CLASS |
@@ -353,6 +453,8 @@ ipoib_mcast_tick(struct rte_ipoib_if *ifp, uint64_t now_ms)
 {
 	struct ipoib_mcgroup *g, *t;
 
+	if (ifp->cpi == IPOIB_CPI_NONE && ifp->port_active && now_ms >= ifp->cpi_retry_ms)
+		ipoib_mcast_cpi_query(ifp);
 	RTE_TAILQ_FOREACH_SAFE(g, &ifp->groups, next, t) {
 		/*
 		 * Unused: a full group no listener holds any more; a send-only
@@ -541,6 +643,9 @@ ipoib_mcast_start(struct rte_ipoib_if *ifp)
 			group_mgid(ifp, g->ip, &g->mgid);
 	dflt_ref(ifp, all_hosts);
 	dflt_ref(ifp, all_nodes);
+	/* Asked once per SM, before any send-only join (ipoib_if.c asks again). */
+	if (ifp->cpi != IPOIB_CPI_KNOWN && ifp->cpi != IPOIB_CPI_QUERYING)
+		ipoib_mcast_cpi_query(ifp);
 	/* The first join of the port from here (not a MAD core pass). */
 	if (ifp->pkey_index != UINT16_MAX && ifp->port_active && b->state == IPOIB_MC_IDLE)
 		group_join(ifp, b, rte_ibmad_ctrl_now_ms());

@@ -46,6 +46,7 @@ mcast_neigh(struct rte_ipoib_dp *dp, const struct rte_ib_gid *mgid,
 	if (*np != NULL)
 		return RTE_IPOIB_DROP_NONE;
 	ipoib_dp_report(dp, RTE_IPOIB_EV_DST_MISS, &hw, NULL, 0, 0);
+	ipoib_dp_miss(dp, RTE_IPOIB_HELD_HW, &hw, sizeof(hw));
 	return RTE_IPOIB_DROP_NO_NEIGH;
 }
 
@@ -57,6 +58,7 @@ bcast_neigh(struct rte_ipoib_dp *dp, struct rte_ipoib_neigh **np)
 	if (*np != NULL)
 		return RTE_IPOIB_DROP_NONE;
 	ipoib_dp_report(dp, RTE_IPOIB_EV_DST_MISS, &dp->bcast_hw, NULL, 0, 0);
+	ipoib_dp_miss(dp, RTE_IPOIB_HELD_HW, &dp->bcast_hw, sizeof(dp->bcast_hw));
 	return RTE_IPOIB_DROP_NO_NEIGH;
 }
 
@@ -147,8 +149,15 @@ encap_eth(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **
 		return r;
 	if ((p[0] & 1) == 0) {
 		*np = hint != NULL ? hint : ipoib_neigh_by_mac(dp->conf.tbl, p);
-		if (*np == NULL)
+		if (*np == NULL) {
+			/*
+			 * The control side may not have learned it yet: the
+			 * kernel answers an ARP/ND from a new sender before
+			 * the sender's SRC_NEW event reached the tick.
+			 */
+			ipoib_dp_miss(dp, RTE_IPOIB_HELD_MAC, p, RTE_ETHER_ADDR_LEN);
 			return RTE_IPOIB_DROP_NO_NEIGH;
+		}
 	} else {
 		if (type != RTE_ETHER_TYPE_ARP)
 			report_listening(dp, l3, seg);
@@ -189,7 +198,11 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 			r = bcast_neigh(dp, np);
 		} else {
 			*np = ipoib_neigh_by_hw(dp->conf.tbl, &a->tha);
-			r = *np != NULL ? RTE_IPOIB_DROP_NONE : RTE_IPOIB_DROP_NO_NEIGH;
+			r = RTE_IPOIB_DROP_NONE;
+			if (*np == NULL) {
+				ipoib_dp_miss(dp, RTE_IPOIB_HELD_HW, &a->tha, sizeof(a->tha));
+				r = RTE_IPOIB_DROP_NO_NEIGH;
+			}
 		}
 		type = RTE_ETHER_TYPE_ARP;
 	} else if (m->data_len >= 1 && (p[0] >> 4) == 4) {
@@ -232,6 +245,7 @@ encap_l3(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh **n
 		return r;
 	if (*np == NULL) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_DST_MISS, NULL, key, 0, 0);
+		ipoib_dp_miss(dp, RTE_IPOIB_HELD_IP, key, sizeof(key));
 		return RTE_IPOIB_DROP_NO_NEIGH;
 	}
 	if (m->pkt_len > dp->conf.mtu)
@@ -353,8 +367,11 @@ encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *h
 	struct rte_ib_mbuf_addr *a;
 	enum rte_ipoib_drop_reason r;
 
+	dp->miss.kind = 0;
 	r = dp->conf.mode == RTE_IPOIB_MODE_ETH ? encap_eth(dp, m, &n, hint) :
 		encap_l3(dp, m, &n);
+	if (r == RTE_IPOIB_DROP_NO_NEIGH)
+		return ipoib_dp_hold(dp, m);
 	if (r != RTE_IPOIB_DROP_NONE)
 		return r;
 	neigh_touch(dp, n);

@@ -11,15 +11,21 @@ in a namespace, OpenSM on a third DPDK host):
    groups' MGIDs (RFC 4391 section 4: ff12:401b:<P_Key>::<low 28 bits>,
    ff12:601b:<P_Key>:<low 80 bits>) as full member.
 2. A sender in C's namespace sends UDP datagrams to both groups; the
-   receiver gets them. C joins send-only (its first datagram to each
-   group starts the join and is lost, as in Linux).
+   receiver gets them, all 100 of each: C joins send-only, and its
+   first datagram to each group waits for the join (held, as Linux
+   ipoib_mcast_send() queues on the group) instead of being dropped.
 3. `saquery -m` (infiniband-diags on the SM host, through dpdk-ib-ns)
    shows B's port FullMember (JoinState 0x1) and C's port
-   SendOnlyNonMember (0x4) of each group, and `saquery -g` lists both.
+   SendOnlyFullMember (0x8: the SA's ClassPortInfo CapabilityMask2
+   bit 12 says it may, as Linux ipoib_mcast_join() checks) of each
+   group, and `saquery -g` lists both. C sending to a group nobody
+   joined fully creates it as SendOnlyFullMember (a SendOnlyNonMember
+   join is refused there) and none of C's held packets is dropped.
 4. The receiver closes its sockets: the kernel's IGMP/MLD leave makes
-   lib/ipoib leave; B's membership is gone within 15 s, and the groups
-   leave `saquery -g` with it (OpenSM deletes a group whose last full
-   member left, its send-only members with it).
+   lib/ipoib leave; B's membership is gone within 15 s; the groups stay,
+   held by C's SendOnlyFullMember membership. A multicast address added
+   to B's net_ipoib0 (testpmd mcast_addr add) makes B a FullMember of
+   its group, and its removal makes that membership go (saquery -m).
 5. OpenSM restarted with --consolidate_ipv6_snm_req (one MLID for every
    solicited-node group, what large sites run): the hosts re-join, and
    IPv6 neighbour discovery still works: ping -6 to an address added
@@ -41,7 +47,12 @@ GROUP4, GROUP6, PORT = '239.1.2.3', 'ff15::1:2', 5000
 # RFC 4391 section 4, scope 2 and P_Key 0xffff (the broadcast group's)
 MGID4 = 'ff12:401b:ffff::f01:203'
 MGID6 = 'ff12:601b:ffff::1:2'
-FULL, SENDONLY = 1, 4
+# A group nobody listens to: C's send-only join creates it
+LONE4, LONE6 = '239.4.5.6', 'ff15::4:5:6'
+LONE_MGID4, LONE_MGID6 = 'ff12:401b:ffff::f04:506', 'ff12:601b:ffff::4:5:6'
+# OpenSM 3.3.23's SA sets ClassPortInfo CapabilityMask2 bit 12
+# (SendOnlyFullMember supported): lib/ipoib joins send-only as 0x8
+FULL, SENDONLY = 1, 8
 
 RECEIVER = r'''
 import select, socket, struct, sys
@@ -89,6 +100,63 @@ def port_gid(tb, node):
                                   (guid >> 16) & 0xffff, guid & 0xffff)
 
 
+def check_held(h, c, got4, got6):
+    """Every datagram arrives: C's first one to each group starts its
+    send-only join and waits for it on the control side (lib/ipoib's
+    held packets, as Linux ipoib_mcast_send() queues on the group)
+    instead of being dropped; xstats show it held and sent."""
+    x = c.xstats(c.ipoib_port()[0])
+    h.info('C xstats: tx_held_packets %d tx_held_sent %d tx_held_drops %d '
+           'tx_no_neigh_drops %d' % (x.get('tx_held_packets', -1), x.get('tx_held_sent', -1),
+                                     x.get('tx_held_drops', -1), x.get('tx_no_neigh_drops', -1)))
+    h.check(got4 == 100 and got6 == 100,
+            'datagrams received: %d and %d of 100 (the first to each group held '
+            'while C joins)' % (got4, got6))
+    h.check(x.get('tx_held_packets', 0) >= 2 and x.get('tx_held_sent', 0) >= 2,
+            'C held and sent the first datagram of each group: %s' % x)
+    h.check_eq(x.get('tx_no_neigh_drops'), 0, 'C: tx_no_neigh_drops')
+
+
+def check_lone_group(h, tb, c, gid_c):
+    """C sends to groups nobody joined: its send-only joins create them
+    (SendOnlyFullMember, 0x8), and no held datagram is dropped."""
+    lone = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', LONE4, LONE6, '3'],
+                   name='sender_c_lone', netns=c.ns)
+    h.wait_for(lambda: 'SENT' in lone.log(), timeout=20, what='the lone sender done')
+
+    def lone_states():
+        out = tb.diag('saquery', '--smkey', '1', '-m')
+        return [member_state(out, g, gid_c) for g in (LONE_MGID4, LONE_MGID6)]
+    h.wait_for(lambda: lone_states() == [SENDONLY, SENDONLY], timeout=20, interval=1,
+               what='C SendOnlyFullMember of %s and %s, groups nobody joined fully '
+               '(saquery -m)' % (LONE_MGID4, LONE_MGID6))
+    x = c.xstats(c.ipoib_port()[0])
+    h.info('C after the lone groups: tx_held_packets %d sent %d dropped %d' %
+           (x['tx_held_packets'], x['tx_held_sent'], x['tx_held_drops']))
+    h.check_eq(x['tx_held_drops'], 0, 'C: held packets dropped (refused joins)')
+
+
+def check_mc_addr_leave(h, tb, b, gid_b):
+    """A multicast address of net_ipoib0 (testpmd's mcast_addr: the
+    ethdev's set_mc_addr_list) joins its group as full member, and its
+    removal leaves it: B's membership (saquery -m, the port's, not the
+    group's, which OpenSM may keep) appears and goes."""
+    port, _ = b.ipoib_port()
+    mac, mgid = '33:33:00:0a:0b:0c', 'ff12:601b:ffff::a:b0c'   # ff02::a:b0c
+
+    def state():
+        return member_state(tb.diag('saquery', '--smkey', '1', '-m'), mgid, gid_b)
+    b.cmd('mcast_addr add %d %s' % (port, mac), r'testpmd>')
+    h.wait_for(lambda: state() == FULL, timeout=20, interval=1,
+               what='B FullMember of %s after mcast_addr add (saquery -m)' % mgid)
+    b.cmd('mcast_addr remove %d %s' % (port, mac), r'testpmd>')
+    t0 = time.monotonic()
+    h.wait_for(lambda: state() is None, timeout=15, interval=1,
+               what='B\'s membership of %s gone after mcast_addr remove (saquery -m)' % mgid)
+    h.info('mcast_addr %s: joined, then left in %.1f s (saquery -m)' %
+           (mac, time.monotonic() - t0))
+
+
 def main():
     with Harness('ipoib_mcast', timeout=290) as h:
         tb = Testbed(h, 'ipmc', sys.argv[1:8], HOSTS[-1][1])
@@ -116,7 +184,7 @@ def main():
                    interval=0.2, what='the receiver gets both groups\' datagrams')
         h.wait_for(lambda: all(members()[(g, gid_c)] == SENDONLY for g in (MGID4, MGID6)),
                    timeout=20, interval=1,
-                   what='C SendOnlyNonMember of both groups (saquery -m)')
+                   what='C SendOnlyFullMember of both groups (saquery -m)')
         m = members()
         h.check(all(m[(g, gid_b)] == FULL for g in (MGID4, MGID6)),
                 'B still FullMember: %s' % m)
@@ -125,9 +193,10 @@ def main():
         h.wait_for(lambda: 'SENT' in tx.log(), timeout=40, what='the sender done')
         got4 = rx.log().count('RX v4-')
         got6 = rx.log().count('RX v6-')
-        h.info('receiver: %d of 100 IPv4, %d of 100 IPv6 datagrams (the first of each '
-               'group starts C\'s send-only join); saquery -m: B 0x1, C 0x4' % (got4, got6))
-        h.check(got4 >= 90 and got6 >= 90, 'datagrams received: %d, %d' % (got4, got6))
+        h.info('receiver: %d of 100 IPv4, %d of 100 IPv6 datagrams; saquery -m: B 0x1, '
+               'C 0x%x' % (got4, got6, SENDONLY))
+        check_held(h, c, got4, got6)
+        check_lone_group(h, tb, c, gid_c)
         h.check(' from 10.0.0.3' in rx.log() and ' from fe80::' in rx.log() or
                 ' from 2001:db8::3' in rx.log(), 'the sources are C\'s:\n' + rx.log()[-500:])
 
@@ -138,10 +207,13 @@ def main():
                    timeout=15, interval=1, what='B\'s membership gone after the leave')
         h.info('B left both groups in %.1f s' % (time.monotonic() - t0))
         h.wait_for(lambda: not rx.alive(), timeout=10, what='the receiver exits')
-        h.wait_for(lambda: MGID4 not in tb.diag('saquery', '-g') and
-                   MGID6 not in tb.diag('saquery', '-g'), timeout=15, interval=1,
-                   what='both groups gone from saquery -g with their last full member')
-        h.info('groups gone from saquery -g %.1f s after the leave' % (time.monotonic() - t0))
+        # C's SendOnlyFullMember membership keeps the groups (a send-only
+        # full member is a full member for the group's life, IBA
+        # 15.2.5.17 errata; OpenSM deletes a group with neither)
+        m = members()
+        h.check(all(m[(g, gid_c)] == SENDONLY for g in (MGID4, MGID6)),
+                'the groups kept with C SendOnlyFullMember after B left: %s' % m)
+        check_mc_addr_leave(h, tb, b, gid_b)
 
         h.stop(osm)
         osm = tb.opensm('opensm_consolidate', ['--consolidate_ipv6_snm_req'])

@@ -642,6 +642,80 @@ test_encap_drops(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Packets without a neighbour go on the held ring with their destination
+ * (issue 26: queued, not dropped, while the control side learns the
+ * neighbour or joins the group); a full ring drops them as no_neigh.
+ */
+static int
+test_encap_held(void)
+{
+	static const uint8_t stray[6] = { 0x02, 0x99, 0x99, 0x99, 0x99, 0x99 };
+	static const uint8_t mc_99[6] = { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x63 };
+	static const uint8_t g99[4] = { 224, 0, 0, 99 };
+	struct rte_ipoib_dp_conf dc = {
+		.mode = RTE_IPOIB_MODE_ETH, .local_lid = LID_A, .pkey = 0xffff,
+		.scope = RTE_IPOIB_SCOPE_LINK, .qkey = QKEY, .mtu = 2044,
+	};
+	struct rte_ipoib_dp_stats st;
+	struct rte_ipoib_hwaddr ghw;
+	struct rte_ipoib_held e;
+	struct rte_ib_gid mgid;
+	struct rte_mbuf *m, *m1, *m2;
+	struct rte_ipoib_dp *dp;
+	struct rte_ring *held;
+	uint8_t ip[200], f[300];
+	size_t il, fl;
+
+	/* Room for 3 (a ring of 4). */
+	held = rte_ring_create_elem("held_a", sizeof(struct rte_ipoib_held), 4, SOCKET_ID_ANY,
+				    RING_F_SC_DEQ);
+	TEST_ASSERT(held != NULL, "held ring");
+	dc.tbl = A.tbl;
+	dc.local = A.hw;
+	dc.held = held;
+	dp = rte_ipoib_dp_create(&dc);
+	TEST_ASSERT(dp != NULL, "context with a held ring");
+	il = ipv4_udp(ip, ip_a, ip_b, 32);
+	fl = eth_frame(f, stray, A.mac.addr_bytes, 0x0800, ip, il);
+	m1 = mk(f, fl);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp, &m1, 1), 0, "unknown MAC: not ready");
+	il = ipv4_udp(ip, ip_a, g99, 16);
+	fl = eth_frame(f, mc_99, A.mac.addr_bytes, 0x0800, ip, il);
+	m2 = mk(f, fl);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp, &m2, 1), 0, "group not joined: not ready");
+	TEST_ASSERT_SUCCESS(rte_ipoib_dp_stats_get(dp, &st), "stats");
+	TEST_ASSERT(st.held == 2 && st.drops[RTE_IPOIB_DROP_NO_NEIGH] == 0,
+		    "held 2, dropped none: held %" PRIu64, st.held);
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(held, &e, sizeof(e)), "first held");
+	TEST_ASSERT(e.m == m1 && e.kind == RTE_IPOIB_HELD_MAC &&
+		    memcmp(e.key, stray, 6) == 0 && e.m->data_len == 14 + 20 + 8 + 32 &&
+		    memcmp(rte_pktmbuf_mtod(e.m, uint8_t *), stray, 6) == 0,
+		    "the frame, untouched, under its MAC");
+	rte_pktmbuf_free(e.m);
+	rte_ipoib_ipv4_mc_mgid(RTE_BE32(0xe0000063), 0xffff, 2, &mgid);
+	rte_ipoib_mcast_hwaddr(&mgid, &ghw);
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(held, &e, sizeof(e)), "second held");
+	TEST_ASSERT(e.m == m2 && e.kind == RTE_IPOIB_HELD_HW && memcmp(e.key, &ghw, 20) == 0,
+		    "the datagram under its group's address");
+	rte_pktmbuf_free(e.m);
+	/* Three fill the ring; the fourth is dropped and counted. */
+	while (rte_ring_count(held) < 3) {
+		m = mk(f, fl);
+		TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp, &m, 1), 0, "held");
+	}
+	m = mk(f, fl);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(dp, &m, 1), 0, "ring full");
+	TEST_ASSERT_SUCCESS(rte_ipoib_dp_stats_get(dp, &st), "stats");
+	TEST_ASSERT(st.held == 5 && st.drops[RTE_IPOIB_DROP_NO_NEIGH] == 1,
+		    "a full ring drops as no_neigh");
+	while (rte_ring_dequeue_elem(held, &e, sizeof(e)) == 0)
+		rte_pktmbuf_free(e.m);
+	rte_ipoib_dp_free(dp);
+	rte_ring_free(held);
+	return TEST_SUCCESS;
+}
+
 static int
 test_paths_and_queue(void)
 {
@@ -1246,6 +1320,7 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_nd_round_trip),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_na_unicast),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_encap_drops),
+		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_encap_held),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_paths_and_queue),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_drops),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_decap_learning),

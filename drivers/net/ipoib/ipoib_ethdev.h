@@ -47,7 +47,7 @@ struct ipoib_queue {
 };
 
 /** Room for the xstats (ipoib_xstats.c): drops by reason both ways, a few more. */
-#define IPOIB_XSTATS_MAX (2 * RTE_IPOIB_DROP_MAX + 8)
+#define IPOIB_XSTATS_MAX (2 * RTE_IPOIB_DROP_MAX + 16)
 
 /** dev_private of a net_ipoib port. */
 struct ipoib_priv {

@@ -99,6 +99,28 @@ struct rte_ipoib_event {
 
 static_assert(sizeof(struct rte_ipoib_event) == 32, "event is 32 bytes");
 
+/** What the key of a held packet (struct rte_ipoib_held) is. */
+enum rte_ipoib_held_kind {
+	RTE_IPOIB_HELD_MAC = 1, /**< An Ethernet view's unicast MAC (6 bytes). */
+	RTE_IPOIB_HELD_HW,      /**< A 20-byte address: a group's or an ARP target's. */
+	RTE_IPOIB_HELD_IP,      /**< An L3 view's next hop (IPv4 as ::ffff:a.b.c.d). */
+};
+
+/**
+ * A packet the transmit burst found no neighbour for, handed to the
+ * control side to wait for it (rte_ipoib_dp_conf's @c held; create the
+ * ring with rte_ring_create_elem(name, sizeof(struct rte_ipoib_held),
+ * ..., RING_F_SC_DEQ)). The packet is as the application gave it.
+ */
+struct rte_ipoib_held {
+	struct rte_mbuf *m;                /**< The packet, not encapsulated. */
+	uint8_t kind;                      /**< enum rte_ipoib_held_kind. */
+	uint8_t reserved[3];               /**< Zero. */
+	uint8_t key[20];                   /**< The destination, by @c kind. */
+};
+
+static_assert(sizeof(struct rte_ipoib_held) == 32, "held packet is 32 bytes");
+
 /** Most tx QPNs a data-path context knows as its own (rte_ipoib_dp_conf). */
 #define RTE_IPOIB_DP_MAX_TX_QPN 16
 
@@ -115,6 +137,12 @@ struct rte_ipoib_dp_conf {
 	uint32_t mtu;                      /**< IP MTU, 68..RTE_IPOIB_UD_MTU_MAX. */
 	struct rte_ring *events;           /**< Event ring, or NULL. */
 	/**
+	 * Packets without a neighbour yet (struct rte_ipoib_held), or NULL:
+	 * such packets are dropped (RTE_IPOIB_DROP_NO_NEIGH), as they are
+	 * when the ring is full.
+	 */
+	struct rte_ring *held;
+	/**
 	 * QPNs our datagrams leave from (the tx QPs, which differ from the
 	 * receive QP of @c local): a packet from one of them with our LID
 	 * as source is our own multicast come back, dropped as looped.
@@ -127,6 +155,7 @@ struct rte_ipoib_dp_conf {
 struct rte_ipoib_dp_stats {
 	uint64_t encap_pkts;               /**< Packets encapsulated and ready. */
 	uint64_t queued;                   /**< Packets queued on unresolved paths. */
+	uint64_t held;                     /**< Packets put on the held ring. */
 	uint64_t decap_pkts;               /**< Packets decapsulated. */
 	uint64_t arp_rewritten;            /**< ARP packets rewritten (eth view). */
 	uint64_t nd_rewritten;             /**< ND messages rewritten (eth view). */

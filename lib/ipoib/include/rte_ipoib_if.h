@@ -270,6 +270,8 @@ struct rte_ipoib_if_stats {
 	uint64_t ctrl_tx;                /**< Control packets sent (through tx queue 0). */
 	uint64_t ctrl_tx_lost;           /**< Control packets dropped: ring full. */
 	uint64_t tx_dev_full;            /**< Bursts that found the UD ethdev full. */
+	uint64_t held_sent;              /**< Held packets sent once their neighbour came. */
+	uint64_t held_drops;             /**< Held packets dropped: bounds, time, join failed. */
 };
 
 /**
