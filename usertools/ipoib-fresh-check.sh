@@ -32,7 +32,8 @@ die() { say "error: $*" >&2; exit 1; }
 now() { date +%s; }
 
 # Processes still running inside the chroot (the demo stops its own; a
-# killed demo may not), then every mount, newest first.
+# killed demo may not), then every mount, newest first. Run by the EXIT trap.
+# shellcheck disable=SC2317
 teardown() {
 	set +e
 	for p in /proc/[0-9]*; do
@@ -68,12 +69,12 @@ if [ -z "$reuse" ]; then
 	if [ -d "$root" ] && [ -n "$(ls -A "$root")" ]; then
 		die "$root is not empty: remove it (rm -rf $root) or reuse its system with -r"
 	fi
-	command -v debootstrap >/dev/null || {
+	if ! command -v debootstrap >/dev/null; then
 		say "installing debootstrap on this host"
-		DEBIAN_FRONTEND=noninteractive apt-get -q update >/dev/null &&
-			DEBIAN_FRONTEND=noninteractive apt-get -q install -y debootstrap \
-			>/dev/null || die "cannot install debootstrap"
-	}
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get -q update >/dev/null || die "apt-get update failed"
+		apt-get -q install -y debootstrap >/dev/null || die "cannot install debootstrap"
+	fi
 	say "debootstrap bookworm --variant=minbase into $root ($mirror)"
 	debootstrap --variant=minbase --include=git,ca-certificates bookworm "$root" \
 		"$mirror" >"$root.debootstrap.log" 2>&1 ||
