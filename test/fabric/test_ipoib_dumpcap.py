@@ -116,6 +116,14 @@ def dumpcap(tb, t, out):
     if tb.env.get('LD_PRELOAD'):
         pre = tb.env['LD_PRELOAD'].split(':') + pre
     env = dict(tb.env, LD_PRELOAD=':'.join(pre))
+    if tb.env.get('LD_PRELOAD'):
+        # Sanitizer build: ASan and UBSan watch the PMD's secondary path;
+        # LeakSanitizer stays off in dumpcap only, which leaks at exit
+        # what Debian's dpdk-dumpcap and librte_bus_vdev allocate (its
+        # EAL arguments, the secondary's copy of the primary's vdev
+        # list) and never free: 417 bytes in 12 allocations, none ours.
+        env['ASAN_OPTIONS'] = ':'.join(filter(None, [os.environ.get('ASAN_OPTIONS'),
+                                                     'detect_leaks=0']))
     p = h.spawn(NO_ASLR + ['dpdk-dumpcap', '--file-prefix', t.prefix, '-i', 'net_ipoib0',
                            '-p', '-w', out], name='dumpcap_' + t.name, env=env)
     h.on_teardown(lambda: p.alive() and h.stop(p, timeout=10))
