@@ -20,6 +20,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_pdump.h>
 
 #include "ipoib_fwd.h"
 
@@ -86,6 +87,13 @@ main(int argc, char **argv)
 		return ret < 0 ? 2 : 0;
 	}
 	signals_install();
+	/*
+	 * Packet capture by a secondary process (dpdk-dumpcap, dpdk-pdump),
+	 * served here as dpdk-testpmd does; none without multi-process
+	 * (--in-memory, --no-shconf).
+	 */
+	if (rte_pdump_init() != 0)
+		FWD_LOG(INFO, "no packet capture (rte_pdump_init: %s)", rte_strerror(rte_errno));
 	ret = fwd_ports_setup();
 	if (ret == 0)
 		ret = fwd_streams_setup();
@@ -111,6 +119,7 @@ main(int argc, char **argv)
 	if (ret != 0)
 		status = 1;
 	fwd_ports_close();
+	rte_pdump_uninit();
 	rte_eal_cleanup();
 	printf("Bye (%s)\n", status ? "error" : "ok");
 	return status;

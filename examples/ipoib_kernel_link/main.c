@@ -25,6 +25,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
+#include <rte_pdump.h>
 
 #include "kernel_link.h"
 
@@ -209,6 +210,14 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return ret < 0 ? 2 : 0;
 	}
+	/*
+	 * Packet capture by a secondary process (dpdk-dumpcap, dpdk-pdump):
+	 * the primary serves its requests, as dpdk-testpmd does. Without
+	 * multi-process (--in-memory, --no-shconf) it cannot come: say so.
+	 */
+	if (rte_pdump_init() != 0)
+		KLINK_LOG(INFO, "no packet capture (rte_pdump_init: %s)",
+			  rte_strerror(rte_errno));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -274,6 +283,7 @@ out_kport:
 out:
 	rte_eth_dev_close(ports.ib);
 	rte_mempool_free(mp);
+	rte_pdump_uninit();
 	rte_eal_cleanup();
 	printf("Bye (%s)\n", status ? "error" : "ok");
 	return status;

@@ -96,6 +96,12 @@ int ipoib_xstats_get_names(struct rte_eth_dev *dev, struct rte_eth_xstat_name *n
  */
 void ipoib_priv_release(struct ipoib_priv *priv);
 
+/**
+ * A port attached in a secondary process: dev_ops that read the shared
+ * data only, bursts that move nothing (ipoib_ops.c).
+ */
+void ipoib_secondary_setup(struct rte_eth_dev *eth);
+
 /** lib/ipoib's link callback: an LSC event soon, from an EAL alarm (ipoib_ops.c). */
 void ipoib_link_cb(struct rte_ipoib_if *ifp, bool up, void *arg);
 /** Cancel a pending LSC alarm of @p port_id (ipoib_ops.c). */

@@ -328,3 +328,93 @@ const struct eth_dev_ops ipoib_ops = {
 	.rx_queue_setup = ipoib_rx_queue_setup,
 	.tx_queue_setup = ipoib_tx_queue_setup,
 };
+
+/*
+ * A secondary process (dpdk-dumpcap, dpdk-proc-info) sees the port
+ * through its shared data: dev_private, the queues and their counters
+ * are in shared memory, the interface (lib/ipoib) is in the primary's
+ * heap and out of reach. So: what the devargs and the shared data say,
+ * and bursts that move nothing (the primary owns the queues). Capture
+ * needs nothing more: pdump's callbacks run in the primary's bursts.
+ */
+static uint16_t
+ipoib_secondary_burst(void *q, struct rte_mbuf **pkts, uint16_t nb)
+{
+	RTE_SET_USED(q);
+	RTE_SET_USED(pkts);
+	RTE_SET_USED(nb);
+	return 0;
+}
+
+/* The primary owns the port: a secondary lets go of its view only. */
+static int
+ipoib_secondary_close(struct rte_eth_dev *dev)
+{
+	RTE_SET_USED(dev);
+	return 0;
+}
+
+static int
+ipoib_secondary_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
+{
+	struct ipoib_priv *priv = dev->data->dev_private;
+	uint32_t l2 = priv->args.mode == RTE_IPOIB_MODE_ETH ? RTE_ETHER_HDR_LEN : 0;
+
+	info->if_index = 0;
+	info->max_rx_queues = 1;
+	info->max_tx_queues = priv->args.txq;
+	info->min_mtu = RTE_ETHER_MIN_MTU;
+	/* The UD MTU is the interface's: the port's MTU is what is shared. */
+	info->max_mtu = dev->data->mtu;
+	info->max_rx_pktlen = info->max_mtu + l2;
+	info->max_mac_addrs = 1;
+	info->rx_desc_lim.nb_max = UINT16_MAX;
+	info->tx_desc_lim.nb_max = UINT16_MAX;
+	return 0;
+}
+
+/* The link the primary last set (dev->data->dev_link is shared). */
+static int
+ipoib_secondary_link_update(struct rte_eth_dev *dev, int wait)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(wait);
+	return 0;
+}
+
+/* The queues' own counters; the drops are lib/ipoib's, in the primary. */
+static int
+ipoib_secondary_stats_get(struct rte_eth_dev *dev, struct rte_eth_stats *st)
+{
+	struct ipoib_priv *priv = dev->data->dev_private;
+	unsigned int q;
+
+	st->ipackets = priv->rxq[0].st.pkts;
+	st->ibytes = priv->rxq[0].st.bytes;
+	st->q_ipackets[0] = st->ipackets;
+	st->q_ibytes[0] = st->ibytes;
+	for (q = 0; q < priv->args.txq; q++) {
+		st->opackets += priv->txq[q].st.pkts;
+		st->obytes += priv->txq[q].st.bytes;
+		if (q < RTE_ETHDEV_QUEUE_STAT_CNTRS) {
+			st->q_opackets[q] = priv->txq[q].st.pkts;
+			st->q_obytes[q] = priv->txq[q].st.bytes;
+		}
+	}
+	return 0;
+}
+
+static const struct eth_dev_ops ipoib_secondary_ops = {
+	.dev_close = ipoib_secondary_close,
+	.dev_infos_get = ipoib_secondary_infos_get,
+	.link_update = ipoib_secondary_link_update,
+	.stats_get = ipoib_secondary_stats_get,
+};
+
+void
+ipoib_secondary_setup(struct rte_eth_dev *eth)
+{
+	eth->dev_ops = &ipoib_secondary_ops;
+	eth->rx_pkt_burst = ipoib_secondary_burst;
+	eth->tx_pkt_burst = ipoib_secondary_burst;
+}

@@ -144,6 +144,28 @@ if_make(const char *name, struct ipoib_priv *priv)
 	return 0;
 }
 
+/*
+ * A secondary process (dpdk-dumpcap) probes the primary's vdevs (the
+ * vdev bus asks the primary for them): it attaches to the port's shared
+ * data and gets what reads it only (ipoib_secondary_setup()).
+ */
+static int
+secondary_probe(struct rte_vdev_device *vdev)
+{
+	const char *name = rte_vdev_device_name(vdev);
+	struct rte_eth_dev *eth;
+
+	eth = rte_eth_dev_attach_secondary(name);
+	if (eth == NULL) {
+		IPOIB_PMD_LOG(ERR, "%s: the primary process has no such port", name);
+		return -ENODEV;
+	}
+	eth->device = &vdev->device;
+	ipoib_secondary_setup(eth);
+	rte_eth_dev_probing_finish(eth);
+	return 0;
+}
+
 static int
 ipoib_probe(struct rte_vdev_device *vdev)
 {
@@ -155,10 +177,8 @@ ipoib_probe(struct rte_vdev_device *vdev)
 	uint16_t q;
 	int rc;
 
-	if (rte_eal_process_type() != RTE_PROC_PRIMARY) {
-		IPOIB_PMD_LOG(ERR, "%s: secondary processes are not supported", name);
-		return -ENOTSUP;
-	}
+	if (rte_eal_process_type() != RTE_PROC_PRIMARY)
+		return secondary_probe(vdev);
 	if (ipoib_args_parse(rte_vdev_device_args(vdev), &args) != 0) {
 		IPOIB_PMD_LOG(ERR, "%s: bad devargs: %s", name, args.err);
 		return -EINVAL;
