@@ -73,9 +73,14 @@ def main():
         osm = bed.opensm('opensm2')
         h.wait_for(lambda: all(x['ctrl_path_refreshes'] > x1[n]['ctrl_path_refreshes']
                                for n, x in queries(bed).items()),
-                   timeout=30, interval=1, what='both hosts refresh their path')
-        time.sleep(3)   # room for a second, wrong, refresh
+                   timeout=30, interval=0.2, what='both hosts refresh their path')
+        # Room for a second, wrong, refresh: the events that start one (SM
+        # change, client reregister, LID change) come from the new SM's
+        # PortInfo Sets, in its first sweeps; OpenSM sweeps every second
+        # here (-s 1), so the window spans two sweeps, the ping included.
+        window = time.monotonic() + 2
         wait_ping(h, bed.b, ['10.0.0.3'], 'b -> c IPv4 after the new SM')
+        time.sleep(max(0, window - time.monotonic()))
         x2 = queries(bed)
         for n in x2:
             dq = x2[n]['ctrl_path_queries'] - x1[n]['ctrl_path_queries']
