@@ -75,8 +75,8 @@ def main():
     with Harness('ipoib_partition', timeout=290) as h:
         tb = Testbed(h, 'ippk', sys.argv[1:8], D_BDF)
         mthca_host = os.path.abspath(sys.argv[8])
-        part = tb.partitions(DEFAULT)
-        osm = tb.opensm('opensm', ['-P', part])
+        tb.partitions(DEFAULT)
+        osm = tb.opensm('opensm')
 
         # 1. children configured before the SM programs their P_Key
         hosts = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth,pkey=0x8001' % bdf,

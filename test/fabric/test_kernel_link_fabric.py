@@ -39,8 +39,7 @@ import sys
 
 from simlib import Fabric, Harness, eal_private_dir
 from test_ipoib_if import start_opensm
-from ipoib_testbed import by_pass
-from test_ipoib_testpmd import wait_ping
+from ipoib_testbed import by_pass, wait_ping
 
 SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
