@@ -288,35 +288,49 @@ def start_eth(t, port, tap_port, ipv4, ipv6):
 def eth_hosts(tb, hosts, envs=None):
     """A dpdk-testpmd per (name, bdf, idx) of @hosts (environment
     envs[name] if given): net_ipoib0 in mode=eth to a TAP, forwarding,
-    the TAP at 10.0.0.<idx>/24 and 2001:db8::<idx>/64."""
+    the TAP at 10.0.0.<idx>/24 and 2001:db8::<idx>/64. The hosts are
+    brought up side by side: their links, then their kernels' duplicate
+    address detection, at the same time."""
     envs = envs or {}
     out = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth' % bdf,
                                      'net_tap0,iface=ipt' + n], env=envs.get(n))
            for n, bdf, idx in hosts]
     for t in out:
         t.port, _ = t.ipoib_port()
-        t.mac_addr = start_eth(t, t.port, t.port_of('net_tap0'), '10.0.0.%d/24' % t.idx,
-                               '2001:db8::%d/64' % t.idx)
+        t.mac_addr = t.mac(t.port)
+        t.cmd('set portlist %d,%d' % (t.port, t.port_of('net_tap0')), r'testpmd>')
+        t.cmd('start', r'testpmd>')
+    for t in out:
+        t.link_up()
+        setup_kernel(t.h, t, False, t.mac_addr, '10.0.0.%d/24' % t.idx,
+                     '2001:db8::%d/64' % t.idx, wait=False)
+    for t in out:
+        link_local_ready(t.h, t)
     return out
 
 
-def wait_ping(h, host, args, what):
+def wait_ping(h, host, args, what, timeout=40):
     """Pings until one answer (the first packets may wait for ARP/ND and a
-    PathRecord), then 3 of 3 must come back."""
-    h.wait_for(lambda: host.ping(*args, count=1).returncode == 0, timeout=40, interval=0.5,
-               what=what + ': a first answer')
+    PathRecord), then 3 of 3 must come back. The first answer is waited
+    for by one ping sending every 0.2 s until it gets one (-c 1 -w):
+    a lost first packet costs 0.2 s, not ping's 2 s wait for it."""
+    r = h.run(['ping'] + list(args) + ['-c', '1', '-i', '0.2', '-w', str(timeout)],
+              netns=host.ns, timeout=timeout + 20, check=False)
+    h.check(r.returncode == 0, 'timed out after %ss waiting for %s: a first answer:\n%s' %
+            (timeout, what, r.stdout + r.stderr))
     r = host.ping(*args)
     h.check(r.returncode == 0 and ' 0% packet loss' in r.stdout,
             '%s: 3 of 3 answered:\n%s' % (what, r.stdout + r.stderr))
     h.info('%s: %s' % (what, r.stdout.strip().splitlines()[-1]))
 
 
-def setup_kernel(h, t, l3, mac, ipv4, ipv6, dev=None):
+def setup_kernel(h, t, l3, mac, ipv4, ipv6, dev=None, wait=True):
     """The kernel side in the namespace: addresses, and for a TAP the MAC
     of the net_ipoib port (the Ethernet view's ARP and ND carry the port's
     MAC). Down and up again once the IB link is up, so that the kernel's
     MLD reports for its solicited-node groups (which lib/ipoib joins) and
-    its duplicate address detection happen over a working link."""
+    its duplicate address detection happen over a working link; @wait:
+    returns once the TAP's link-local address is ready (link_local_ready)."""
     dev = dev or t.tap
     t.ip('link', 'set', dev, 'down')
     if not l3:
@@ -324,10 +338,17 @@ def setup_kernel(h, t, l3, mac, ipv4, ipv6, dev=None):
     t.ip('addr', 'add', ipv4, 'dev', dev)
     t.ip('-6', 'addr', 'add', ipv6, 'dev', dev, 'nodad')
     t.ip('link', 'set', dev, 'up')
-    if not l3:
-        h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', dev, 'scope', 'link')
-                   and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', dev),
-                   timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
+    if not l3 and wait:
+        link_local_ready(h, t, dev)
+
+
+def link_local_ready(h, t, dev=None):
+    """Wait for the end of the duplicate address detection of @t's TAP
+    (its link-local address there, none tentative)."""
+    dev = dev or t.tap
+    h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', dev, 'scope', 'link')
+               and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', dev),
+               timeout=20, interval=0.2, what='%s: link-local address ready' % t.name)
 
 
 def link_local(t, dev=None):

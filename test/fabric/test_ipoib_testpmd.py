@@ -36,7 +36,8 @@ import sys
 
 from simlib import Harness, telemetry
 
-from ipoib_testbed import HOSTS, Testbed, Testpmd, link_local, setup_kernel, wait_ping
+from ipoib_testbed import (HOSTS, Testbed, Testpmd, link_local, link_local_ready,
+                           setup_kernel, wait_ping)
 
 SCENARIOS = ('eth', 'l3', 'child')
 PARTITIONS = ('Default=0x7fff, ipoib : ALL=full ;\n'
@@ -132,8 +133,11 @@ def scenario(h, tb, sc):
     if sc == 'l3':
         silent_peer_answers(h, b, c, macs)
     else:
-        kernel(h, b, sc, macs[b.name])
-    kernel(h, c, sc, macs[c.name])
+        kernel(h, b, sc, macs[b.name], wait=False)
+    kernel(h, c, sc, macs[c.name], wait=False)
+    if sc != 'l3':
+        for t in hosts:
+            link_local_ready(h, t)
     if sc == 'l3':
         wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
         wait_ping(h, c, ['10.0.0.2'], 'c -> b IPv4')
@@ -164,9 +168,10 @@ def scenario(h, tb, sc):
     tb.quit(hosts)
 
 
-def kernel(h, t, sc, mac):
+def kernel(h, t, sc, mac, wait=True):
     """The kernel side of @t in its namespace (ipoib_testbed.setup_kernel)."""
-    setup_kernel(h, t, sc == 'l3', mac, '10.0.0.%d/24' % t.idx, '2001:db8::%d/64' % t.idx)
+    setup_kernel(h, t, sc == 'l3', mac, '10.0.0.%d/24' % t.idx, '2001:db8::%d/64' % t.idx,
+                 wait=wait)
 
 
 def check_telemetry(h, t, hosts, scenario):
@@ -205,10 +210,13 @@ def silent_peer_answers(h, b, c, macs):
     through net_ipoib's rx_burst flush. B learns C from it."""
     c.ip('link', 'set', c.tap, 'down')
     kernel(h, b, 'l3', macs[b.name])
-    b.ping('10.0.0.3', count=2)
+    # B's kernel asks ARP for 10.0.0.3 (the echo requests go unanswered)
+    p = h.spawn(['ping', '-c', '2', '-i', '0.3', '10.0.0.3'], name='ping_' + b.name,
+                netns=b.ns)
     h.wait_for(lambda: peers(telemetry(b.prefix, '/ipoib/neigh,ib%d' % b.lower)),
-               timeout=20, interval=0.5,
+               timeout=20, interval=0.2,
                what='B learns C from the ARP answer C\'s silent host flushed')
+    h.stop(p)
     h.info('C answered ARP with its kernel down: the rx_burst flush sent it')
 
 
