@@ -14,7 +14,7 @@
 #   5. the fabric as OpenSM and the diags see it (port states,
 #      ibnetdiscover with the DPDK hosts);
 #   6. ping, ping -6 (link-local and global), captured on every link;
-#   7. iperf3 TCP for 10 s;
+#   7. iperf3 TCP for 10 s (IPOIB_DEMO_IPERF_S);
 #   8. a report: throughput, RTT, packets per link, drops, the capture.
 #
 # usage: ipoib-demo.sh [BUILD_DIR [NETFILE]]
@@ -22,7 +22,8 @@
 # NETFILE (default config/fabrics/default.net) must have the MT25208
 # models host1 and host2. IPOIB_DEMO_CAPTURE names the capture file kept
 # (default /tmp/ipoib-demo.pcapng); IPOIB_DEMO_KEEP=1 keeps the scratch
-# directory with every log.
+# directory with every log; IPOIB_DEMO_IPERF_S sets the seconds of step 7
+# (default 10; the test of the demo runs it shorter).
 #
 # Each step prints its time; a failing step is named and the exit status
 # is 1 (130 after Ctrl-C). Everything started is stopped on exit, on
@@ -53,6 +54,10 @@ die() {
 }
 
 [ -f "$net" ] || die "no fabric file $net"
+iperf_s=${IPOIB_DEMO_IPERF_S:-10}
+case $iperf_s in
+''|*[!0-9]*|0) die "IPOIB_DEMO_IPERF_S: seconds, a positive integer: '$iperf_s'" ;;
+esac
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces, the user-MAD service's FUSE mount)"
 for f in "$ibfabric" "$klink" "$mthca" "$ibumad"; do
 	[ -e "$f" ] || die "$f not built (run usertools/ipoib-setup.sh)"
@@ -303,14 +308,14 @@ done
 step_done
 
 # -- 7 ------------------------------------------------------------------------
-step "iperf3 TCP host1 -> host2, 10 s"
+step "iperf3 TCP host1 -> host2, $iperf_s s"
 spawn iperf3_s nsenter --net="/var/run/netns/${NS[host2]}" iperf3 -s -1 -B "${IP4[host2]}"
 n=0
 until ip netns exec "${NS[host2]}" ss -Hltn | grep -q ':5201'; do
 	n=$((n + 1)); [ $n -lt 100 ] || die "iperf3 server not listening"
 	sleep 0.1
 done
-ip netns exec "${NS[host1]}" iperf3 -c "${IP4[host2]}" -t 10 -J >"$work/iperf3.json" ||
+ip netns exec "${NS[host1]}" iperf3 -c "${IP4[host2]}" -t "$iperf_s" -J >"$work/iperf3.json" ||
 	die "iperf3: $(tail -n 5 "$work/iperf3.json")"
 read -r mbps retr < <(python3 -c '
 import json, sys

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
 """IPoIB when the SM changes the P_Key at index 0 (issue 26, Faults): the
-bed of ipoib_testpmd (ipoib_fault_lib.py) with OpenSM's partition file
+bed of ipoib_testpmd (ipoib_testbed.py) with OpenSM's partition file
 giving every port 0x7fff and 0x8001, both full, with IPoIB broadcast
 groups. OpenSM puts its Default partition (0x7fff) at index 0; the only
 way its partition file moves another P_Key there is the `indx0` flag
@@ -28,8 +28,7 @@ import signal
 import sys
 
 from harness import Harness
-from ipoib_fault_lib import BCAST_MGID, Bed, bcast_members
-from test_ipoib_testpmd import wait_ping
+from ipoib_testbed import BCAST_MGID, Testbed, bcast_members, wait_ping
 
 PARTS = ('Default=0x7fff, ipoib : ALL=full ;\n'
          'P1=0x8001%s, ipoib : ALL=full ;\n')
@@ -37,31 +36,33 @@ PARTS = ('Default=0x7fff, ipoib : ALL=full ;\n'
 
 def main():
     with Harness('ipoib_fault_pkey0', timeout=190) as h:
-        bed = Bed(h, sys.argv[1:], 'ipfp', partitions=PARTS % '')
+        tb = Testbed(h, 'ipfp', sys.argv[1:8])
+        tb.partitions(PARTS % '')
+        tb.opensm()
+        tb.eth_pair()
         old, new = BCAST_MGID % 0xffff, BCAST_MGID % 0x8001
-        members = bcast_members(bed.saquery('-m'), old)
+        members = bcast_members(tb.saquery('-m'), old)
         h.check(len(members) >= 2, 'both hosts in %s first: %s' % (old, members))
-        lsc0 = {t.name: bed.lsc_events(t) for t in bed.hosts}
+        lsc0 = {t.name: t.lsc_events() for t in tb.hosts}
 
-        with open(bed.partitions, 'w') as f:
-            f.write(PARTS % ', indx0')
+        tb.partitions(PARTS % ', indx0')
         # dpdk-ib-ns execs down to opensm: the group leader is OpenSM.
-        os.kill(bed.osm.popen.pid, signal.SIGHUP)
+        os.kill(tb.osm.popen.pid, signal.SIGHUP)
         h.info('partitions.conf: 0x8001 with indx0; OpenSM got SIGHUP')
         got = []
 
         def rejoined():
-            got[:] = bcast_members(bed.saquery('-m'), new)
+            got[:] = bcast_members(tb.saquery('-m'), new)
             return len(got) >= 2
         h.wait_for(rejoined, timeout=40, interval=1,
                    what='both parents members of %s' % new)
         h.info('%s members: %s' % (new, got))
-        for t in bed.hosts:
-            h.wait_for(lambda t=t: bed.lsc_events(t) >= lsc0[t.name] + 2 and bed.link_up(t),
+        for t in tb.hosts:
+            h.wait_for(lambda t=t: t.lsc_events() >= lsc0[t.name] + 2 and t.is_up(),
                        timeout=30, interval=0.5,
                        what='%s: net_ipoib0 bounced (LSC down and up)' % t.name)
-            h.info('%s: LSC events %d -> %d' % (t.name, lsc0[t.name], bed.lsc_events(t)))
-        left = bcast_members(bed.saquery('-m'), old)
+            h.info('%s: LSC events %d -> %d' % (t.name, lsc0[t.name], t.lsc_events()))
+        left = bcast_members(tb.saquery('-m'), old)
         h.info('%s members now: %s' % (old, left))
         h.check(not left, 'the parents left %s: %s' % (old, left))
         # lib/ipoib flushed its neighbours with the P_Key (RFC 4391 addresses
@@ -70,11 +71,11 @@ def main():
         # to the TAP's carrier, whose loss makes Linux flush its neighbours,
         # neigh_carrier_down()), and their REACHABLE entries would last up
         # to 45 s: flushed here, as the carrier loss would.
-        for t in bed.hosts:
+        for t in tb.hosts:
             t.ip('neigh', 'flush', 'dev', t.tap)
-        wait_ping(h, bed.b, ['10.0.0.3'], 'b -> c IPv4 on P_Key 0x8001')
-        wait_ping(h, bed.c, ['10.0.0.2'], 'c -> b IPv4 on P_Key 0x8001')
-        bed.close()
+        wait_ping(h, tb.hosts[0], ['10.0.0.3'], 'b -> c IPv4 on P_Key 0x8001')
+        wait_ping(h, tb.hosts[1], ['10.0.0.2'], 'c -> b IPv4 on P_Key 0x8001')
+        tb.close()
 
 
 if __name__ == '__main__':

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
 """IPoIB when the SM moves (issue 26, Faults): the bed of ipoib_testpmd
-(ipoib_fault_lib.py), librte_ibumad loaded into B's testpmd so that B
+(ipoib_testbed.py), librte_ibumad loaded into B's testpmd so that B
 serves the user-MAD service. OpenSM on A is SIGKILLed and a new OpenSM
 started on B itself, through B's service. Nothing else restarts.
 
@@ -21,12 +21,13 @@ usage: test_ipoib_fault_sm.py <ibfabric> <netfile> <sa_host>
        <librte_ibumad.so>
 """
 
+import os
+import signal
 import sys
 import time
 
 from harness import Harness
-from ipoib_fault_lib import BCAST_MGID, Bed, bcast_members
-from test_ipoib_testpmd import wait_ping
+from ipoib_testbed import BCAST_MGID, Testbed, bcast_members, wait_ping
 
 RECOVERY_S = 30
 
@@ -34,23 +35,25 @@ RECOVERY_S = 30
 def main():
     with Harness('ipoib_fault_sm', timeout=190) as h:
         h.need_program('nsenter')
-        bed = Bed(h, sys.argv[1:], 'ipfs')
-        b, c = bed.b, bed.c
-        pids = [t.p.popen.pid for t in bed.hosts]
-        before = {t.name: bed.xstats(t) for t in bed.hosts}
+        tb = Testbed(h, 'ipfs', sys.argv[1:8])
+        tb.opensm()
+        # B also serves the user-MAD service (librte_ibumad preloaded)
+        b, c = tb.eth_pair(env_b=tb.umad_env(os.path.abspath(sys.argv[8]), 'b'))
+        pids = [t.p.popen.pid for t in tb.hosts]
+        before = {t.name: t.xstats() for t in tb.hosts}
         h.info('before: %s' % {n: {k: v for k, v in x.items() if k.startswith('ctrl_')}
                                for n, x in before.items()})
 
-        bed.kill_sm()
+        h.stop(tb.osm, sig=signal.SIGKILL)
         h.info('OpenSM on A killed')
-        osm = bed.opensm('opensm_b', on_b=True)
+        osm = tb.opensm('opensm_b', on=b)
         t0 = time.monotonic()
         h.info('OpenSM on B: SUBNET UP')
         mgid = BCAST_MGID % 0xffff
         members = []
 
         def joined():
-            members[:] = bcast_members(bed.saquery('-m', on_b=True), mgid)
+            members[:] = bcast_members(tb.saquery('-m', on=b), mgid)
             return len(members) >= 2
         h.wait_for(joined, timeout=RECOVERY_S, interval=1,
                    what='both hosts full members of %s again' % mgid)
@@ -61,8 +64,8 @@ def main():
         h.info('recovered %.1f s after the new SUBNET UP' % took)
         h.check(took <= RECOVERY_S, 'recovery within %d s: %.1f s' % (RECOVERY_S, took))
 
-        for t in bed.hosts:
-            x0, x1 = before[t.name], bed.xstats(t)
+        for t in tb.hosts:
+            x0, x1 = before[t.name], t.xstats()
             d = {k: x1[k] - x0[k] for k in x1 if k.startswith('ctrl_')}
             h.info('%s: counters grew by %s' % (t.name, d))
             h.check(d['ctrl_path_refreshes'] >= 1,
@@ -70,9 +73,8 @@ def main():
             h.check(d['ctrl_path_queries'] == d['ctrl_path_refreshes'],
                     '%s: one query per refreshed path, no new path (no flush): %s' %
                     (t.name, d))
-        h.check_eq([t.p.popen.pid for t in bed.hosts], pids, 'testpmd pids (no restart)')
-        h.stop(osm)
-        bed.close()
+        h.check_eq([t.p.popen.pid for t in tb.hosts], pids, 'testpmd pids (no restart)')
+        tb.close()
 
 
 if __name__ == '__main__':

@@ -39,7 +39,7 @@ import sys
 import time
 
 from harness import Harness
-from ipoib_testbed import Testbed, eth_hosts, wait_ping
+from ipoib_testbed import Testbed, by_pass, eth_hosts, wait_ping
 from test_mcast_join import member_state
 
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -53,6 +53,8 @@ LONE_MGID4, LONE_MGID6 = 'ff12:401b:ffff::f04:506', 'ff12:601b:ffff::4:5:6'
 # OpenSM 3.3.23's SA sets ClassPortInfo CapabilityMask2 bit 12
 # (SendOnlyFullMember supported): lib/ipoib joins send-only as 0x8
 FULL, SENDONLY = 1, 8
+# between C's datagrams: the join its first one starts took < 0.2 s here
+SEND_GAP_S = by_pass(0.05, 0.1)
 
 RECEIVER = r'''
 import select, socket, struct, sys
@@ -89,7 +91,7 @@ s6.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_IF, struct.pack('=I', i
 for i in range(int(sys.argv[5])):
     s4.sendto(b'v4-%%d' %% i, (sys.argv[3], %(port)d))
     s6.sendto(b'v6-%%d' %% i, (sys.argv[4], %(port)d, 0, ifindex))
-    time.sleep(0.2)
+    time.sleep(float(sys.argv[6]))
 print('SENT', flush=True)
 ''' % {'port': PORT}
 
@@ -178,8 +180,8 @@ def main():
                    timeout=20, interval=1,
                    what='B FullMember of %s and %s (saquery -m)' % (MGID4, MGID6))
 
-        tx = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', GROUP4, GROUP6, '100'],
-                     name='sender_c', netns=c.ns)
+        tx = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', GROUP4, GROUP6, '100',
+                      str(SEND_GAP_S)], name='sender_c', netns=c.ns)
         h.wait_for(lambda: 'RX v4-' in rx.log() and 'RX v6-' in rx.log(), timeout=20,
                    interval=0.2, what='the receiver gets both groups\' datagrams')
         h.wait_for(lambda: all(members()[(g, gid_c)] == SENDONLY for g in (MGID4, MGID6)),

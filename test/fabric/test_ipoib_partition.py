@@ -75,8 +75,8 @@ def main():
     with Harness('ipoib_partition', timeout=290) as h:
         tb = Testbed(h, 'ippk', sys.argv[1:8], D_BDF)
         mthca_host = os.path.abspath(sys.argv[8])
-        part = tb.partitions(DEFAULT)
-        osm = tb.opensm('opensm', ['-P', part])
+        tb.partitions(DEFAULT)
+        osm = tb.opensm('opensm')
 
         # 1. children configured before the SM programs their P_Key
         hosts = [Testpmd(tb, n, bdf, idx, ['net_ipoib0,dev=%s,mode=eth,pkey=0x8001' % bdf,
@@ -115,10 +115,14 @@ def main():
         dport, _ = d.ipoib_port()
         start_eth(d, dport, d.port_of('net_tap0'), '10.1.0.4/24', '2001:db8:1::4/64')
         rx_before = b.xstats(b.port)
-        for dst in ('10.1.0.2', '10.1.0.3'):
-            r = d.ping(dst, count=3)
-            h.check(r.returncode != 0 and '100% packet loss' in r.stdout,
-                    'd -> %s from the default partition fails:\n%s' % (dst, r.stdout))
+        # both at once: each waits out its unanswered requests
+        pings = {dst: h.spawn(['ping', dst, '-c', '3', '-W', '2', '-i', '0.3'],
+                              name='ping_d_' + dst, netns=d.ns)
+                 for dst in ('10.1.0.2', '10.1.0.3')}
+        for dst, p in pings.items():
+            h.wait_for(lambda p=p: not p.alive(), timeout=30, what='ping %s ends' % dst)
+            h.check(p.popen.returncode != 0 and '100% packet loss' in p.log(),
+                    'd -> %s from the default partition fails:\n%s' % (dst, p.log()))
         neigh = d.ip('neigh', 'show', '10.1.0.2', 'dev', d.tap)
         h.check('lladdr' not in neigh, 'D never resolves B\'s child: %r' % neigh)
         h.info('d -> 10.1.0.2, 10.1.0.3: 100%% packet loss; ip neigh: %s' % neigh.strip())

@@ -7,7 +7,10 @@ its HCA's port, net_mthca) and a net_tap0 whose kernel side is in a
 network namespace the test made; OpenSM on a third DPDK host through the
 user-MAD service. The kernels of the two namespaces talk over the fabric.
 
-Scenarios:
+Scenarios, run one after the other on one bed (ipoib_testbed.py: one
+ibfabric, one SM host, one OpenSM whose partition file gives every port
+0x7fff and 0x8001), each with its own two testpmd hosts and namespaces,
+its checks prefixed with its name in the output:
 
 eth    mode=eth and a TAP: the TAP's MAC is set to net_ipoib0's (the
        Ethernet view's ARP and ND carry it); ping and ping -6 (link-local
@@ -23,174 +26,160 @@ testpmd runs inside the namespace (`ip netns exec`), so its TAP is
 created there; the simulated PCI functions are files and path sockets,
 reachable from any network namespace.
 
-usage: test_ipoib_testpmd.py <eth|l3|child> <ibfabric> <netfile> <sa_host>
-                             <librte_net_mthca.so> <librte_net_ipoib.so>
-                             <preload> <dpdk-ib-ns>
+usage: test_ipoib_testpmd.py <scenario>[,<scenario>...] <ibfabric> <netfile>
+           <sa_host> <librte_net_mthca.so> <librte_net_ipoib.so> <preload>
+           <dpdk-ib-ns>
 """
 
-import os
 import re
-import shutil
-import subprocess
 import sys
 
-from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload, telemetry
-from test_ipoib_if import start_opensm
+from simlib import Harness, telemetry
 
-import ipoib_testbed as testbed
-from ipoib_testbed import wait_ping
+from ipoib_testbed import (HOSTS, Testbed, Testpmd, link_local, link_local_ready,
+                           setup_kernel, wait_ping)
 
-SM_BDF = '0000:10:00.0'
-HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
+SCENARIOS = ('eth', 'l3', 'child')
+PARTITIONS = ('Default=0x7fff, ipoib : ALL=full ;\n'
+              'P1=0x8001, ipoib : ALL=full ;\n')
 
 
-class Testpmd(testbed.Testpmd):
-    """One dpdk-testpmd host in its namespace, started for a scenario;
-    its commands, ip and ping are the test bed's (ipoib_testbed.py)."""
-
-    def __init__(self, h, name, bdf, idx, scenario, plugdir, env):
-        self.h, self.name, self.idx = h, name, idx
-        self.ns = h.netns(name)
-        self.tap = 'ipt' + name
-        mode = 'l3' if scenario == 'l3' else 'eth'
-        ipoib = 'net_ipoib0,dev=%s,mode=%s' % (bdf, mode)
-        if scenario == 'child':
-            ipoib += ',pkey=0x8001'
-        if scenario == 'l3':
-            ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)
-            tap = 'net_tun0,iface=' + self.tap
-        else:
-            tap = 'net_tap0,iface=' + self.tap
-        self.prefix = prefix = 'iptp%s%d' % (name, os.getpid())
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
-        # One forwarding lcore each, on different cores (2-core machines).
-        main = '0' if name == 'b' else '1'
-        self.p = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-d', plugdir, '--no-huge',
-                          '-m', '384', '-l', '0,1', '--main-lcore', main,
-                          '--file-prefix', prefix, '-a', bdf, '--vdev=' + ipoib,
-                          '--vdev=' + tap, '--log-level=pmd.net.ipoib:info',
-                          '--', '-i', '--forward-mode=io', '--total-num-mbufs=4096'],
-                         name='testpmd_' + name, stdin=True, env=env, netns=self.ns)
-        h.wait_log(self.p, 'testpmd>', timeout=90)
+def vdevs(scenario, bdf, idx, tap):
+    """The --vdev arguments of a host of @scenario: net_ipoib0, and the
+    TAP (eth, child) or TUN (l3) it forwards to."""
+    ipoib = 'net_ipoib0,dev=%s,mode=%s' % (bdf, 'l3' if scenario == 'l3' else 'eth')
+    if scenario == 'child':
+        ipoib += ',pkey=0x8001'
+    if scenario == 'l3':
+        ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)
+        return [ipoib, 'net_tun0,iface=' + tap]
+    return [ipoib, 'net_tap0,iface=' + tap]
 
 
 def main():
-    scenario = sys.argv[1]
-    ibfabric, netfile, sa_host, mthca_so, ipoib_so, preload, ns_tool = (
-        os.path.abspath(a) for a in sys.argv[2:9])
-    with Harness('ipoib_testpmd_' + scenario, timeout=290) as h:
-        for prog in ('dpdk-testpmd', 'opensm', 'unshare', 'ping', 'stdbuf'):
-            h.need_program(prog)
-        root = h.path('pci')
-        Fabric(h, ibfabric, netfile, tag='iptp', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, HOSTS[-1][1], 'iommu.sock')),
-                   timeout=10, what='the simulated PCI functions')
-        plugdir = pmd_plugin_dir(h, (mthca_so, ipoib_so))
-        env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
-                   LD_LIBRARY_PATH=None)
-
-        run = h.path('umad-sm')
-        os.makedirs(run)
-        h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
-                                             stderr=subprocess.DEVNULL))
-        sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                           'iptpsm%d' % os.getpid(), '-a', SM_BDF, '--', 'idle'],
-                          name='sm_host', stdin=True,
-                          env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
-        h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
-                   timeout=60, what='umad0 of the SM host')
-        extra = []
-        if scenario == 'child':
-            extra = ['-P', h.write_file('partitions.conf',
-                                        'Default=0x7fff, ipoib : ALL=full ;\n'
-                                        'P1=0x8001, ipoib : ALL=full ;\n')]
-        osm = start_opensm(h, ns_tool, run, preload, 'opensm', extra)
-
-        hosts = [Testpmd(h, n, bdf, idx, scenario, plugdir, env) for n, bdf, idx in HOSTS]
-        macs = {}
-        for t in hosts:
-            # net_mthca's ports come first (the PCI bus is probed before
-            # the vdevs): the IB port's, owned by net_ipoib0 and hidden,
-            # and a second IB port's, not used; then net_ipoib0 and the TAP.
-            t.port = int(re.search(r'net_ipoib0: port (\d+) on .* \(ethdev (\d+)\)',
-                                   t.p.log()).group(1))
-            t.lower = lower = int(re.search(r'net_ipoib0: port \d+ on .* \(ethdev (\d+)\)',
-                                            t.p.log()).group(1))
-            out = t.cmd('show port info %d' % t.port, r'Driver name: +\S+[\s\S]*testpmd>')
-            h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib0:\n%s' %
-                    (t.name, t.port, out))
-            macs[t.name] = re.search(r'MAC address: ([0-9A-Fa-f:]{17})', out).group(1).lower()
-            out = t.cmd('show port summary all', r'testpmd>')
-            h.check(not re.search(r'^%d\s' % lower, out, re.M),
-                    '%s: the IB port\'s ethdev %d is owned, testpmd skips it:\n%s' %
-                    (t.name, lower, out))
-            t.cmd('set portlist %d,%d' % (t.port, t.port + 1), r'testpmd>')
-            t.cmd('start', r'testpmd>')
-        for t in hosts:
-            h.wait_for(lambda t=t: re.search(r'Link status: up',
-                                             t.cmd('show port info %d' % t.port, r'testpmd>')),
-                       timeout=60, interval=1, what='%s: net_ipoib0 link up' % t.name)
-            h.check('Port %d: link state change event' % t.port in t.p.log(),
-                    '%s: an LSC event for net_ipoib0' % t.name)
-        h.info('both net_ipoib0 links up: MACs %s' % macs)
-
-        b, c = hosts
-        if scenario == 'l3':
-            silent_peer_answers(h, b, c, macs)
-        else:
-            setup_kernel(h, b, scenario, macs['b'])
-        setup_kernel(h, c, scenario, macs['c'])
-        if scenario == 'l3':
-            wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
-            wait_ping(h, c, ['10.0.0.2'], 'c -> b IPv4')
-            wait_ping(h, b, ['-6', '2001:db8::3'], 'b -> c IPv6')
-            wait_ping(h, c, ['-6', '2001:db8::2'], 'c -> b IPv6')
-        else:
-            eth_pings(h, b, c, macs, scenario)
-        for t in hosts:
-            check_telemetry(h, t, hosts, scenario)
-        ctrl = 0
-        for t in hosts:
-            out = t.cmd('show port stats %d' % t.port, r'TX-packets: +\d+[\s\S]*testpmd>')
-            rx = int(re.search(r'RX-packets: +(\d+)', out).group(1))
-            tx = int(re.search(r'TX-packets: +(\d+)', out).group(1))
-            h.check(rx >= 10 and tx >= 10, '%s: net_ipoib0 stats count the pings:\n%s' %
-                    (t.name, out))
-            out = t.cmd('show port xstats %d' % t.port, r'tx_path_failed_drops: +\d+')
-            for name in ('rx_wrong_pkey_drops', 'tx_no_neigh_drops', 'tx_ctrl_packets'):
-                h.check(name + ':' in out, '%s: xstats lack %s' % (t.name, name))
-            check_first_contact(h, t, out, scenario)
-            ctrl += int(re.search(r'tx_ctrl_packets: +(\d+)', out).group(1))
-        # l3: the interface answers ARP and ND itself, through the control
-        # ring, which only the rx_burst flush empties (io mode sends only
-        # what it received). eth: packets released from a resolved path
-        # take the same way, when the kernel sent before the path was there.
-        h.info('control packets sent: %d' % ctrl)
-        if scenario == 'l3':
-            h.check(ctrl >= 2, 'ARP/ND answers sent by the interfaces: %d' % ctrl)
-        for t in hosts:
-            t.p.write('quit\n')
-        for t in hosts:
-            h.wait_for(lambda t=t: not t.p.alive(), timeout=60, what='%s quits' % t.p.name)
-            h.check_eq(t.p.popen.returncode, 0, '%s exit status' % t.p.name)
-        h.stop(osm)
-        sm_host.write('QUIT\n')
-        h.wait_for(lambda: not sm_host.alive(), timeout=30, what='sm_host exits')
+    scenarios = sys.argv[1].split(',')
+    for sc in scenarios:
+        if sc not in SCENARIOS:
+            sys.exit('test_ipoib_testpmd: unknown scenario %r' % sc)
+    name = 'ipoib_testpmd' + ('' if len(scenarios) > 1 or scenarios == ['eth']
+                              else '_' + scenarios[0])
+    with Harness(name, timeout=290) as h:
+        tb = Testbed(h, 'iptp', sys.argv[2:9])
+        tb.partitions(PARTITIONS)
+        tb.opensm()
+        for sc in scenarios:
+            h.info('== scenario %s ==' % sc)
+            scenario(h, tb, sc)
+            h.info('== scenario %s: passed ==' % sc)
+        tb.close(hosts=[])
 
 
-def check_first_contact(h, t, out, scenario):
+class Scoped:
+    """The harness with every check and message prefixed by a scenario's
+    name, so that a failure says which scenario it is in."""
+
+    def __init__(self, h, tag):
+        self._h, self._tag = h, tag
+
+    def __getattr__(self, attr):
+        return getattr(self._h, attr)
+
+    def info(self, msg):
+        self._h.info('%s: %s' % (self._tag, msg))
+
+    def check(self, cond, msg):
+        self._h.check(cond, '%s: %s' % (self._tag, msg))
+
+    def check_eq(self, got, expected, what):
+        self._h.check_eq(got, expected, '%s: %s' % (self._tag, what))
+
+    def wait_for(self, cond, timeout=10, what='condition', interval=0.02):
+        return self._h.wait_for(cond, timeout=timeout, what='%s: %s' % (self._tag, what),
+                                interval=interval)
+
+
+def scenario(h, tb, sc):
+    """One scenario on the bed: its hosts started, checked and quit."""
+    h = Scoped(h, sc)
+    sfx = '' if sc == 'eth' else sc
+    hosts = []
+    for n, bdf, idx in HOSTS:
+        hosts.append(Testpmd(tb, n + sfx, bdf, idx, vdevs(sc, bdf, idx, 'ipt' + n + sfx)))
+        hosts[-1].h = h
+    macs = {}
+    for t in hosts:
+        # net_mthca's ports come first (the PCI bus is probed before
+        # the vdevs): the IB port's, owned by net_ipoib0 and hidden,
+        # and a second IB port's, not used; then net_ipoib0 and the TAP.
+        t.port, t.lower = t.ipoib_port()
+        lower = t.lower
+        out = t.cmd('show port info %d' % t.port, r'Driver name: +\S+[\s\S]*testpmd>')
+        h.check('Driver name: net_ipoib' in out, '%s: port %d is net_ipoib0:\n%s' %
+                (t.name, t.port, out))
+        macs[t.name] = re.search(r'MAC address: ([0-9A-Fa-f:]{17})', out).group(1).lower()
+        out = t.cmd('show port summary all', r'testpmd>')
+        h.check(not re.search(r'^%d\s' % lower, out, re.M),
+                '%s: the IB port\'s ethdev %d is owned, testpmd skips it:\n%s' %
+                (t.name, lower, out))
+        t.cmd('set portlist %d,%d' % (t.port, t.port + 1), r'testpmd>')
+        t.cmd('start', r'testpmd>')
+    for t in hosts:
+        t.link_up()
+        h.check('Port %d: link state change event' % t.port in t.p.log(),
+                '%s: an LSC event for net_ipoib0' % t.name)
+    h.info('both net_ipoib0 links up: MACs %s' % macs)
+
+    b, c = hosts
+    if sc == 'l3':
+        silent_peer_answers(h, b, c, macs)
+    else:
+        kernel(h, b, sc, macs[b.name], wait=False)
+    kernel(h, c, sc, macs[c.name], wait=False)
+    if sc != 'l3':
+        for t in hosts:
+            link_local_ready(h, t)
+    if sc == 'l3':
+        wait_ping(h, b, ['10.0.0.3'], 'b -> c IPv4')
+        wait_ping(h, c, ['10.0.0.2'], 'c -> b IPv4')
+        wait_ping(h, b, ['-6', '2001:db8::3'], 'b -> c IPv6')
+        wait_ping(h, c, ['-6', '2001:db8::2'], 'c -> b IPv6')
+    else:
+        eth_pings(h, b, c, macs, sc)
+    for t in hosts:
+        check_telemetry(h, t, hosts, sc)
+    ctrl = 0
+    for t in hosts:
+        out = t.cmd('show port stats %d' % t.port, r'TX-packets: +\d+[\s\S]*testpmd>')
+        rx = int(re.search(r'RX-packets: +(\d+)', out).group(1))
+        tx = int(re.search(r'TX-packets: +(\d+)', out).group(1))
+        h.check(rx >= 10 and tx >= 10, '%s: net_ipoib0 stats count the pings:\n%s' %
+                (t.name, out))
+        x = t.xstats()
+        for name in ('rx_wrong_pkey_drops', 'tx_no_neigh_drops', 'tx_ctrl_packets'):
+            h.check(name in x, '%s: xstats lack %s' % (t.name, name))
+        check_first_contact(h, t, x, sc)
+        ctrl += x['tx_ctrl_packets']
+    # l3: the interface answers ARP and ND itself, through the control
+    # ring, which only the rx_burst flush empties (io mode sends only
+    # what it received). eth: packets released from a resolved path
+    # take the same way, when the kernel sent before the path was there.
+    h.info('control packets sent: %d' % ctrl)
+    if sc == 'l3':
+        h.check(ctrl >= 2, 'ARP/ND answers sent by the interfaces: %d' % ctrl)
+    tb.quit(hosts)
+
+
+def check_first_contact(h, t, x, sc):
     """No packet lost for want of a neighbour while the hosts first
     resolved each other: the kernel answers an ARP/ND from a sender the
     control side has not learned yet (its SRC_NEW event is still on the
     ring), and a host sends to a group before its send-only join
     completed; lib/ipoib holds such packets (3 per unicast destination,
-    16 per group) until the neighbour is there. Held packets dropped
-    are only those of groups whose join the SM refused."""
-    x = {k: int(v) for k, v in re.findall(r'(\w+): +(\d+)', out)}
+    16 per group) until the neighbour is there. @x: the port's xstats."""
     h.info('%s: tx_no_neigh_drops %d, tx_held_packets %d sent %d dropped %d' %
            (t.name, x.get('tx_no_neigh_drops', -1), x.get('tx_held_packets', -1),
             x.get('tx_held_sent', -1), x.get('tx_held_drops', -1)))
-    if scenario == 'l3':
+    if sc == 'l3':
         return
     h.check_eq(x.get('tx_no_neigh_drops'), 0, '%s: tx_no_neigh_drops after first contact' %
                t.name)
@@ -198,22 +187,10 @@ def check_first_contact(h, t, out, scenario):
             '%s: first packets held and sent: %s' % (t.name, x))
 
 
-def setup_kernel(h, t, scenario, mac):
-    """The kernel side in the namespace: addresses, and for a TAP the MAC
-    of net_ipoib0 (the Ethernet view's ARP and ND carry the port's MAC).
-    Down and up again once the IB link is up, so that the kernel's MLD
-    reports for its solicited-node groups (which lib/ipoib joins) and its
-    duplicate address detection happen over a working link."""
-    t.ip('link', 'set', t.tap, 'down')
-    if scenario != 'l3':
-        t.ip('link', 'set', t.tap, 'address', mac)
-    t.ip('addr', 'add', '10.0.0.%d/24' % t.idx, 'dev', t.tap)
-    t.ip('-6', 'addr', 'add', '2001:db8::%d/64' % t.idx, 'dev', t.tap, 'nodad')
-    t.ip('link', 'set', t.tap, 'up')
-    if scenario != 'l3':
-        h.wait_for(lambda: 'fe80' in t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
-                   and 'tentative' not in t.ip('-6', 'addr', 'show', 'dev', t.tap),
-                   timeout=20, interval=0.5, what='%s: link-local address ready' % t.name)
+def kernel(h, t, sc, mac, wait=True):
+    """The kernel side of @t in its namespace (ipoib_testbed.setup_kernel)."""
+    setup_kernel(h, t, sc == 'l3', mac, '10.0.0.%d/24' % t.idx, '2001:db8::%d/64' % t.idx,
+                 wait=wait)
 
 
 def check_telemetry(h, t, hosts, scenario):
@@ -251,17 +228,15 @@ def silent_peer_answers(h, b, c, macs):
     testpmd (io mode) never calls tx_burst: the answer can only leave
     through net_ipoib's rx_burst flush. B learns C from it."""
     c.ip('link', 'set', c.tap, 'down')
-    setup_kernel(h, b, 'l3', macs['b'])
-    b.ping('10.0.0.3', count=2)
+    kernel(h, b, 'l3', macs[b.name])
+    # B's kernel asks ARP for 10.0.0.3 (the echo requests go unanswered)
+    p = h.spawn(['ping', '-c', '2', '-i', '0.3', '10.0.0.3'], name='ping_' + b.name,
+                netns=b.ns)
     h.wait_for(lambda: peers(telemetry(b.prefix, '/ipoib/neigh,ib%d' % b.lower)),
-               timeout=20, interval=0.5,
+               timeout=20, interval=0.2,
                what='B learns C from the ARP answer C\'s silent host flushed')
+    h.stop(p)
     h.info('C answered ARP with its kernel down: the rx_burst flush sent it')
-
-
-def link_local(t):
-    out = t.ip('-6', 'addr', 'show', 'dev', t.tap, 'scope', 'link')
-    return re.search(r'inet6 (fe80::[0-9a-f:]+)/64', out).group(1)
 
 
 def eth_pings(h, b, c, macs, scenario):

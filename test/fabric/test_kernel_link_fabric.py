@@ -13,10 +13,11 @@ eth  mode=eth and a TAP (mtu=2044 on net_ipoib: the TAP is clamped to
 l3   mode=l3 and a TUN, the addresses also given to net_ipoib (ipv4=,
      ipv6=; it answers ARP and ND itself): ping and ping -6 both ways.
 
-Then, both: iperf3 TCP for 10 s (its rate printed); iperf3 UDP paced at
-20 Mbit/s for 5 s with no datagram lost; a 100 MiB file over
+Then, both: iperf3 TCP for 5 s (its rate printed); iperf3 UDP paced at
+20 Mbit/s for 3 s with no datagram lost; a 100 MiB file over
 TCP arrives with the same SHA-256; SIGINT ends both hosts with final
-statistics and exit status 0.
+statistics and exit status 0. In the sanitizer pass the same checks
+with shorter traffic: TCP 3 s, UDP 2 s, a 32 MiB file.
 
 The kernel link runs inside the namespace (``ip netns exec``), so its
 TAP is created there; the simulated PCI functions are files and path
@@ -38,12 +39,14 @@ import sys
 
 from simlib import Fabric, Harness, eal_private_dir
 from test_ipoib_if import start_opensm
-from test_ipoib_testpmd import wait_ping
+from ipoib_testbed import by_pass, wait_ping
 
 SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
 IFACE = 'ib0'
-FILE_SIZE = 100 * 1024 * 1024
+FILE_SIZE = by_pass(100, 32) << 20
+TCP_S = by_pass(5, 3)
+UDP_S = by_pass(3, 2)
 UDP_RATE = '20M'    # paced: a tenth of what TCP reaches here
 PORT = 5301
 
@@ -187,31 +190,32 @@ def main():
                 h.info('%s: ip neigh: %s' % (me.name, ' | '.join(
                     (neigh + neigh6).strip().splitlines())))
 
-        # iperf3 TCP for 10 s, b -> c
+        # iperf3 TCP for TCP_S, b -> c
         srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.3'], name='iperf3_s', netns=c.ns)
         h.wait_for(lambda: ':5201' in h.run(['ss', '-Hltn'], netns=c.ns).stdout,
                    timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
-        r = h.run(['iperf3', '-c', '10.0.0.3', '-t', '10', '-J'], netns=b.ns, timeout=60)
+        r = h.run(['iperf3', '-c', '10.0.0.3', '-t', str(TCP_S), '-J'], netns=b.ns,
+                  timeout=60)
         res = json.loads(r.stdout)['end']
         bps = res['sum_received']['bits_per_second']
         h.check(bps > 0, 'iperf3 moved nothing')
-        h.info('iperf3 TCP b -> c over the fabric, 10 s: %.1f Mbit/s, %d retransmits' %
-               (bps / 1e6, res['sum_sent'].get('retransmits', 0)))
+        h.info('iperf3 TCP b -> c over the fabric, %d s: %.1f Mbit/s, %d retransmits' %
+               (TCP_S, bps / 1e6, res['sum_sent'].get('retransmits', 0)))
 
         # UDP paced well below the TCP rate, c -> b: nothing lost
         srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.2'], name='iperf3_su', netns=b.ns)
         h.wait_for(lambda: ':5201' in h.run(['ss', '-Hltn'], netns=b.ns).stdout,
                    timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
-        r = h.run(['iperf3', '-c', '10.0.0.2', '-u', '-b', UDP_RATE, '-l', '1200', '-t', '5',
-                   '-J'], netns=c.ns, timeout=60)
+        r = h.run(['iperf3', '-c', '10.0.0.2', '-u', '-b', UDP_RATE, '-l', '1200',
+                   '-t', str(UDP_S), '-J'], netns=c.ns, timeout=60)
         udp = json.loads(r.stdout)['end']['sum']
         h.check(udp['packets'] > 0, 'iperf3 UDP sent nothing')
         h.check(udp['lost_packets'] == 0, 'iperf3 UDP at %s: %d of %d datagrams lost' %
                 (UDP_RATE, udp['lost_packets'], udp['packets']))
-        h.info('iperf3 UDP c -> b at %s for 5 s: %d datagrams, none lost' %
-               (UDP_RATE, udp['packets']))
+        h.info('iperf3 UDP c -> b at %s for %d s: %d datagrams, none lost' %
+               (UDP_RATE, UDP_S, udp['packets']))
 
-        # a 100 MiB file, b -> c, compared by SHA-256
+        # a FILE_SIZE file, b -> c, compared by SHA-256
         src = h.path('file.src')
         dst = h.path('file.dst')
         with open(src, 'wb') as f:
@@ -231,7 +235,8 @@ def main():
             return d.hexdigest()
         h.check_eq(os.path.getsize(dst), FILE_SIZE, 'bytes received')
         h.check_eq(sha(dst), sha(src), 'SHA-256 of the file received')
-        h.info('100 MiB file b -> c: SHA-256 %s on both sides' % sha(src)[:16])
+        h.info('%d MiB file b -> c: SHA-256 %s on both sides' % (FILE_SIZE >> 20,
+                                                                  sha(src)[:16]))
         os.unlink(src)
         os.unlink(dst)
 
