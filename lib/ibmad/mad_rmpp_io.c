@@ -415,6 +415,14 @@ ibmad_rmpp_recv_hook(struct ibmad_dev *mdev, struct ibmad_rx_entry *e,
 		 */
 		return response && recv_data(mdev, e, tid);
 	default:
+		/* Active, but no RMPPType Linux knows either (it answers
+		 * BadT): e.g. OpenSM's GetTableResp under umad2sim, which
+		 * leaves segmenting, and the type, to a kernel it lacks.
+		 */
+		mdev->stats.rx_invalid++;
+		IBMAD_LOG(DEBUG, "%s port %u: TID 0x%016" PRIx64 ": RMPPType %u "
+			  "(flags 0x%02x): dropped", mdev->dev->name, e->wc.port, tid,
+			  e->mad[RMPP_OFF_TYPE], e->mad[RMPP_OFF_FLAGS]);
 		return true;    /* unknown RMPPType: dropped */
 	}
 }

@@ -152,8 +152,11 @@ int rte_ibmad_sa_cancel(uint64_t query_id);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * PathRecord GetTable (or Get when @p comp_mask has NumbPath 1 and the
- * caller wants one): the seeds' ib_sa_path_rec_get().
+ * PathRecord query (the seeds' ib_sa_path_rec_get()): SubnAdmGet when
+ * @p comp_mask has RTE_IB_SA_PATH_REC_NUMB_PATH and @p rec's numb_path
+ * is 1 (one path: the callback gets one record, or an SA error such as
+ * RTE_IBMAD_SA_ERR_NO_RECORDS), SubnAdmGetTable otherwise (every
+ * matching path). Parameters and return as rte_ibmad_sa_query().
  */
 __rte_experimental
 int rte_ibmad_sa_path_rec_get(struct rte_ib_device *dev, uint8_t port,

@@ -481,9 +481,20 @@ rte_ibmad_sa_path_rec_get(struct rte_ib_device *dev, uint8_t port,
 			  const struct rte_ibmad_sa_opts *opts,
 			  rte_ibmad_sa_cb cb, void *arg, uint64_t *query_id)
 {
-	return rte_ibmad_sa_query(dev, port, RTE_IB_SA_METHOD_GET_TABLE,
-				  RTE_IB_SA_ATTR_PATH_REC, comp_mask, rec, opts,
-				  cb, arg, query_id);
+	/*
+	 * One path asked for: SubnAdmGet, as Linux's ib_sa_path_rec_get()
+	 * sends it. Its GetResp is one MAD on every SA; a GetTableResp is
+	 * RMPP, which an SA without the kernel's RMPP (OpenSM under
+	 * umad2sim) sends unsegmented, with RMPPType 0, and a receiver
+	 * drops (Linux ib_process_rmpp_recv_wc(): BadT).
+	 */
+	uint8_t method = RTE_IB_SA_METHOD_GET_TABLE;
+
+	if (rec != NULL && (comp_mask & RTE_IB_SA_PATH_REC_NUMB_PATH) &&
+	    rec->numb_path == 1)
+		method = RTE_IB_METHOD_GET;
+	return rte_ibmad_sa_query(dev, port, method, RTE_IB_SA_ATTR_PATH_REC,
+				  comp_mask, rec, opts, cb, arg, query_id);
 }
 
 int

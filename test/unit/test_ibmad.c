@@ -1737,6 +1737,89 @@ notice_cb(struct rte_ib_device *dev, uint8_t port, const struct rte_ib_notice *n
 		notices_seen++;
 }
 
+struct path_result {
+	int status;
+	unsigned int n;
+	struct rte_ib_sa_path_rec rec;
+	bool done;
+};
+
+static void
+path_cb(int status, const void *recs, unsigned int n, void *arg)
+{
+	struct path_result *res = arg;
+
+	res->status = status;
+	res->n = n;
+	if (n > 0)
+		memcpy(&res->rec, recs, sizeof(res->rec));
+	res->done = true;
+}
+
+/*
+ * One path asked for (NumbPath 1 in the mask) is a SubnAdmGet, as
+ * Linux's ib_sa_path_rec_get() sends it, and its GetResp is the answer;
+ * without NumbPath the query is a GetTable. A GetTableResp whose RMPP
+ * header is Active with RMPPType 0 (OpenSM under umad2sim, with no
+ * kernel to segment it) is no answer: dropped and counted in rx_invalid.
+ */
+static int
+test_sa_path_get(void)
+{
+	struct rte_ibmad_stats s0 = stats();
+	struct path_result res = { 0 };
+	struct rte_ib_sa_path_rec q, a;
+	uint8_t mad[RTE_IB_MAD_SIZE];
+	struct rte_ib_port_attr pa;
+	uint64_t mask, tid;
+	unsigned int n0;
+
+	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "port");
+	memset(&q, 0, sizeof(q));
+	q.dlid = 0x22;
+	q.numb_path = 1;
+	mask = RTE_IB_SA_PATH_REC_DLID | RTE_IB_SA_PATH_REC_NUMB_PATH;
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_path_rec_get(&td.dev, 1, &q, mask, NULL, path_cb,
+						      &res, NULL), "query");
+	TEST_ASSERT_EQUAL(td.nsent, n0 + 1, "posted");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[3], RTE_IB_METHOD_GET, "one path: SubnAdmGet");
+	tid = tid_of(td.sent[n0].mad);
+
+	memset(&a, 0, sizeof(a));
+	a.dlid = 0x22;
+	a.slid = 0x11;
+	a.pkey = 0xffff;
+	mk_mad(mad, RTE_IB_MGMT_CLASS_SUBN_ADM, 2, RTE_IB_SA_METHOD_GET_TABLE_RESP,
+	       RTE_IB_SA_ATTR_PATH_REC, tid);
+	mad[24] = 1;                    /* RMPPVersion 1 */
+	mad[26] = 0x1;                  /* Active; RMPPType 0 */
+	mad[45] = RTE_IB_SA_PATH_REC_SIZE / 8;
+	TEST_ASSERT_SUCCESS(rte_ib_sa_path_rec_pack(&a, mad + RTE_IB_SA_DATA_OFFSET,
+						    RTE_IB_MAD_SIZE - RTE_IB_SA_DATA_OFFSET),
+			    "pack");
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "RMPPType 0");
+	TEST_ASSERT(!res.done, "an Active MAD of RMPPType 0 is not an answer");
+	TEST_ASSERT_EQUAL(stats().rx_invalid, s0.rx_invalid + 1, "counted in rx_invalid");
+
+	mad[3] = RTE_IB_METHOD_GET_RESP;
+	mad[24] = mad[26] = 0;
+	TEST_ASSERT_SUCCESS(deliver(1, pa.sm_lid, mad), "GetResp");
+	TEST_ASSERT(res.done, "called back");
+	TEST_ASSERT_EQUAL(res.status, 0, "status %s", rte_ibmad_sa_strerror(res.status));
+	TEST_ASSERT_EQUAL(res.n, 1u, "one record");
+	TEST_ASSERT_EQUAL(res.rec.dlid, 0x22, "DLID");
+	TEST_ASSERT_EQUAL(res.rec.slid, 0x11, "SLID");
+
+	memset(&res, 0, sizeof(res));
+	n0 = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_sa_path_rec_get(&td.dev, 1, &q, RTE_IB_SA_PATH_REC_DLID,
+						      NULL, path_cb, &res, NULL), "query 2");
+	TEST_ASSERT_EQUAL(td.sent[n0].mad[3], RTE_IB_SA_METHOD_GET_TABLE,
+			  "no NumbPath: SubnAdmGetTable");
+	return TEST_SUCCESS;
+}
+
 /*
  * A Report (IBA 13.4.8.2) is the SA's only when it comes from the SA's
  * LID, where the subscription was made: one from another LID is
@@ -3199,6 +3282,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_sa_attr_offset),
 		TEST_CASE_ST(reset, NULL, test_sa_mad_status),
 		TEST_CASE_ST(reset, NULL, test_sa_report_source),
+		TEST_CASE_ST(reset, NULL, test_sa_path_get),
 		TEST_CASE_ST(reset, NULL, test_mcast_counting),
 		TEST_CASE_ST(reset, NULL, test_mcast_member_error),
 		TEST_CASE_ST(reset, NULL, test_mcast_bad_answer),
