@@ -122,7 +122,8 @@ def check_held(h, c, got4, got6):
 def check_lone_group(h, tb, c, gid_c):
     """C sends to groups nobody joined: its send-only joins create them
     (SendOnlyFullMember, 0x8), and no held datagram is dropped."""
-    lone = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', LONE4, LONE6, '3'],
+    lone = h.spawn(['python3', '-c', SENDER, c.tap, '10.0.0.3', LONE4, LONE6, '3',
+                    str(SEND_GAP_S)],
                    name='sender_c_lone', netns=c.ns)
     h.wait_for(lambda: 'SENT' in lone.log(), timeout=20, what='the lone sender done')
 
