@@ -17,6 +17,7 @@
  * counted (held_drops).
  */
 
+#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,8 +32,9 @@
 
 struct ipoib_hold {
 	TAILQ_ENTRY(ipoib_hold) next;
+	/* read as a struct rte_ipoib_hwaddr (RTE_IPOIB_HELD_HW): its alignment */
+	uint8_t key[20] __rte_aligned(alignof(struct rte_ipoib_hwaddr));
 	uint8_t kind;                     /* enum rte_ipoib_held_kind */
-	uint8_t key[20];
 	uint8_t nb;
 	uint64_t since_ms;                /* the first packet came */
 	struct rte_mbuf *m[IPOIB_HOLD_MCAST];

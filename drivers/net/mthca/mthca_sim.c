@@ -179,8 +179,17 @@ sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 	mh.msg_control = cu.buf;
 	mh.msg_controllen = sizeof(cu.buf);
 	n = recvmsg(s->sock, &mh, MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return -errno;
+	if (n < 0) {
+		int err = errno;
+
+		/* ibfabric closed on our unread request: the reset is
+		 * reported before the BUSY notice queued ahead of it.
+		 */
+		if (err == ECONNRESET &&
+		    sim_is_busy(&rep, recv(s->sock, &rep, sizeof(rep), MSG_DONTWAIT)))
+			return sim_busy(s);
+		return -err;
+	}
 	if (n == 0)
 		return -ECONNRESET;
 	if (sim_is_busy(&rep, n))
