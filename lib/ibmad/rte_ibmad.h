@@ -187,7 +187,8 @@ struct rte_ibmad_send_params {
 struct rte_ibmad_stats {
 	uint64_t rx;                 /**< MADs received from the device. */
 	uint64_t rx_queue_full;      /**< Dropped: receive queue full. */
-	uint64_t rx_invalid;         /**< Dropped: bad version, class on the wrong QP, unknown RMPPType. */
+	/** Dropped: bad version, class on the wrong QP, unknown RMPPType. */
+	uint64_t rx_invalid;
 	uint64_t rx_smi_discard;     /**< Dropped by the DR rules (IBA 14.2.2). */
 	uint64_t rx_local;           /**< Answered or consumed by the device (MAD_IFC). */
 	uint64_t rx_local_error;     /**< MAD_IFC failed. */
