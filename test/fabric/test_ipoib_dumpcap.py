@@ -46,28 +46,6 @@ LINKTYPE_ETHERNET = 1
 IFACE = 'ib0'
 
 
-def hugepages(h):
-    """A private hugetlbfs with PAGES more pages reserved; both undone at teardown."""
-    nr = '/proc/sys/vm/nr_hugepages'
-    with open(nr) as f:
-        before = int(f.read())
-    mnt = h.path('huge')
-    os.makedirs(mnt, exist_ok=True)
-
-    def release():
-        h.run(['umount', mnt], check=False)
-        with open(nr, 'w') as f:
-            f.write('%d\n' % before)
-    h.on_teardown(release)
-    with open(nr, 'w') as f:
-        f.write('%d\n' % (before + PAGES))
-    with open('/proc/meminfo') as f:
-        free = int(re.search(r'HugePages_Free:\s+(\d+)', f.read()).group(1))
-    h.check(free >= PAGES, 'only %d hugepages free after reserving %d' % (free, PAGES))
-    h.run(['mount', '-t', 'hugetlbfs', '-o', 'pagesize=2M', 'nodev', mnt])
-    return mnt
-
-
 class Primary:
     """One dpdk-ipoib-kernel-link host in its namespace: a primary process
     on hugepages that a secondary can attach to (the test bed's testpmds
@@ -217,7 +195,7 @@ def main():
         exe = os.path.abspath(sys.argv[8])
         tb = Testbed(h, 'ipdc', sys.argv[1:8], HOSTS[-1][1])
         osm = tb.opensm()
-        huge = hugepages(h)
+        huge = h.hugetlbfs(PAGES)
         hosts = [Primary(tb, exe, n, bdf, idx, mode, huge) for n, bdf, idx, mode in HOSTS]
         for t in hosts:
             h.wait_log(t.p, 'Link up', timeout=90)

@@ -20,7 +20,6 @@ import os
 import platform
 import re
 import shutil
-import subprocess
 import sys
 import time
 
@@ -34,28 +33,6 @@ PAGES = 96          # 2 MiB pages: testpmd's -m 128 and its mbufs
 # (seen under ASan). Both processes without it, as DPDK's multi-process
 # guide advises.
 NO_ASLR = ['setarch', platform.machine(), '-R']
-
-
-def hugepages(h):
-    """A private hugetlbfs with PAGES more pages reserved; both undone at teardown."""
-    nr = '/proc/sys/vm/nr_hugepages'
-    with open(nr) as f:
-        before = int(f.read())
-    mnt = h.path('huge')
-    os.makedirs(mnt, exist_ok=True)
-
-    def release():
-        subprocess.run(['umount', mnt], check=False)
-        with open(nr, 'w') as f:
-            f.write('%d\n' % before)
-    h.on_teardown(release)
-    with open(nr, 'w') as f:
-        f.write('%d\n' % (before + PAGES))
-    with open('/proc/meminfo') as f:
-        free = int(re.search(r'HugePages_Free:\s+(\d+)', f.read()).group(1))
-    h.check(free >= PAGES, 'only %d hugepages free after reserving %d' % (free, PAGES))
-    h.run(['mount', '-t', 'hugetlbfs', '-o', 'pagesize=2M', 'nodev', mnt])
-    return mnt
 
 
 def xstats(text):
@@ -72,7 +49,7 @@ def main():
         if os.geteuid() != 0:
             h.fail('hugepages and hugetlbfs need root')
         fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'pinf', BDF)
-        mnt = hugepages(h)
+        mnt = h.hugetlbfs(PAGES)
         prefix = 'ibpinf%d' % os.getpid()
         h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # DPDK's memory at an address both processes leave free, also under

@@ -24,6 +24,7 @@ test command accepts a skip only from the tests it declares by name.
 """
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -351,6 +352,30 @@ class Harness:
                                   (p.name, p.popen.returncode, text))
             return False
         self.wait_for(seen, timeout=timeout, what='%r from %s' % (text, p.name))
+
+    # -- hugepages --------------------------------------------------------
+
+    def hugetlbfs(self, pages):
+        """A private hugetlbfs of 2 MiB pages with @pages more pages
+        reserved; both given back at teardown. Returns its mount point."""
+        nr = '/proc/sys/vm/nr_hugepages'
+        with open(nr) as f:
+            before = int(f.read())
+        mnt = self.path('huge')
+        os.makedirs(mnt, exist_ok=True)
+
+        def release():
+            subprocess.run(['umount', mnt], check=False)
+            with open(nr, 'w') as f:
+                f.write('%d\n' % before)
+        self.on_teardown(release)
+        with open(nr, 'w') as f:
+            f.write('%d\n' % (before + pages))
+        with open('/proc/meminfo') as f:
+            free = int(re.search(r'HugePages_Free:\s+(\d+)', f.read()).group(1))
+        self.check(free >= pages, 'only %d hugepages free after reserving %d' % (free, pages))
+        self.run(['mount', '-t', 'hugetlbfs', '-o', 'pagesize=2M', 'nodev', mnt])
+        return mnt
 
     # -- namespaces -------------------------------------------------------
 
