@@ -133,6 +133,21 @@ sim_busy(const struct mthca_sim *s)
 	return -EBUSY;
 }
 
+/*
+ * After a failed send or a reset on receive: ibfabric closed on our
+ * unread request, and the error is reported before the BUSY notice
+ * queued ahead of it. True when that notice is there to read.
+ */
+static bool
+sim_busy_queued(const struct mthca_sim *s, int err)
+{
+	struct sim_reply rep;
+
+	if (err != EPIPE && err != ECONNRESET)
+		return false;
+	return sim_is_busy(&rep, recv(s->sock, &rep, sizeof(rep), MSG_DONTWAIT));
+}
+
 static int
 sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 {
@@ -165,10 +180,7 @@ sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 	if (sendmsg(s->sock, &mh, MSG_NOSIGNAL) != (ssize_t)len) {
 		int err = errno;
 
-		if ((err == EPIPE || err == ECONNRESET) &&
-		    sim_is_busy(&rep, recv(s->sock, &rep, sizeof(rep), MSG_DONTWAIT)))
-			return sim_busy(s);
-		return -err;
+		return sim_busy_queued(s, err) ? sim_busy(s) : -err;
 	}
 	memset(&mh, 0, sizeof(mh));
 	memset(&cu, 0, sizeof(cu));
@@ -182,13 +194,7 @@ sim_transact(struct mthca_sim *s, void *req, size_t len, int fd, int *fd_out)
 	if (n < 0) {
 		int err = errno;
 
-		/* ibfabric closed on our unread request: the reset is
-		 * reported before the BUSY notice queued ahead of it.
-		 */
-		if (err == ECONNRESET &&
-		    sim_is_busy(&rep, recv(s->sock, &rep, sizeof(rep), MSG_DONTWAIT)))
-			return sim_busy(s);
-		return -err;
+		return sim_busy_queued(s, err) ? sim_busy(s) : -err;
 	}
 	if (n == 0)
 		return -ECONNRESET;
