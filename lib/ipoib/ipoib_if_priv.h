@@ -118,6 +118,16 @@ struct ipoib_inbox_item {
 };
 STAILQ_HEAD(ipoib_inbox, ipoib_inbox_item);
 
+/*
+ * What an SA query's callback carries (PathRecord, ClassPortInfo): the
+ * interface, found again by id, and the query's token, matched against
+ * the newest query when its inbox item is taken.
+ */
+struct ipoib_sa_query_arg {
+	uint64_t if_id;
+	uint64_t token;
+};
+
 /* An address handle waiting out IPOIB_AH_LINGER_MS (ipoib_if.c). */
 struct ipoib_ah_dead {
 	STAILQ_ENTRY(ipoib_ah_dead) next;

@@ -164,17 +164,11 @@ mcast_cb(uint64_t member_id, int status, const struct rte_ib_sa_mcmember_rec *re
 	ipoib_if_registry_unlock();
 }
 
-/* What identifies a ClassPortInfo query: the interface, and which query. */
-struct cpi_ctx {
-	uint64_t if_id;
-	uint64_t token;
-};
-
 /* The SA client's callback (MAD core's lock held): to the tick. */
 static void
 cpi_cb(int status, const void *recs, unsigned int nb_recs, void *arg)
 {
-	struct cpi_ctx *c = arg;
+	struct ipoib_sa_query_arg *c = arg;
 	struct rte_ipoib_if *ifp = ipoib_if_by_id_lock(c->if_id);
 	struct ipoib_inbox_item *it;
 
@@ -198,7 +192,7 @@ void
 ipoib_mcast_cpi_query(struct rte_ipoib_if *ifp)
 {
 	struct rte_ib_class_port_info cpi;
-	struct cpi_ctx *c;
+	struct ipoib_sa_query_arg *c;
 
 	ifp->cpi = IPOIB_CPI_NONE;
 	ifp->cpi_retry_ms = rte_ibmad_ctrl_now_ms() + IPOIB_CPI_RETRY_MS;

@@ -101,16 +101,10 @@ path_find(struct rte_ipoib_if *ifp, const struct rte_ib_gid *dgid)
 	return NULL;
 }
 
-/* What the SA client's callback carries: the interface's id and the query's token. */
-struct path_query_arg {
-	uint64_t if_id;
-	uint64_t token;
-};
-
 static void
 path_cb(int status, const void *recs, unsigned int nb, void *arg)
 {
-	struct path_query_arg *a = arg;
+	struct ipoib_sa_query_arg *a = arg;
 	struct rte_ipoib_if *ifp = ipoib_if_by_id_lock(a->if_id);
 	struct ipoib_inbox_item *it;
 
@@ -146,7 +140,7 @@ static void
 path_query(struct rte_ipoib_if *ifp, struct ipoib_pathent *pe, uint64_t now_ms)
 {
 	struct rte_ib_sa_path_rec rec;
-	struct path_query_arg *a;
+	struct ipoib_sa_query_arg *a;
 	uint64_t mask;
 
 	if (!ipoib_bucket_take(&ifp->pc.sa, now_ms))
