@@ -37,13 +37,12 @@ static TAILQ_HEAD(, rte_ipoib_if) registry = TAILQ_HEAD_INITIALIZER(registry);
 static uint64_t registry_next_id = 1;
 
 /*
- * Receive ring 1024 deep, as dpdk-ipoib-fwd and testpmd give a raw port:
- * a UD receiver has no RNR, so a datagram that finds the ring empty while
- * the data lcore is descheduled is lost (the model's drop_no_wqe);
- * bench_ipoib_pmd at 68 B: ratio 0.745 with 256, see ipoib.rst.
+ * RTE_IPOIB_IF_DEFAULT_DESC: as deep as dpdk-ipoib-fwd and testpmd make
+ * a raw port's rings. A UD receiver has no RNR, so a datagram that finds
+ * the receive ring empty while the data lcore is descheduled is lost (the
+ * model's drop_no_wqe); a send ring that empties while the sending lcore
+ * is descheduled leaves the HCA idle (ipoib.rst, "Performance").
  */
-#define IPOIB_DEFAULT_RX_DESC 1024
-#define IPOIB_DEFAULT_DESC 256
 #define IPOIB_TBL_NEIGH 4096
 #define IPOIB_TBL_PATH 1024
 
@@ -594,10 +593,10 @@ lower_setup(struct rte_ipoib_if *ifp)
 	rc = rte_eth_dev_configure(port, 1, c->nb_tx_queues, &ec);
 	if (rc == 0)
 		rc = rte_eth_rx_queue_setup(port, 0, c->nb_rx_desc ? c->nb_rx_desc :
-					    IPOIB_DEFAULT_RX_DESC, socket, NULL, c->mp);
+					    RTE_IPOIB_IF_DEFAULT_DESC, socket, NULL, c->mp);
 	for (q = 0; rc == 0 && q < c->nb_tx_queues; q++)
 		rc = rte_eth_tx_queue_setup(port, q, c->nb_tx_desc ? c->nb_tx_desc :
-					    IPOIB_DEFAULT_DESC, socket, NULL);
+					    RTE_IPOIB_IF_DEFAULT_DESC, socket, NULL);
 	if (rc != 0) {
 		IPOIB_LOG(ERR, "%s: ethdev %u: configure or queue setup: %s", ifp->name, port,
 			  rte_strerror(-rc));

@@ -97,8 +97,11 @@ ipoib_dev_infos_get(struct rte_eth_dev *dev, struct rte_eth_dev_info *info)
 	info->max_rx_pktlen = info->max_mtu + l2;
 	info->min_rx_bufsize = 0;
 	info->max_mac_addrs = 1;
+	/* Any nb_desc is taken: the rings are the interface's (ipoib.rst, "Queues"). */
 	info->rx_desc_lim.nb_max = UINT16_MAX;
 	info->tx_desc_lim.nb_max = UINT16_MAX;
+	info->default_rxportconf.ring_size = RTE_IPOIB_IF_DEFAULT_DESC;
+	info->default_txportconf.ring_size = RTE_IPOIB_IF_DEFAULT_DESC;
 	if (rte_eth_dev_info_get(priv->lower_port_id, &lower) == 0)
 		info->speed_capa = lower.speed_capa;
 	return 0;

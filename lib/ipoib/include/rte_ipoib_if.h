@@ -59,6 +59,8 @@ extern "C" {
 #define RTE_IPOIB_IF_NAMESIZE 32
 /** Most queues of an interface. */
 #define RTE_IPOIB_IF_MAX_QUEUES 16
+/** Ring size of each queue of the UD ethdev when the configuration gives 0. */
+#define RTE_IPOIB_IF_DEFAULT_DESC 1024
 /** Packets queued per unresolved path (IPOIB_MAX_PATH_REC_QUEUE). */
 #define RTE_IPOIB_PATH_QUEUE_MAX 3
 /** Most local addresses of an interface (rte_ipoib_if_addr_set()). */
@@ -86,8 +88,8 @@ struct rte_ipoib_if_conf {
 	enum rte_ipoib_mode mode;       /**< View presented. */
 	uint16_t nb_rx_queues;          /**< 1 (the QPN peers address is one QP's). */
 	uint16_t nb_tx_queues;          /**< 1..RTE_IPOIB_IF_MAX_QUEUES. */
-	uint16_t nb_rx_desc;            /**< Receive ring size; 0 for a default. */
-	uint16_t nb_tx_desc;            /**< Send ring size; 0 for a default. */
+	uint16_t nb_rx_desc;            /**< Receive ring size; 0: RTE_IPOIB_IF_DEFAULT_DESC. */
+	uint16_t nb_tx_desc;            /**< Send ring size; 0: RTE_IPOIB_IF_DEFAULT_DESC. */
 	struct rte_mempool *mp;         /**< Receive buffers (and control packets). */
 	uint8_t scope;                  /**< Multicast scope, 0: link (RFC 4391 4). */
 	/** IP MTU wanted, 0: the UD MTU of the broadcast group. */
