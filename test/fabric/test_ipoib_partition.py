@@ -28,8 +28,10 @@ only in the default partition.
 4. A child made and removed at run time: in C's testpmd, `port attach
    net_ipoib1,...,pkey=0x8002`, `port start`: it comes up and joins the
    0x8002 broadcast group (ff12:401b:8002::ffff:ffff in saquery -g, C
-   its only member); `port stop`, `port detach` (rte_dev_remove()): the
-   port is gone and the 0x8001 children still talk. testpmd runs `set port setup on
+   its only member, C's port its only member in saquery -m); `port stop`,
+   `port detach` (rte_dev_remove()): the port is gone, C's port is no
+   member of the group within 10 s (saquery -m), and the 0x8001 children
+   still talk. testpmd runs `set port setup on
    iterator` first: its default sets up every ethdev that appears, the
    child's own (owned) UD ethdev too.
 
@@ -44,7 +46,7 @@ import signal
 import sys
 
 from harness import Harness
-from ipoib_testbed import Testbed, Testpmd, setup_kernel, start_eth, wait_ping
+from ipoib_testbed import Testbed, Testpmd, bcast_members, setup_kernel, start_eth, wait_ping
 from test_mthca_fabric import Host
 
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -165,17 +167,31 @@ def main():
         c.link_up(child, timeout=60)
         h.wait_for(lambda: BCAST_8002 in tb.diag('saquery', '-g'), timeout=20, interval=1,
                    what='%s in saquery -g (C, its only member, joined)' % BCAST_8002)
+        members = []
+
+        def joined():
+            members[:] = bcast_members(tb.saquery('-m'), BCAST_8002)
+            return members
+        h.wait_for(joined, timeout=20, interval=1,
+                   what="C's port a member of %s (saquery -m)" % BCAST_8002)
+        h.check(len(members) == 1, '%s: members %s, want C\'s port only' %
+                (BCAST_8002, members))
         c.cmd('port stop %d' % child, r'testpmd>', timeout=30)
         out = c.cmd('port detach %d' % child, r'testpmd>', timeout=30)
         h.check('detached' in out.lower(), 'port detach %d:\n%s' % (child, out))
         out = c.cmd('show port summary all', r'testpmd>')
         h.check(not re.search(r'^%d\s' % child, out, re.M),
                 'port %d gone after detach:\n%s' % (child, out))
-        # Known: the group outlives the detach (the destroyed interface's
-        # broadcast membership is not left at once; doc/guides/nics/ipoib.rst,
-        # Limitations). Reported, not asserted, until that is fixed.
-        h.info('%s in saquery -g 5 s after the detach: %s' %
-               (BCAST_8002, BCAST_8002 in tb.diag('saquery', '-g')))
+        # The child left (IBA 15.2.5.17, MCMemberRecord Delete): C's port
+        # is no member any more. The group itself stays in saquery -g
+        # (doc/guides/nics/ipoib.rst, Limitations).
+        h.wait_for(lambda: members[0] not in bcast_members(tb.saquery('-m'), BCAST_8002),
+                   timeout=10, interval=0.5,
+                   what="C's port %s no member of %s after the detach (saquery -m)" %
+                   (members[0], BCAST_8002))
+        h.info("C's port %s left %s at the detach (saquery -m); the group in "
+               "saquery -g: %s" % (members[0], BCAST_8002,
+                                  BCAST_8002 in tb.diag('saquery', '-g')))
         c.cmd('set portlist %d,%d' % (c.port, c.tap_port), r'testpmd>')
         c.cmd('start', r'testpmd>')
         wait_ping(h, b, ['10.1.0.3'], 'b -> c IPv4 on 0x8001 after the detach')
