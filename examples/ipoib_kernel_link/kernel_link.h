@@ -29,6 +29,8 @@ extern int klink_logtype;
 #define KLINK_MAX_BURST		512
 #define KLINK_DEF_IDLE_US	50
 #define KLINK_MAX_IDLE_US	10000
+/* Timer slack of a data lcore that naps (prctl PR_SET_TIMERSLACK). */
+#define KLINK_TIMER_SLACK_NS	1000
 #define KLINK_MAX_STATS_PERIOD	3600
 #define KLINK_NB_DESC		1024
 #define KLINK_DEF_IFACE		"ipoib0"

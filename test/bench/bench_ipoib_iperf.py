@@ -45,11 +45,13 @@ def measure(h, ns_src, ns_dst, ip, what):
                timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
     r = h.run(['iperf3', '-c', ip, '-t', str(IPERF_S), '-J'], netns=ns_src,
               timeout=IPERF_S + 60)
-    bps = json.loads(r.stdout)['end']['sum_received']['bits_per_second']
+    end = json.loads(r.stdout)['end']
+    bps = end['sum_received']['bits_per_second']
     h.check(bps > 0, '%s: iperf3 moved nothing' % what)
     h.wait_for(lambda: not srv.alive(), timeout=10, what='iperf3 server exits')
-    h.info('%s: ping median %.3f ms (%d answers), iperf3 TCP %.1f Mbit/s' %
-           (what, rtt, len(rtts), bps / 1e6))
+    h.info('%s: ping median %.3f ms (%d answers), iperf3 TCP %.1f Mbit/s, '
+           '%d retransmits' % (what, rtt, len(rtts), bps / 1e6,
+                               end['sum_sent'].get('retransmits', -1)))
     return rtt, bps
 
 
@@ -103,6 +105,9 @@ def main():
         f = measure(h, b.ns, c.ns, '10.0.0.3', 'fabric (net_ipoib on net_mthca)')
         for t in hosts:
             h.stop(t.p, sig=signal.SIGINT, timeout=30)
+            for line in re.findall(r'^(?:Final statistics|Port \d.*xstats).*$', t.p.log(),
+                                   re.M):
+                h.info('host %s: %s' % (t.name, line))
 
         m2 = memif_phase(h, exe, 2)
 
