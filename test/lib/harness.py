@@ -91,6 +91,7 @@ class Harness:
         self.procs = []
         self.namespaces = []
         self.cleanups = []
+        self.runtime_dirs = []
         self.dir = None
         self._old_handlers = {}
         self._failed = False
@@ -193,6 +194,10 @@ class Harness:
             self._failed = True
         for ns in reversed(self.namespaces):
             subprocess.run(['ip', 'netns', 'del', ns], stderr=subprocess.DEVNULL)
+        # EAL leaves its runtime directory (config, fbarrays) at exit
+        for d in self.runtime_dirs:
+            shutil.rmtree(d, ignore_errors=True)
+        self.runtime_dirs = []
         self.procs = []
         self.namespaces = []
         if self.dir and not self._failed and not self.keep:
@@ -224,6 +229,22 @@ class Harness:
                 p.popen.stdin.close()
             except OSError:
                 pass
+
+    def _note_runtime_dir(self, argv):
+        """The DPDK runtime directory (/var/run/dpdk/<prefix>) of an EAL
+        command line with --file-prefix, removed at teardown once every
+        process has stopped."""
+        argv = [str(a) for a in argv]
+        for i, a in enumerate(argv):
+            prefix = None
+            if a == '--file-prefix' and i + 1 < len(argv):
+                prefix = argv[i + 1]
+            elif a.startswith('--file-prefix='):
+                prefix = a.split('=', 1)[1]
+            if prefix and '/' not in prefix and prefix not in ('.', '..'):
+                d = os.path.join('/var/run/dpdk', prefix)
+                if d not in self.runtime_dirs:
+                    self.runtime_dirs.append(d)
 
     def on_teardown(self, fn):
         """Register a callable run (newest first) at teardown."""
@@ -280,6 +301,7 @@ class Harness:
     def spawn(self, argv, name=None, env=None, cwd=None, stdin=False, netns=None):
         """Start @argv in its own process group, output to <dir>/<name>.log."""
         name = name or os.path.basename(argv[0])
+        self._note_runtime_dir(argv)
         n = sum(1 for p in self.procs if p.name.split('#')[0] == name)
         if n:
             name = '%s#%d' % (name, n)
@@ -313,6 +335,7 @@ class Harness:
         if netns:
             argv = ['ip', 'netns', 'exec', netns] + list(argv)
         argv = [str(a) for a in argv]
+        self._note_runtime_dir(argv)
         try:
             r = subprocess.run(argv, env=self._env(env), cwd=cwd or self.dir,
                                timeout=timeout, capture_output=True, text=True,

@@ -12,7 +12,9 @@ and checks its exit code and that nothing it started survives:
 - SIGTERM from meson's own timeout: exit 1, same teardown;
 - skip: exit 77;
 - a tool or file the test needs is missing: exit 1 (no silent skips);
-- a sanitizer report in a spawned process's output: exit 1.
+- a sanitizer report in a spawned process's output: exit 1;
+- a command line with --file-prefix: its DPDK runtime directory
+  (/var/run/dpdk/<prefix>, left by EAL at exit) removed, pass or fail.
 
 usage: test_harness.py (test/lib on PYTHONPATH, as meson sets it)
 """
@@ -97,6 +99,25 @@ def scenario(name, body, want_rc, timeout=20, netns=False, kill_after=None):
     return not errors
 
 
+def runtime_dir():
+    """An EAL command line's --file-prefix: its /var/run/dpdk/<prefix>
+    (what EAL leaves at exit) is gone after teardown, pass or fail."""
+    ok = True
+    for how, body, rc in (('pass', 'pass', 0), ('fail', 'h.fail("deliberate")', 1)):
+        prefix = 'harness-selftest-%s-%d' % (how, os.getpid())
+        d = os.path.join('/var/run/dpdk', prefix)
+        # a process that makes the directory as EAL would, then lives on
+        mk = ('q = h.spawn(["sh", "-c", "mkdir -p %s && touch %s/config && sleep 1000", '
+              '"--file-prefix", %r])\n    h.wait_for(lambda: os.path.exists(%r))\n    %s'
+              % (d, d, prefix, d + '/config', body))
+        ok &= scenario('rtdir_' + how, 'import os\n    ' + mk, rc)
+        if os.path.exists(d):
+            print('rtdir_%s  FAILED: %s left behind' % (how, d))
+            subprocess.run(['rm', '-rf', d])
+            ok = False
+    return ok
+
+
 def main():
     can_netns = subprocess.run(['ip', 'netns', 'list'], capture_output=True).returncode == 0 \
         and os.geteuid() == 0
@@ -111,6 +132,7 @@ def main():
         scenario('no_file', 'h.need_file("/no/such/file/ipoib")', 1),
         scenario('sanitizer', 'q = h.spawn(["sh", "-c", "echo ==1==ERROR: AddressSanitizer: x"])\n'
                  '    h.wait_log(q, "AddressSanitizer")', 1),
+        runtime_dir(),
     ]
     passed = sum(results)
     print('%d passed, %d failed' % (passed, len(results) - passed))
