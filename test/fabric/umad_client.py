@@ -67,7 +67,8 @@ usage: umad_client.py <umad file> hold <lid>
            refused=<n> errno=<names>", then "DONE"
        umad_client.py <umad file> dr-serve <delay ms>
            take directed-route Get of the vendor SMP attribute 0xff10
-           (QP0 agent, class 0x81); <delay ms> after each, answer it with
+           (QP0 agent, class 0x81); <delay ms> after each (or once a line
+           is read from stdin, for "stdin"), answer it with
            the request turned around (GetResp, D bit) carrying "REAL";
            print "REQUEST tid=<TID> hop=<ptr>/<cnt> path=<p1>,..." and
            "ANSWERED"
@@ -180,8 +181,8 @@ def dr_mad(method, tid, hop_ptr, hop_cnt, path, ret, data, d_bit):
 
 
 def dr_route(mad):
-    hop_cnt = mad[5]
-    return 'hop=%d/%d path=%s' % (mad[4], hop_cnt,
+    hop_cnt = mad[7]
+    return 'hop=%d/%d path=%s' % (mad[6], hop_cnt,
                                   ','.join(str(p) for p in mad[129:129 + hop_cnt]))
 
 
@@ -398,13 +399,15 @@ def main():
     elif mode == 'dr-serve':
         u = Umad(path)
         agent = u.register(CLASS_DR, 1, [METHOD_GET], qpn=0)
-        delay = int(sys.argv[3]) / 1000.0
         print('SERVING agent=%d' % agent)
         while True:
             hdr, mad = u.recv(3600)
             tid = struct.unpack('>Q', mad[8:16])[0]
             print('REQUEST tid=0x%016x %s' % (tid, dr_route(mad)))
-            time.sleep(delay)
+            if sys.argv[3] == 'stdin':
+                sys.stdin.readline()
+            else:
+                time.sleep(int(sys.argv[3]) / 1000.0)
             resp = bytearray(mad)
             resp[3] = METHOD_GET_RESP
             resp[4] |= 0x80                     # D bit: returning
