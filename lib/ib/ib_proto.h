@@ -82,7 +82,10 @@ ib_mgmt_class_is_smp(uint8_t mgmt_class)
 
 /* RMPP (IBA 13.6): the header's place in a MAD (IBA 13.6.2.1, figure 179). */
 #define IB_MAD_OFF_MGMT_CLASS	1	/**< MgmtClass, byte 1 of the MAD */
+#define IB_RMPP_OFF_TYPE	25	/**< RMPPType */
 #define IB_RMPP_OFF_FLAGS	26	/**< [7:3] RRespTime, [2:0] RMPPFlags */
+#define IB_RMPP_TYPE_ACK	2	/**< RMPPType ACK; STOP 3, ABORT 4 */
+#define IB_RMPP_TYPE_ABORT	4
 #define IB_RMPP_FLAG_ACTIVE	0x01	/**< RMPPFlags.Active */
 
 /**

@@ -235,6 +235,20 @@ find_send(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e, uint64_t tid,
 			if (sender ? s->rmpp_tx == NULL :
 			    s->rmpp_tx != NULL || ibmad_mad_is_response(s->mad))
 				continue;
+			/*
+			 * The receiver answers a segment with its R bit
+			 * flipped (Linux format_ack(), nack_recv()), and
+			 * Linux routes it so: an ACK of a response by class
+			 * and method to the responder, of a request by the
+			 * TID's high part to the requester
+			 * (find_mad_agent()). One of the segments' own kind
+			 * keeps the TID of another agent's request on its
+			 * way out of a host (ib_umad_write() rewrites only
+			 * requests): not from this transfer's receiver.
+			 */
+			if (sender && ibmad_mad_is_response(e->mad) ==
+			    ibmad_mad_is_response(s->mad))
+				continue;
 			w = ibmad_send_source(mdev, s, &e->wc, e->mad);
 			if (w != IBMAD_SRC_SAME) {
 				*why = w;

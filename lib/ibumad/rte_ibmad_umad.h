@@ -65,6 +65,8 @@ struct rte_ibmad_umad_stats {
 	uint64_t chan_refused; /**< Channel connections refused (bad token...). */
 	uint64_t chan_bad_writes; /**< Channel messages refused as writes. */
 	uint64_t chan_accept_pauses; /**< Channel accepts paused: no fd left. */
+	/** RMPP ACKs, STOPs and ABORTs refused: not the writer's transfer. */
+	uint64_t rmpp_refused;
 };
 
 /**

@@ -487,3 +487,38 @@ umad_file_deliver(struct umad_file *f, unsigned int id,
 		f->wake(f, f->wake_arg);
 	return 0;
 }
+
+void
+umad_file_seen_add(struct umad_file *f, uint64_t tid, uint8_t mgmt_class,
+		   uint16_t lid)
+{
+	struct umad_seen *last;
+
+	pthread_mutex_lock(&f->lock);
+	last = &f->seen[(f->seen_next + UMAD_SEEN_MAX - 1) % UMAD_SEEN_MAX];
+	if (f->seen_next == 0 || last->tid != tid ||
+	    last->mgmt_class != mgmt_class || last->lid != lid) {
+		last = &f->seen[f->seen_next % UMAD_SEEN_MAX];
+		last->tid = tid;
+		last->mgmt_class = mgmt_class;
+		last->lid = lid;
+		f->seen_next++;
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+bool
+umad_file_seen(struct umad_file *f, uint64_t tid, uint8_t mgmt_class,
+	       uint16_t lid)
+{
+	unsigned int i, n;
+	bool found = false;
+
+	pthread_mutex_lock(&f->lock);
+	n = f->seen_next < UMAD_SEEN_MAX ? f->seen_next : UMAD_SEEN_MAX;
+	for (i = 0; i < n && !found; i++)
+		found = f->seen[i].tid == tid && f->seen[i].lid == lid &&
+			f->seen[i].mgmt_class == mgmt_class;
+	pthread_mutex_unlock(&f->lock);
+	return found;
+}

@@ -141,6 +141,9 @@ struct umad_msg {
 
 TAILQ_HEAD(umad_msg_list, umad_msg);
 
+/* Requests a file remembers having been handed (struct umad_file). */
+#define UMAD_SEEN_MAX 32
+
 struct umad_file {
 	pthread_mutex_t lock;
 	const struct umad_backend_ops *ops;
@@ -167,6 +170,18 @@ struct umad_file {
 	void *wake_arg;
 	/* The opener's process (0: unknown), for the service's limits. */
 	pid_t owner;
+	/*
+	 * The last UMAD_SEEN_MAX requests handed to the file (TID, class,
+	 * source LID), newest at seen_next - 1: the transfers of other
+	 * agents' TIDs whose RMPP ACK, STOP or ABORT it may write
+	 * (umad_service.c, rmpp_ctl_check()).
+	 */
+	struct umad_seen {
+		uint64_t tid;
+		uint16_t lid;
+		uint8_t mgmt_class;
+	} seen[UMAD_SEEN_MAX];
+	unsigned int seen_next;
 };
 
 /* Initialise @f for a backend port; @rx_max 0 means UMAD_RXQ_DEFAULT. */
@@ -249,5 +264,15 @@ bool umad_file_readable(struct umad_file *f);
 int umad_file_deliver(struct umad_file *f, unsigned int id,
 		      const struct ib_user_mad_hdr *hdr, const void *mad,
 		      size_t len);
+
+/*
+ * Remember that a request of @tid and @mgmt_class from @lid was handed
+ * to @f (one entry for the segments of one request in a row), and
+ * whether one was.
+ */
+void umad_file_seen_add(struct umad_file *f, uint64_t tid, uint8_t mgmt_class,
+			uint16_t lid);
+bool umad_file_seen(struct umad_file *f, uint64_t tid, uint8_t mgmt_class,
+		    uint16_t lid);
 
 #endif /* _UMAD_FILE_H_ */

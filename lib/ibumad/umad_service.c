@@ -29,6 +29,7 @@
 #include <rte_errno.h>
 #include <rte_ibmad.h>
 
+#include <ib_proto.h>
 #include "ibumad_private.h"
 #include "rte_ibmad_umad.h"
 #include "umad_fs.h"
@@ -59,6 +60,7 @@ struct umad_agent {
 	struct umad_file *file;
 	unsigned int id;               /* slot in the file */
 	struct rte_ibmad_agent *a;     /* NULL once the device is gone */
+	bool rmpp;                     /* the MAD core runs its RMPP */
 };
 
 /* What a send remembers for its completion (Linux ib_umad_packet). */
@@ -93,7 +95,7 @@ static struct {
 	bool stopping;
 	bool dirty;                    /* a port event: refresh now */
 	pthread_cond_t stop_cond;      /* stopping or dirty */
-	uint64_t sends, send_errors, timeouts, rx_drops;
+	uint64_t sends, send_errors, timeouts, rx_drops, rmpp_refused;
 	uint64_t agents;               /* umad agents registered now */
 } svc = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -132,6 +134,71 @@ recv_hdr(const struct rte_ib_mad_wc *wc, struct ib_user_mad_hdr *hdr)
 	}
 }
 
+/* Linux ib_response_mad() of the classes a client may use RMPP in. */
+static bool
+mad_is_response(const uint8_t *mad)
+{
+	return (mad[3] & 0x80) != 0 || mad[3] == 0x07;   /* R bit, TrapRepress */
+}
+
+static uint64_t
+mad_tid(const uint8_t *mad)
+{
+	rte_be64_t tid;
+
+	memcpy(&tid, mad + 8, sizeof(tid));
+	return rte_be_to_cpu_64(tid);
+}
+
+/*
+ * An RMPP ACK, STOP or ABORT a client writes (IBA 13.6.2.1: Active,
+ * RMPPType 2-4) names a transfer by its TID, and on the wire it comes
+ * from this port's LID, as the transfer's own receiver's or sender's
+ * does when both ends are on this host or the forger shares its LID
+ * with them: the source rule cannot tell them apart (ibmad_lib.rst,
+ * "Trust"). The service knows who writes it, so it is sent only for a
+ * transfer of the writer's own:
+ *
+ *  - not from an agent whose RMPP the MAD core runs: the core ACKs,
+ *    stops and aborts that agent's transfers itself (Linux would send
+ *    it as one MAD, ib_send_rmpp_mad(); it names no transfer of the
+ *    writer's that the kernel does not already answer);
+ *  - of a request's kind (R bit clear): the MAD core puts the agent's
+ *    own TID high part into it, as ib_umad_write() does, so it can only
+ *    name the agent's own request;
+ *  - of a response's kind, which keeps its TID (another agent's, the
+ *    requester's): only when a request of that TID and class from the
+ *    LID it goes to was handed to this file (the writer answers it, or
+ *    reassembles its segments itself). Linux sends any.
+ *
+ * Else EINVAL, counted in rmpp_refused.
+ */
+static int
+rmpp_ctl_check(const struct umad_agent *ag, const struct ib_user_mad_hdr *hdr,
+	       const uint8_t *mad, size_t len)
+{
+	const char *why;
+
+	if (len < UMAD_MIN_WRITE_DATA || !ib_mad_is_rmpp_active(mad) ||
+	    mad[IB_RMPP_OFF_TYPE] < IB_RMPP_TYPE_ACK ||
+	    mad[IB_RMPP_OFF_TYPE] > IB_RMPP_TYPE_ABORT)
+		return 0;
+	if (ag->rmpp)
+		why = "its agent's RMPP is the MAD core's";
+	else if (!mad_is_response(mad))
+		return 0;
+	else if (umad_file_seen(ag->file, mad_tid(mad), mad[1],
+				rte_be_to_cpu_16(hdr->lid)))
+		return 0;
+	else
+		why = "no request of it from that LID was handed to the file";
+	stat_add(&svc.rmpp_refused);
+	IBUMAD_LOG(NOTICE, "umad%u agent %u: RMPP type %u for TID 0x%016" PRIx64
+		   " to LID 0x%04x: %s: refused", ag->port->id, ag->id,
+		   mad[IB_RMPP_OFF_TYPE], mad_tid(mad), rte_be_to_cpu_16(hdr->lid), why);
+	return -EINVAL;
+}
+
 /* Queue for the agent's file; a full queue (or a closing file) drops. */
 static void
 deliver(struct umad_agent *ag, const struct ib_user_mad_hdr *hdr,
@@ -150,6 +217,10 @@ agent_recv(struct rte_ibmad_agent *a, const struct rte_ibmad_recv *recv,
 
 	RTE_SET_USED(a);
 	recv_hdr(recv->wc, &hdr);
+	/* A request: the client is a party to its transfers. */
+	if (!mad_is_response(recv->mad))
+		umad_file_seen_add(ag->file, mad_tid(recv->mad), recv->mad[1],
+				   recv->wc->slid);
 	deliver(ag, &hdr, recv->mad, recv->len);
 }
 
@@ -234,6 +305,7 @@ be_agent_register(void *port, struct umad_file *f, unsigned int id,
 	/* The kernel does RMPP unless the user asked to (IB_USER_MAD_USER_RMPP). */
 	conf.rmpp_version = !(reg->flags & IB_USER_MAD_USER_RMPP) ?
 		reg->rmpp_version : 0;
+	ag->rmpp = conf.rmpp_version != 0;
 	IBUMAD_LOG(DEBUG, "umad%u agent %u: class 0x%02x version %u, RMPP %u",
 		  p->id, id, reg->mgmt_class, reg->class_version, conf.rmpp_version);
 	conf.recv_cb = agent_recv;
@@ -287,8 +359,11 @@ be_send(void *port, void *handle, const struct ib_user_mad_hdr *hdr,
 	struct umad_agent *ag = handle;
 	struct rte_ibmad_send_params sp;
 	struct umad_send_ctx *ctx;
-	int rc = 0;
+	int rc;
 
+	rc = rmpp_ctl_check(ag, hdr, mad, len);
+	if (rc < 0)
+		return rc;
 	ctx = malloc(sizeof(*ctx));
 	if (ctx == NULL)
 		return -ENOMEM;
@@ -486,6 +561,7 @@ stats_read(struct rte_ibmad_umad_stats *st)
 	st->sends = __atomic_load_n(&svc.sends, __ATOMIC_RELAXED);
 	st->send_errors = __atomic_load_n(&svc.send_errors, __ATOMIC_RELAXED);
 	st->timeouts = __atomic_load_n(&svc.timeouts, __ATOMIC_RELAXED);
+	st->rmpp_refused = __atomic_load_n(&svc.rmpp_refused, __ATOMIC_RELAXED);
 }
 
 /*
@@ -505,10 +581,11 @@ stats_write(void)
 		 "files %" PRIu64 "\nagents %" PRIu64 "\nissm %" PRIu64 "\n"
 		 "rx_drops %" PRIu64 "\nsends %" PRIu64 "\nsend_errors %" PRIu64 "\n"
 		 "timeouts %" PRIu64 "\nchannels %" PRIu64 "\nchan_refused %" PRIu64
-		 "\nchan_bad_writes %" PRIu64 "\nchan_accept_pauses %" PRIu64 "\n",
+		 "\nchan_bad_writes %" PRIu64 "\nchan_accept_pauses %" PRIu64
+		 "\nrmpp_refused %" PRIu64 "\n",
 		 st.files, st.agents, st.issm, st.rx_drops, st.sends,
 		 st.send_errors, st.timeouts, st.channels, st.chan_refused,
-		 st.chan_bad_writes, st.chan_accept_pauses);
+		 st.chan_bad_writes, st.chan_accept_pauses, st.rmpp_refused);
 	rc = umad_sysfs_put_file(svc.run_dir, "stats", text);
 	if (rc < 0)
 		IBUMAD_LOG(DEBUG, "%s/stats: %s", svc.run_dir, strerror(-rc));

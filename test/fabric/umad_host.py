@@ -25,7 +25,7 @@ def read_stats(run):
 
 
 class UmadHost:
-    def __init__(self, h, tag):
+    def __init__(self, h, tag, host_args=()):
         ibfabric, netfile, sa_host, preload, self.ns = (
             os.path.abspath(p) for p in sys.argv[1:6])
         self.h = h
@@ -38,7 +38,8 @@ class UmadHost:
         h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
                                              stderr=subprocess.DEVNULL))
         self.host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                             '%s%d' % (tag, os.getpid()), '-a', BDF, '--', 'idle'],
+                             '%s%d' % (tag, os.getpid()), '-a', BDF] + list(host_args) +
+                            ['--', 'idle'],
                             name='dpdk-host', stdin=True,
                             env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
         h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')), timeout=60,
@@ -49,16 +50,17 @@ class UmadHost:
         return self.h.run([self.ns, self.run] + argv, env=self.env, timeout=timeout,
                           check=check)
 
-    def spawn(self, argv, name):
-        return self.h.spawn([self.ns, self.run] + argv, name=name, env=self.env)
+    def spawn(self, argv, name, stdin=False):
+        return self.h.spawn([self.ns, self.run] + argv, name=name, env=self.env,
+                            stdin=stdin)
 
     def client(self, *args):
         """umad_client.py on umad0, to completion."""
         return self.tool([sys.executable, CLIENT, '/dev/infiniband/umad0'] + list(args))
 
-    def spawn_client(self, name, *args):
-        return self.spawn([sys.executable, CLIENT, '/dev/infiniband/umad0'] + list(args),
-                          name)
+    def spawn_client(self, name, *args, umad='umad0', stdin=False):
+        return self.spawn([sys.executable, CLIENT, '/dev/infiniband/' + umad] + list(args),
+                          name, stdin=stdin)
 
     def opensm(self):
         p = self.spawn(['opensm', '-F', '/dev/null', '-f', '-', '-d2', '-s', '2'], 'opensm')

@@ -1189,6 +1189,20 @@ deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
 	return deliver(1, slid, ack);
 }
 
+/* An RMPP @type from the receiver's LID 0x21 with method @method. */
+static int
+deliver_ctl_kind(uint8_t method, uint8_t type, uint64_t tid, uint32_t seg,
+		 uint32_t win)
+{
+	uint8_t ack[RTE_IB_MAD_SIZE];
+
+	mk_seg(ack, tid, seg, 0, win, 0);
+	memset(ack + 56, 0, 200);
+	ack[3] = method;
+	ack[25] = type;
+	return deliver(1, 0x21, ack);
+}
+
 /* An RMPP ACK from the receiver (LID 0x21) for TID @tid: segment @seg,
  * window @win.
  */
@@ -1241,6 +1255,18 @@ test_rmpp_send(void)
 	TEST_ASSERT_EQUAL(be32_of(td.sent[0].mad + 32), 5 * 220 - 100,
 			  "first PayloadLength (5 segments, 100 bytes of pad)");
 	TEST_ASSERT_EQUAL(tid_of(td.sent[0].mad), tid, "a response keeps its TID");
+	/* ACK, STOP and ABORT of the segments' own kind (R bit set): what
+	 * another client of the receiver's host writes with the TID it
+	 * keeps; the receiver's flips the R bit (format_ack()).
+	 */
+	TEST_ASSERT_SUCCESS(deliver_ctl_kind(RTE_IB_SA_METHOD_GET_TABLE_RESP, 2,
+					     tid, 1, 5), "ACK, R bit set");
+	TEST_ASSERT_SUCCESS(deliver_ctl_kind(RTE_IB_SA_METHOD_GET_TABLE_RESP, 3,
+					     tid, 0, 0), "STOP, R bit set");
+	TEST_ASSERT_SUCCESS(deliver_ctl_kind(RTE_IB_SA_METHOD_GET_TABLE_RESP, 4,
+					     tid, 0, 0), "ABORT, R bit set");
+	TEST_ASSERT_EQUAL(td.nsent, 1, "the window stays shut");
+	TEST_ASSERT_EQUAL(r.nsend, 0, "the send goes on");
 	TEST_ASSERT_SUCCESS(deliver_ack(tid, 1, 5), "ACK 1");
 	TEST_ASSERT_EQUAL(td.nsent, 5, "window opened to segment 5");
 	TEST_ASSERT_EQUAL(td.sent[4].mad[26], 0x5, "Active|Last");
