@@ -191,20 +191,24 @@ def vendor_mad(method, tid, data):
                        ATTR_VENDOR, 0, 0).ljust(24, b'\0') + data.ljust(232, b'\0')
 
 
-def print_reads(u, seconds, stop_after=None):
-    """Print every MAD read for @seconds (or until @stop_after GOT lines
-    and 1.5 s more); return how many."""
+def got_line(hdr, mad):
+    """A LID-routed MAD read: its status, method, TID and data."""
+    return 'GOT status=%d method=0x%02x tid=0x%016x data=%s' % (
+        hdr[1], mad[3], struct.unpack('>Q', mad[8:16])[0],
+        mad[24:28].decode('ascii', 'replace'))
+
+
+def print_reads(u, seconds, stop_after=None, line=got_line):
+    """Print every MAD read (as @line makes it) for @seconds (or until
+    @stop_after GOT lines and 1.5 s more); return how many."""
     got = 0
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         r = u.recv(end - time.monotonic())
         if r is None:
             break
-        hdr, mad = r
         got += 1
-        print('GOT status=%d method=0x%02x tid=0x%016x data=%s' % (
-            hdr[1], mad[3], struct.unpack('>Q', mad[8:16])[0],
-            mad[24:28].decode('ascii', 'replace')))
+        print(line(*r))
         if stop_after is not None and got >= stop_after:
             end = min(end, time.monotonic() + 1.5)
     return got
@@ -422,18 +426,10 @@ def main():
         u.send_mad(agent, 0xffff, dr_mad(METHOD_GET, 0x4001, 0, len(route), route,
                                          [], b'', False), qpn=0, timeout_ms=timeout)
         print('ASKED')
-        got = 0
-        end = time.monotonic() + timeout / 1000.0 + 2
-        while time.monotonic() < end:
-            r = u.recv(end - time.monotonic())
-            if r is None:
-                break
-            hdr, mad = r
-            got += 1
-            print('GOT status=%d tid=0x%016x %s data=%s' % (
+        got = print_reads(u, timeout / 1000.0 + 2, stop_after=1, line=lambda hdr, mad: (
+            'GOT status=%d tid=0x%016x %s data=%s' % (
                 hdr[1], struct.unpack('>Q', mad[8:16])[0], dr_route(mad),
-                mad[64:68].decode('ascii', 'replace')))
-            end = min(end, time.monotonic() + 1.5)
+                mad[64:68].decode('ascii', 'replace'))))
         print('DONE got=%d' % got)
     elif mode == 'dr-forge':
         u = Umad(path)

@@ -1175,24 +1175,10 @@ mk_seg(uint8_t *m, uint64_t tid, uint32_t seg, uint8_t flags, uint32_t data2,
 	memset(m + 56, fill, 200);
 }
 
-/* An RMPP ACK (or @type) for @tid from LID @slid. */
+/* An RMPP @type (ACK, STOP, ABORT) for @tid from LID @slid with @method. */
 static int
-deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
-		 uint32_t win)
-{
-	uint8_t ack[RTE_IB_MAD_SIZE];
-
-	mk_seg(ack, tid, seg, 0, win, 0);
-	memset(ack + 56, 0, 200);
-	ack[3] = RTE_IB_SA_METHOD_GET_TABLE;
-	ack[25] = type;
-	return deliver(1, slid, ack);
-}
-
-/* An RMPP @type from the receiver's LID 0x21 with method @method. */
-static int
-deliver_ctl_kind(uint8_t method, uint8_t type, uint64_t tid, uint32_t seg,
-		 uint32_t win)
+deliver_ctl(uint16_t slid, uint8_t method, uint8_t type, uint64_t tid, uint32_t seg,
+	    uint32_t win)
 {
 	uint8_t ack[RTE_IB_MAD_SIZE];
 
@@ -1200,7 +1186,23 @@ deliver_ctl_kind(uint8_t method, uint8_t type, uint64_t tid, uint32_t seg,
 	memset(ack + 56, 0, 200);
 	ack[3] = method;
 	ack[25] = type;
-	return deliver(1, 0x21, ack);
+	return deliver(1, slid, ack);
+}
+
+/* An RMPP ACK (or @type) for @tid from LID @slid. */
+static int
+deliver_ack_from(uint16_t slid, uint8_t type, uint64_t tid, uint32_t seg,
+		 uint32_t win)
+{
+	return deliver_ctl(slid, RTE_IB_SA_METHOD_GET_TABLE, type, tid, seg, win);
+}
+
+/* An RMPP @type from the receiver's LID 0x21 with method @method. */
+static int
+deliver_ctl_kind(uint8_t method, uint8_t type, uint64_t tid, uint32_t seg,
+		 uint32_t win)
+{
+	return deliver_ctl(0x21, method, type, tid, seg, win);
 }
 
 /* An RMPP ACK from the receiver (LID 0x21) for TID @tid: segment @seg,
