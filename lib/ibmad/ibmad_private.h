@@ -117,11 +117,14 @@ struct ibmad_send {
 	uint32_t rmpp_resends;             /* windows resent after a time-out */
 	uint32_t rmpp_drops;               /* segments not taken (receive) */
 	/*
-	 * A request to this port itself (mad_send.c, "Answers from this
-	 * host"): the high TID of the local agent it was handed to (0:
-	 * none yet), and whether its answer may be taken.
+	 * A request to this port itself, or a directed-route request that
+	 * came back into one of this device's ports (mad_send.c, "Answers
+	 * from this host"): the high TID of the local agent it was handed
+	 * to (0: none, or the device answered), and whether its answer may
+	 * be taken (to_self only).
 	 */
 	bool to_self;
+	bool dr_back;
 	bool self_ok;
 	uint32_t server_hi;
 	uint64_t server_owner;             /* its conf.owner */
@@ -251,6 +254,15 @@ void ibmad_send_source_count(struct ibmad_dev *mdev, enum ibmad_src why,
 struct ibmad_send *ibmad_send_self_find(const struct ibmad_dev *mdev,
 					uint8_t port, uint8_t qpn,
 					const uint8_t *mad);
+/*
+ * The outstanding directed-route request of an agent of @mdev, on any
+ * port, whose TID, class and route (send_dr_route_same()) @mad carries
+ * (the request arriving at this device at the end of its directed part,
+ * or an answer on its route), or NULL; never one of HopCount 0 (to_self).
+ * Caller holds ibmad_lock.
+ */
+struct ibmad_send *ibmad_send_dr_back_find(const struct ibmad_dev *mdev,
+					   const uint8_t *mad);
 /* Whether @mad to or from @lid on @port stays on this port (its own
  * LIDs; a directed route of no hops).
  */

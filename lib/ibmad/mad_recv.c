@@ -316,15 +316,22 @@ recv_unsupported(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 }
 
 /*
- * A request this port sent to itself, arriving (mad_send.c, "Answers
- * from this host"): its send, to be told who answers it, or NULL.
+ * A request this port sent to itself, or a directed-route request of
+ * this device at the end of its directed part (recv_dr_smp() keeps no
+ * other), arriving (mad_send.c, "Answers from this host"): its send, to
+ * be told who answers it, or NULL.
  */
 static struct ibmad_send *
 recv_self_request(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e)
 {
-	if (!ibmad_addr_is_self(mdev, e->wc.port, e->mad, e->wc.slid))
-		return NULL;
-	return ibmad_send_self_find(mdev, e->wc.port, e->wc.qpn, e->mad);
+	struct ibmad_send *s;
+
+	if (ibmad_addr_is_self(mdev, e->wc.port, e->mad, e->wc.slid))
+		return ibmad_send_self_find(mdev, e->wc.port, e->wc.qpn, e->mad);
+	s = ibmad_send_dr_back_find(mdev, e->mad);
+	if (s != NULL)
+		s->dr_back = true;
+	return s;
 }
 
 void

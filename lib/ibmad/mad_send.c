@@ -77,6 +77,15 @@ ibmad_send_post(struct ibmad_dev *mdev, uint8_t port, uint8_t qpn,
  * with that TID from any other local agent (EPERM; agents of the same
  * conf.owner are one client), and takes an answer only once the device
  * or that client has sent one (self_ok).
+ *
+ * A directed route may leave the host and come back into one of its
+ * ports (out of port 1 and a switch into port 2): the answer is matched
+ * by its route, which the agent that got the request and another local
+ * agent write alike. When such a request arrives at the end of its
+ * directed part, the MAD core records the agent it is handed to in the
+ * same way (dr_back), and refuses a response on that route with that TID
+ * and class from any other local agent. An answer on another route needs
+ * no refusal: it is dropped on arrival (ibmad_send_source()).
  */
 bool
 ibmad_addr_is_self(const struct ibmad_dev *mdev, uint8_t port,
@@ -128,11 +137,16 @@ send_self_answer(struct rte_ibmad_agent *agent, const uint8_t *mad,
 	struct ibmad_dev *mdev = agent->mdev;
 	struct ibmad_send *s;
 
-	if (!ibmad_addr_is_self(mdev, agent->conf.port, mad, dlid))
+	if (ibmad_addr_is_self(mdev, agent->conf.port, mad, dlid))
+		s = ibmad_send_self_find(mdev, agent->conf.port,
+					 agent->conf.qpn, mad);
+	else
+		s = ibmad_send_dr_back_find(mdev, mad);
+	/* Answers nothing outstanding here (dropped on arrival), or a
+	 * directed-route request not back (yet): the route rule decides.
+	 */
+	if (s == NULL || (!s->to_self && !s->dr_back))
 		return 0;
-	s = ibmad_send_self_find(mdev, agent->conf.port, agent->conf.qpn, mad);
-	if (s == NULL)
-		return 0;       /* answers nothing outstanding: dropped on arrival */
 	if (s->server_hi != agent->hi_tid &&
 	    (s->server_owner == 0 || s->server_owner != agent->conf.owner)) {
 		IBMAD_LOG(NOTICE, "%s port %u: agent 0x%08x answers TID 0x%016"
@@ -322,6 +336,7 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	hdr = (struct rte_ib_mad_hdr *)s->mad;
 	s->to_self = ibmad_addr_is_self(agent->mdev, agent->conf.port, s->mad,
 					p->ah_attr.dlid);
+	s->dr_back = false;
 	s->self_ok = false;
 	s->server_hi = 0;
 	s->server_owner = 0;
@@ -474,6 +489,36 @@ send_dr_route_same(const uint8_t *req, const uint8_t *mad)
 	return memcmp(req + IBMAD_DR_OFF_DRSLID, mad + IBMAD_DR_OFF_DRSLID, 4) == 0 &&
 		memcmp(req + IBMAD_DR_OFF_INITIAL_PATH + 1,
 		       mad + IBMAD_DR_OFF_INITIAL_PATH + 1, hc) == 0;
+}
+
+struct ibmad_send *
+ibmad_send_dr_back_find(const struct ibmad_dev *mdev, const uint8_t *mad)
+{
+	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)mad;
+	uint64_t tid = rte_be_to_cpu_64(hdr->tid);
+	struct rte_ibmad_agent *a;
+	struct ibmad_send *s;
+	unsigned int i, j;
+
+	if (hdr->mgmt_class != RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE ||
+	    mad[IBMAD_DR_OFF_HOP_CNT] == 0)
+		return NULL;
+	/* The sender may be on any port of the device: by its high TID. */
+	for (i = 0; i < RTE_DIM(ibmad_agents); i++) {
+		a = ibmad_agents[i];
+		if (a == NULL || a->dead || a->mdev != mdev ||
+		    a->conf.qpn != 0 || a->hi_tid != (uint32_t)(tid >> 32))
+			continue;
+		for (j = 0; j < RTE_DIM(a->sends); j++) {
+			s = &a->sends[j];
+			if (s->state == IBMAD_SEND_WAIT && s->tid == tid &&
+			    s->mad[1] == hdr->mgmt_class &&
+			    send_dr_route_same(s->mad, mad))
+				return s;
+		}
+		return NULL;    /* high TIDs are unique */
+	}
+	return NULL;
 }
 
 enum ibmad_src

@@ -3084,16 +3084,17 @@ test_response_lmc(void)
 	return TEST_SUCCESS;
 }
 
-/* A QP1 agent of @owner (rte_ibmad_agent_conf.owner), class @class. */
+/* A QP @qpn agent of @owner (rte_ibmad_agent_conf.owner), class @class. */
 static struct rte_ibmad_agent *
-agent_owned_class(uint64_t owner, uint8_t class, uint64_t mask0, struct rec *rec)
+agent_owned_class(uint64_t owner, uint8_t qpn, uint8_t class, uint64_t mask0,
+		  struct rec *rec)
 {
 	struct rte_ibmad_agent_conf c;
 
 	memset(&c, 0, sizeof(c));
 	c.dev = &td.dev;
 	c.port = 1;
-	c.qpn = 1;
+	c.qpn = qpn;
 	c.mgmt_class = class;
 	c.class_version = class != 0 ? 1 : 0;
 	c.method_mask[0] = mask0;
@@ -3125,7 +3126,7 @@ test_self_answer(void)
 	TEST_ASSERT_SUCCESS(rte_ib_port_attr_cached(&td.dev, 1, &pa), "cache");
 	a = agent_on(1, 0, 0, 0, &ra);                          /* asks */
 	b = agent_on(1, 0, 0, 0, &rb);                          /* forges */
-	c = agent_owned_class(7, 0x09, 1u << RTE_IB_METHOD_GET, &rc); /* serves */
+	c = agent_owned_class(7, 1, 0x09, 1u << RTE_IB_METHOD_GET, &rc); /* serves */
 	TEST_ASSERT(a != NULL && b != NULL && c != NULL, "register");
 	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, 0);
 	send_params(&p, mad, 5000, 0, NULL);
@@ -3160,7 +3161,7 @@ test_self_answer(void)
 	/* A client answers on another of its agents (OpenSM does): d, of
 	 * c's owner, may; b, of none, still may not.
 	 */
-	d = agent_owned_class(7, 0, 0, &rd);
+	d = agent_owned_class(7, 1, 0, 0, &rd);
 	TEST_ASSERT(d != NULL, "register d");
 	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send again");
 	mk_mad(mad, 0x09, 1, RTE_IB_METHOD_GET, 0x10, tid);
@@ -3171,6 +3172,140 @@ test_self_answer(void)
 	TEST_ASSERT_SUCCESS(rte_ibmad_send(d, &pr, NULL), "d answers for c");
 	TEST_ASSERT_SUCCESS(deliver(1, pa.lid, resp), "d's answer");
 	TEST_ASSERT_EQUAL(ra.nsend, 2, "d's answer completes the request");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(d), "unregister d");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister a");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister b");
+	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(c), "unregister c");
+	return TEST_SUCCESS;
+}
+
+/*
+ * The DR request @sent (as it left) arriving back at port 1 at the end
+ * of its directed part: HopPointer HopCount, ReturnPath[1] the switch
+ * port it came in by (C14-9:2, written by the switch).
+ */
+static int
+deliver_dr_back(const uint8_t *sent)
+{
+	uint8_t req[RTE_IB_MAD_SIZE];
+
+	memcpy(req, sent, sizeof(req));
+	req[6] = req[7];
+	req[192 + 1] = 2;
+	return deliver(0, RTE_IB_LID_PERMISSIVE, req);
+}
+
+/* @resp, an answer sent back along its ReturnPath, as it arrives at the
+ * requester's port: HopPointer 1 (C14-13:3).
+ */
+static int
+deliver_dr_reply(const uint8_t *resp)
+{
+	uint8_t in[RTE_IB_MAD_SIZE];
+
+	memcpy(in, resp, sizeof(in));
+	in[6] = 1;
+	return deliver(0, RTE_IB_LID_PERMISSIVE, in);
+}
+
+/*
+ * A directed route may leave the host and come back into one of its
+ * ports (mad_dr_loop: out of port 1 and a switch into port 2; here into
+ * port 1 itself). Its answer is matched by its route, which any local
+ * agent can write: once the request has come back, only the agent it was
+ * handed to (or another of that agent's owner) may answer on its route
+ * (EPERM otherwise), and nobody when the device answered it. An answer
+ * on another route still leaves: it is dropped on arrival.
+ */
+static int
+test_dr_back_answer(void)
+{
+	struct rte_ibmad_send_params p, pr;
+	struct rte_ibmad_agent *a, *b, *c, *d;
+	uint8_t mad[RTE_IB_MAD_SIZE], resp[RTE_IB_MAD_SIZE];
+	struct rec ra = { 0 }, rb = { 0 }, rc = { 0 }, rd = { 0 };
+	struct rte_ibmad_stats s0 = stats();
+	unsigned int n;
+	uint64_t tid;
+
+	a = agent_on(0, 0, 0, 0, &ra);                          /* asks */
+	b = agent_on(0, 0, 0, 0, &rb);                          /* forges */
+	c = agent_owned_class(7, 0, RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE,
+			      1u << RTE_IB_METHOD_GET, &rc);    /* serves */
+	d = agent_owned_class(7, 0, 0, 0, &rd);                 /* c's owner */
+	TEST_ASSERT(a != NULL && b != NULL && c != NULL && d != NULL, "register");
+	/* A vendor attribute, which the device's SMA does not take. */
+	mk_dr_get(mad, 2);
+	mad[16] = 0xff;
+	mad[17] = 0x10;
+	send_params(&p, mad, 5000, 0, NULL);
+	p.ah_attr.dlid = RTE_IB_LID_PERMISSIVE;
+	p.remote_qpn = 0;
+	n = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_EQUAL(td.nsent, n + 1, "on the wire");
+	TEST_ASSERT_SUCCESS(deliver_dr_back(td.sent[n].mad), "the request back");
+	TEST_ASSERT_EQUAL(rc.nrecv, 1, "c got the request");
+	TEST_ASSERT_EQUAL(rc.last_recv[6], 3, "HopPointer at c");
+
+	/* The answer as a responder at the end of the route sends it. */
+	memcpy(resp, rc.last_recv, sizeof(resp));
+	resp[3] = RTE_IB_METHOD_GET_RESP;
+	resp[4] |= 0x80;
+	resp[64] = 0xee;
+	send_params(&pr, resp, 0, 0, NULL);
+	pr.ah_attr.dlid = RTE_IB_LID_PERMISSIVE;
+	pr.remote_qpn = 0;
+	n = td.nsent;
+	TEST_ASSERT(rte_ibmad_send(b, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "b answered on the route a request c got");
+	TEST_ASSERT_EQUAL(td.nsent, n, "b's answer on the wire");
+	resp[128 + 2] = 4;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(b, &pr, NULL),
+			    "b's answer on another route: %s", rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(deliver_dr_reply(td.sent[n].mad), "it arrives");
+	TEST_ASSERT_EQUAL(ra.nsend, 0, "an answer on another route completed it");
+	TEST_ASSERT_EQUAL(stats().rx_bad_route, s0.rx_bad_route + 1, "rx_bad_route");
+	resp[128 + 2] = 3;
+	resp[64] = 0x5a;
+	n = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(c, &pr, NULL), "c answers: %s",
+			    rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(deliver_dr_reply(td.sent[n].mad), "c's answer");
+	TEST_ASSERT_EQUAL(ra.nsend, 1, "c's answer completes the request");
+	TEST_ASSERT_EQUAL(ra.status[0], 0, "status");
+	TEST_ASSERT_EQUAL(ra.resp_tid[0], tid, "TID");
+
+	/* Another agent of c's owner may answer for it; b still may not. */
+	n = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send again");
+	TEST_ASSERT_SUCCESS(deliver_dr_back(td.sent[n].mad), "back to c");
+	TEST_ASSERT_EQUAL(rc.nrecv, 2, "c got the second request");
+	memcpy(resp, rc.last_recv, sizeof(resp));
+	resp[3] = RTE_IB_METHOD_GET_RESP;
+	resp[4] |= 0x80;
+	TEST_ASSERT(rte_ibmad_send(b, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "b answered the second request");
+	n = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(d, &pr, NULL), "d answers for c");
+	TEST_ASSERT_SUCCESS(deliver_dr_reply(td.sent[n].mad), "d's answer");
+	TEST_ASSERT_EQUAL(ra.nsend, 2, "d's answer completes the request");
+
+	/* NodeInfo: the device answers it; no local agent may. */
+	mad[16] = 0;
+	mad[17] = RTE_IB_SMP_ATTR_NODE_INFO;
+	n = td.nsent;
+	TEST_ASSERT_SUCCESS(rte_ibmad_send(a, &p, &tid), "send NodeInfo");
+	TEST_ASSERT_SUCCESS(deliver_dr_back(td.sent[n].mad), "NodeInfo back");
+	TEST_ASSERT_EQUAL(td.nsent, n + 2, "the device's reply on the wire");
+	memcpy(resp, td.sent[n + 1].mad, sizeof(resp));
+	resp[6] = 3;
+	TEST_ASSERT(rte_ibmad_send(c, &pr, NULL) < 0 && rte_errno == EPERM,
+		    "c answered a request the device answered");
+	TEST_ASSERT_SUCCESS(deliver_dr_reply(td.sent[n + 1].mad), "the device's");
+	TEST_ASSERT_EQUAL(ra.nsend, 3, "the device's reply completes it");
+	TEST_ASSERT_EQUAL(ra.resp_tid[2], tid, "TID");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(d), "unregister d");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(a), "unregister a");
 	TEST_ASSERT_SUCCESS(rte_ibmad_agent_unregister(b), "unregister b");
@@ -3332,6 +3467,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE_ST(reset, NULL, test_limits),
 		TEST_CASE_ST(reset, NULL, test_two_agents_one_qp),
 		TEST_CASE_ST(reset, NULL, test_self_answer),
+		TEST_CASE_ST(reset, NULL, test_dr_back_answer),
 		TEST_CASE_ST(reset, NULL, test_response_lmc),
 		/* Last: it unregisters the device. */
 		TEST_CASE_ST(reset, NULL, test_device_gone),
