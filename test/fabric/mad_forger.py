@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The dpdk-ipoib authors
-"""A hostile node for test_mad_trust.py, in its own process: attaches to
-ibfabric as an ibsim-protocol client of @node (test/lib/u2sclient.py),
-then for each line "<dlid> <request MAD hex> <tid> [<tid> ...]" on stdin
-sends, from its own LID, the GetResp answer of the request (byte 64 =
-0xee) once per TID, and prints "FORGED <n>".
+"""A hostile node for test_mad_trust.py and test_mad_trust_report.py, in
+its own process: attaches to ibfabric as an ibsim-protocol client of
+@node (test/lib/u2sclient.py), then, from its own LID, for each line on
+stdin:
+
+  "<dlid> <request MAD hex> <tid> [<tid> ...]"
+        sends the GetResp answer of the request (byte 64 = 0xee) once
+        per TID;
+  "SEND <dlid> <MAD hex> <tid> [<tid> ...]"
+        sends the MAD as it is (a Report, say) once per TID, to QP1;
+
+and prints "FORGED <n>".
 
 usage: mad_forger.py <ibfabric socket name> <node>
 """
@@ -27,13 +34,17 @@ def main():
         words = line.split()
         if not words or words[0] == 'QUIT':
             break
+        raw = words[0] == 'SEND'
+        if raw:
+            words = words[1:]
         dlid, req = int(words[0]), bytes.fromhex(words[1])
         n = 0
         for t in words[2:]:
             forged = bytearray(req)
-            forged[3] = 0x81                       # GetResp
             forged[8:16] = struct.pack('>Q', int(t, 16))
-            forged[64] = 0xee
+            if not raw:
+                forged[3] = 0x81                   # GetResp
+                forged[64] = 0xee
             c.send_mad(bytes(forged), dlid=dlid, dqp=1, sqp=1)
             n += 1
         print('FORGED %d' % n, flush=True)

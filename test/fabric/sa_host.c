@@ -39,7 +39,12 @@
  *        <- "SENT tid=0x<tid>" at once; then "MAD slid=.. tid=0x.. data=0x.."
  *           (byte 64 of the answer) and "OK", or "ERR <errno name>"
  *   test -> "SUB <trap>"     InformInfo subscription (rte_ibmad_sa_subscribe)
- *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>" per Report
+ *        <- "OK sub=<id>"; later "NOTICE trap=<n> generic=<0|1>
+ *           issuer_lid=<lid> gid=<GID of DataDetails>" per Report taken
+ *   test -> "SASTATS"        <- "OK queries=.. answers=.. sa_errors=..
+ *                            mad_errors=.. bad_answers=.. failures=..
+ *                            reports=.. reports_dropped=.."
+ *                            (rte_ibmad_sa_stats_get())
  *   test -> "MJOIN <mgid> <qkey> <join_state>"  one more member of the group
  *                            through the join manager (rte_ibmad_mcast.h),
  *                            created as JOINQ does
@@ -225,11 +230,17 @@ static void
 notice_print(struct rte_ib_device *dev, uint8_t port,
 	     const struct rte_ib_notice *notice, void *arg)
 {
+	struct rte_ib_gid gid;
+	char s[64];
+
 	RTE_SET_USED(dev);
 	RTE_SET_USED(port);
 	RTE_SET_USED(arg);
-	printf("NOTICE trap=%u generic=%u\n", notice->trap_number,
-	       notice->is_generic);
+	/* The GID of traps 64 to 67 (IBA 13.4.8.2), raw DataDetails for others */
+	rte_ib_notice_gid(notice, &gid);
+	gid_str(&gid, s, sizeof(s));
+	printf("NOTICE trap=%u generic=%u issuer_lid=%u gid=%s\n",
+	       notice->trap_number, notice->is_generic, notice->issuer_lid, s);
 }
 
 static void
@@ -241,6 +252,22 @@ do_subscribe(unsigned int trap)
 						notice_print, NULL, &id)))
 		return;
 	printf("OK sub=%" PRIu64 "\n", id);
+}
+
+static void
+do_sastats(void)
+{
+	struct rte_ibmad_sa_stats st;
+
+	if (rte_ibmad_sa_stats_get(ibdev, ib_port, &st) != 0) {
+		printf("ERR stats: %s\n", rte_strerror(rte_errno));
+		return;
+	}
+	printf("OK queries=%" PRIu64 " answers=%" PRIu64 " sa_errors=%" PRIu64
+	       " mad_errors=%" PRIu64 " bad_answers=%" PRIu64 " failures=%" PRIu64
+	       " reports=%" PRIu64 " reports_dropped=%" PRIu64 "\n", st.queries,
+	       st.answers, st.sa_errors, st.mad_errors, st.bad_answers, st.failures,
+	       st.reports, st.reports_dropped);
 }
 
 enum join_how { JOIN_LIKE_BCAST, JOIN_QKEY, LEAVE };
@@ -679,6 +706,8 @@ main(int argc, char **argv)
 			printf(rte_ibmad_mcast_leave(a) == 0 ? "OK left\n" : "ERR no member\n");
 		else if (strncmp(line, "MSTATS", 6) == 0)
 			do_mstats();
+		else if (strncmp(line, "SASTATS", 7) == 0)
+			do_sastats();
 		else if (strncmp(line, "QUIT", 4) == 0)
 			break;
 		else
