@@ -68,6 +68,7 @@ rte_ipoib_dp_create(const struct rte_ipoib_dp_conf *conf)
 	dp->local_qpn = rte_ipoib_hwaddr_qpn(&conf->local);
 	dp->local_src_key = ipoib_src_key_w(conf->local_lid, dp->local_qpn);
 	dp->age_tick = rte_get_tsc_hz() / RTE_IPOIB_NEIGH_STAMP_HZ;
+	dp->unknown_gap = rte_get_tsc_hz();
 	return dp;
 }
 

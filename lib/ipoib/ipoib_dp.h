@@ -24,6 +24,9 @@
 #include "rte_ipoib_encap.h"
 #include "ipoib_private.h"
 
+/* Unknown sources remembered per context, a power of 2 (report_unknown()). */
+#define IPOIB_UNKNOWN_SLOTS 8
+
 /*
  * One lcore's context: configuration and precomputed values written at
  * creation, counters written by its lcore only.
@@ -40,6 +43,12 @@ struct rte_ipoib_dp {
 	uint64_t age_tick;                   /**< Stamp neighbours at most this often. */
 	struct rte_ipoib_dp_stats st;
 	struct rte_ipoib_held miss;          /**< The last miss's destination. */
+	uint64_t unknown_gap;                /**< TSC ticks between reports of a source. */
+	/** Unknown sources last reported (ipoib_rx.c, report_unknown()). */
+	struct ipoib_unknown_src {
+		uint64_t key;                /**< SLID << 32 | QPN; 0: none. */
+		uint64_t tsc;                /**< When it was reported. */
+	} unknown[IPOIB_UNKNOWN_SLOTS];
 } __rte_cache_aligned;
 
 static inline void

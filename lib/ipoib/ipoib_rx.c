@@ -11,6 +11,7 @@
 
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_mbuf.h>
 
 #include "ipoib_dp.h"
@@ -71,6 +72,27 @@ payload_src_hw(uint16_t type, const uint8_t *l3, const struct ipoib_nd_msg *msg,
 		}
 	}
 	return false;
+}
+
+/*
+ * An unknown source is reported once a second at most. A peer whose tx
+ * QPs are not its address's QP (another net_ipoib port) sends every
+ * datagram from one: a report each would keep the event ring, which the
+ * other events share, full. One slot per source hash: sources that share
+ * a slot are reported as often as they alternate, no more than packets.
+ */
+static void
+report_unknown(struct rte_ipoib_dp *dp, uint16_t slid, uint32_t qpn)
+{
+	uint64_t key = (uint64_t)slid << 32 | qpn, now = rte_rdtsc();
+	struct ipoib_unknown_src *u;
+
+	u = &dp->unknown[(slid ^ qpn ^ qpn >> 8) & (IPOIB_UNKNOWN_SLOTS - 1)];
+	if (u->key == key && now - u->tsc < dp->unknown_gap)
+		return;
+	u->key = key;
+	u->tsc = now;
+	ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, slid, qpn);
 }
 
 /*
@@ -188,7 +210,7 @@ decap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, const struct ipoib_bind *
 	 * view) and the source reported.
 	 */
 	if (!have_src) {
-		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_UNKNOWN, NULL, NULL, a->rx.slid, qpn);
+		report_unknown(dp, a->rx.slid, qpn);
 	} else if (n == NULL && !grh_only) {
 		ipoib_dp_report(dp, RTE_IPOIB_EV_SRC_NEW, &src_hw, NULL, a->rx.slid, qpn);
 	}

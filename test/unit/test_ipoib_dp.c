@@ -840,26 +840,39 @@ test_decap_drops(void)
 	 * with the MAC derived from SLID and QPN, and reported.
 	 */
 	{
-		struct rte_mbuf *m = mk(w, il + 4);
-		struct rte_ib_mbuf_addr *a;
 		static const uint8_t derived[6] = { 0x06, 0x00, 77, 0x00, 0x00, 0x77 };
+		struct rte_mbuf *m[8];
+		unsigned int i;
 		const uint8_t *e;
 
-		TEST_ASSERT(m != NULL, "alloc");
-		a = rte_ib_mbuf_addr(m);
-		memset(a, 0, sizeof(*a));
-		a->rx.slid = 77;
-		a->rx.src_qpn = 0x77;
-		TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, &m, 1), 1,
-				  "unknown source, no GRH: delivered");
-		e = rte_pktmbuf_mtod(m, const uint8_t *);
+		for (i = 0; i < RTE_DIM(m); i++) {
+			struct rte_ib_mbuf_addr *a;
+
+			m[i] = mk(w, il + 4);
+			TEST_ASSERT(m[i] != NULL, "alloc");
+			a = rte_ib_mbuf_addr(m[i]);
+			memset(a, 0, sizeof(*a));
+			/* the last one from another port (SLID 78) */
+			a->rx.slid = i == RTE_DIM(m) - 1 ? 78 : 77;
+			a->rx.src_qpn = 0x77;
+		}
+		TEST_ASSERT_EQUAL(rte_ipoib_decap_burst(B.dp, m, RTE_DIM(m)), RTE_DIM(m),
+				  "unknown sources, no GRH: delivered");
+		e = rte_pktmbuf_mtod(m[0], const uint8_t *);
 		TEST_ASSERT(memcmp(e, B.mac.addr_bytes, 6) == 0 && memcmp(e + 6, derived, 6) == 0,
 			    "unknown source: to us, from 06:00:4d:00:00:77");
-		rte_pktmbuf_free(m);
+		rte_pktmbuf_free_bulk(m, RTE_DIM(m));
 	}
+	/* Seven datagrams from (77, 0x77), one report; one from (78, 0x77). */
 	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)), "event");
 	TEST_ASSERT(ev.type == RTE_IPOIB_EV_SRC_UNKNOWN && ev.slid == 77 && ev.qpn == 0x77,
 		    "SRC_UNKNOWN (77, 0x77)");
+	TEST_ASSERT_SUCCESS(rte_ring_dequeue_elem(B.ev, &ev, sizeof(ev)), "second event");
+	TEST_ASSERT(ev.type == RTE_IPOIB_EV_SRC_UNKNOWN && ev.slid == 78 && ev.qpn == 0x77,
+		    "SRC_UNKNOWN (78, 0x77), not (77, 0x77) again: %u (%u, 0x%x)", ev.type,
+		    ev.slid, ev.qpn);
+	TEST_ASSERT(rte_ring_count(B.ev) == 0, "%u more events: an unknown source reported "
+		    "more than once a second", rte_ring_count(B.ev));
 	il = ipv4_udp(ip, ip_a, ip_b, 2044 - 28 + 1);
 	memcpy(w + 4, ip, il);
 	DECAP_DROP(w, il + 4, 0, LID_A, 0x48, RTE_IPOIB_DROP_OVERSIZE, "2045 bytes");
