@@ -78,8 +78,10 @@ def start_sm(h, sa_host, root, bdf, ns_tool, preload, extra):
     os.makedirs(run)
     h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
                                          stderr=subprocess.DEVNULL))
+    prefix = 'bsm%d' % os.getpid()
+    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
     sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                       'bsm%d' % os.getpid(), '-a', bdf, '--', 'idle'],
+                       prefix, '-a', bdf, '--', 'idle'],
                       name='sm_host', stdin=True,
                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
     h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
