@@ -278,6 +278,8 @@ def lockstep_run(h, exe, env, mode, n):
             f = dict(w.split('=', 1) for w in line.split()[1:])
             got[(int(f['len']), f['wait'])] = f
             h.info(line)
+        elif line.startswith('EVENTS '):
+            h.info(line)
     h.check(r.returncode == 0 and not re.search(r'^ERR ', out, re.M) and
             set(got) == {(b, w) for b in (68, 2048) for w in ('poll', 'full')},
             'ipoib_lockstep %s (exit %d):\n%s' % (mode, r.returncode, out[-3000:]))
