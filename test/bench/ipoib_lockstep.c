@@ -49,7 +49,10 @@
  *        empty_polls=<polls per round that found the round incomplete>
  *        cpu=<this thread's CPU time / wall time of the timed rounds>
  *
- * and exits 0, or prints "ERR <what>" and exits 1.
+ * then, for the log, every xstat of the two ports that is not 0 ("XSTAT")
+ * and, for net_ipoib, what the receive side's data path decapsulated and
+ * reported to the interface's event ring ("EVENTS decap= events=
+ * events_lost="), and exits 0, or prints "ERR <what>" and exits 1.
  */
 
 #include <inttypes.h>
