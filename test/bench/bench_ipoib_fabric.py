@@ -26,9 +26,29 @@ fwd_io (bench_fwd_io): hostc forwards in io mode from net_ipoib0 (port 1,
   >= 1.0x. (Raw net_mthca ports cannot be compared: testpmd's io would
   send the receive view of the rte_ib dynfield as an address handle.)
 
-Environment: BENCH_RUNS ABBA pairs (default 1), BENCH_RATE_S (default 5).
+lockstep (bench_ipoib_lockstep): the comparison of pmd without the
+  scheduler in it. test/bench/ipoib_lockstep on hostd alone, one lcore:
+  32 datagrams from IB port 1 to IB port 2 of the same HCA, sent, all
+  received, freed, then the next 32. Mode ipoib: net_ipoib0 (port 1,
+  mode=l3, 10.0.0.1) to net_ipoib1 (port 2, 10.0.0.2), same partition;
+  mode raw: port 1's net_mthca ethdev to port 2's LID and QPN. One
+  process per mode (net_ipoib owns the raw ethdevs), the same EAL
+  arguments but the two vdevs, in ABBA order; each process measures 68
+  then 2048 bytes on the wire, BENCH_ROUNDS rounds of 32 (default 20000)
+  after a tenth of that untimed, receiving in two ways: wait=poll
+  (rx_burst until the 32 came: the goals are judged on it) and wait=full
+  (until the ring's 32nd descriptor is done, then one rx_burst, as
+  net_mthca's bench_full() in test/fabric/mthca_host.c). Medians of the
+  passes; goals: net_ipoib >= 0.9x raw at both sizes, and >= 961 Kpps at
+  2048 bytes. The lcore's CPU share is printed: one lcore in lockstep is
+  out of the scheduler's hands only while the machine has a vCPU for it
+  and one for the model.
 
-usage: bench_ipoib_fabric.py pmd|fwd_io <ibfabric> <netfile> <sa_host> <dpdk-ipoib-fwd>
+Environment: BENCH_RUNS ABBA pairs (default 1), BENCH_RATE_S (default 5),
+BENCH_ROUNDS (lockstep).
+
+usage: bench_ipoib_fabric.py pmd|fwd_io|lockstep <ibfabric> <netfile> <sa_host>
+                             <dpdk-ipoib-fwd, or ipoib_lockstep for lockstep>
                              <librte_net_mthca.so> <librte_net_ipoib.so> <preload> <dpdk-ib-ns>
 """
 
@@ -44,6 +64,7 @@ from simlib import Fabric, Harness, eal_safe_plugin, pmd_plugin_dir, sanitizer_p
 BDF = {'a': '0000:10:00.0', 'b': '0000:11:00.0', 'c': '0000:12:00.0', 'd': '0000:13:00.0'}
 RUNS = int(os.environ.get('BENCH_RUNS', '1'))
 RATE_S = float(os.environ.get('BENCH_RATE_S', '5'))
+ROUNDS = int(os.environ.get('BENCH_ROUNDS', '20000'))
 WARM_S = 2.0
 PMD_GOAL = 0.9
 FWD_GOAL = 1.0
@@ -57,8 +78,10 @@ def start_sm(h, sa_host, root, bdf, ns_tool, preload, extra):
     os.makedirs(run)
     h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
                                          stderr=subprocess.DEVNULL))
+    prefix = 'bsm%d' % os.getpid()
+    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
     sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                       'bsm%d' % os.getpid(), '-a', bdf, '--', 'idle'],
+                       prefix, '-a', bdf, '--', 'idle'],
                       name='sm_host', stdin=True,
                       env={'SYSFS_PCI_DEVICES': root, 'DPDK_IB_UMAD_DIR': run})
     h.wait_for(lambda: os.path.exists(os.path.join(run, 'dev', 'umad0')),
@@ -235,12 +258,90 @@ def fwd_io(h, bench):
            (f / t, FWD_GOAL, 'met' if f / t >= FWD_GOAL else 'NOT met'))
 
 
+def lockstep_run(h, exe, env, mode, n):
+    """One ipoib_lockstep process on hostd in @mode: {(bytes, wait): RATE fields}."""
+    prefix = 'bls%d_%d' % (os.getpid(), n)
+    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
+    vdevs = []
+    if mode == 'ipoib':
+        vdevs = ['--vdev=net_ipoib0,dev=%s,mode=l3,mtu=2044,ipv4=10.0.0.1' % BDF['d'],
+                 '--vdev=net_ipoib1,dev=%s_p2,mode=l3,mtu=2044,ipv4=10.0.0.2' % BDF['d']]
+    argv = [exe, '--no-huge', '-m', '384', '-l', '1', '--file-prefix', prefix,
+            '-a', BDF['d']] + vdevs + ['--log-level=pmd.net.ipoib:warning', '--', mode,
+                                       str(ROUNDS), '68', '2048']
+    h.info('%s pass %d: %s' % (mode, n, ' '.join(argv)))
+    r = h.run(argv, env=env, timeout=240, check=False)
+    out = r.stdout + r.stderr
+    got = {}
+    for line in out.splitlines():
+        if line.startswith('RATE '):
+            f = dict(w.split('=', 1) for w in line.split()[1:])
+            got[(int(f['len']), f['wait'])] = f
+            h.info(line)
+        elif line.startswith('EVENTS '):
+            h.info(line)
+    h.check(r.returncode == 0 and not re.search(r'^ERR ', out, re.M) and
+            set(got) == {(b, w) for b in (68, 2048) for w in ('poll', 'full')},
+            'ipoib_lockstep %s (exit %d):\n%s' % (mode, r.returncode, out[-3000:]))
+    return got
+
+
+def median(xs):
+    xs = sorted(xs)
+    return (xs[(len(xs) - 1) // 2] + xs[len(xs) // 2]) / 2
+
+
+def lockstep(h, exe, env):
+    """ABBA pairs of lockstep processes. Rates are the median of the
+    passes, ratios the median of each pass of net_ipoib over the raw pass
+    next to it (the order is raw, ipoib, ipoib, raw: pass k of either
+    against pass k of the other). The goals are judged on wait=poll
+    (rx_burst until the round's 32 came); wait=full is reported beside."""
+    got = {'raw': [], 'ipoib': []}
+    n = 0
+    h.info('load average before: %.2f %.2f %.2f' % os.getloadavg())
+    for _ in range(RUNS):
+        for mode in ('raw', 'ipoib', 'ipoib', 'raw'):
+            n += 1
+            got[mode].append(lockstep_run(h, exe, env, mode, n))
+    h.info('load average after: %.2f %.2f %.2f' % os.getloadavg())
+    # the lcore's CPU time over the wall time: below 1 the machine took it
+    cpu = min(float(g[k]['cpu']) for m in got for g in got[m] for k in g)
+    h.info('least CPU share of the lcore in a timed run: %.2f%s' %
+           (cpu, '' if cpu >= 0.9 else ' (the machine was busy: the scheduler is in the figures)'))
+    figures = {}
+    for wait in ('poll', 'full'):
+        for length in (68, 2048):
+            key = (length, wait)
+            pps = {k: [float(g[key]['pps']) for g in got[k]] for k in got}
+            lost = {k: sum(int(g[key]['lost']) for g in got[k]) for k in got}
+            raw, ipoib = median(pps['raw']), median(pps['ipoib'])
+            ratio = median([i / r for i, r in zip(pps['ipoib'], pps['raw'])])
+            figures[key] = (ipoib, ratio)
+            h.info('%d B, wait=%s: net_ipoib %s Kpps (lost %d), raw net_mthca %s Kpps '
+                   '(lost %d)' % (length, wait,
+                                  ' '.join('%.1f' % (x / 1000) for x in pps['ipoib']),
+                                  lost['ipoib'],
+                                  ' '.join('%.1f' % (x / 1000) for x in pps['raw']), lost['raw']))
+            h.info('%d-byte payloads (IP %d), lockstep wait=%s: net_ipoib %.1f Kpps, raw '
+                   'net_mthca %.1f Kpps (medians), median ratio %.3f' %
+                   (length, length - 4, wait, ipoib / 1000, raw / 1000, ratio))
+    k2048 = figures[(2048, 'poll')][0] / 1000
+    h.info('net_ipoib at 2048 B, lockstep: %.1f Kpps, goal >= %d Kpps (a 4x DDR link) %s' %
+           (k2048, DDR4X_KPPS, 'met' if k2048 >= DDR4X_KPPS else 'NOT met'))
+    for length in (68, 2048):
+        ratio = figures[(length, 'poll')][1]
+        h.info('%d B: net_ipoib/raw %.3f, goal >= %.1f %s' %
+               (length, ratio, PMD_GOAL, 'met' if ratio >= PMD_GOAL else 'NOT met'))
+
+
 def main():
     which = sys.argv[1]
     ibfabric, netfile, sa_host, exe, mthca_so, ipoib_so, preload, ns_tool = (
         os.path.abspath(a) for a in sys.argv[2:10])
-    with Harness('bench_' + ('ipoib_pmd' if which == 'pmd' else 'fwd_io'), timeout=1700) as h:
-        for prog in ('opensm', 'stdbuf', 'dpdk-testpmd'):
+    name = {'pmd': 'ipoib_pmd', 'fwd_io': 'fwd_io', 'lockstep': 'ipoib_lockstep'}[which]
+    with Harness('bench_' + name, timeout=880 if which == 'lockstep' else 1700) as h:
+        for prog in ('opensm',) if which == 'lockstep' else ('opensm', 'stdbuf', 'dpdk-testpmd'):
             h.need_program(prog)
         root = h.path('pci')
         fab = Fabric(h, ibfabric, netfile, tag='bif', extra=['--pci-root', root])
@@ -259,7 +360,11 @@ def main():
                             'P1=0x8001, ipoib, mtu=4 : ALL=full ;\n')
         sm_host, osm = start_sm(h, sa_host, root, BDF['a'], ns_tool, preload, ['-P', conf])
 
-        (pmd if which == 'pmd' else fwd_io)(h, bench)
+        if which == 'lockstep':
+            # the program links both PMDs: no -d
+            lockstep(h, exe, env)
+        else:
+            (pmd if which == 'pmd' else fwd_io)(h, bench)
 
         stop_sm(h, sm_host, osm)
         fab.stop_clean()
