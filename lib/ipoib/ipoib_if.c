@@ -1013,6 +1013,13 @@ out:
 	return n;
 }
 
+bool
+rte_ipoib_if_tx0_pending(const struct rte_ipoib_if *ifp)
+{
+	return !rte_ring_empty(ifp->ctrl_tx) ||
+		__atomic_load_n(&ifp->txq[0].nb_pend, __ATOMIC_RELAXED) != 0;
+}
+
 int
 rte_ipoib_if_info_get(const struct rte_ipoib_if *cifp, struct rte_ipoib_if_info *info)
 {

@@ -17,13 +17,16 @@
  * leave only through tx queue 0 (rte_ipoib_if_tx_burst() with any count).
  * An application such as testpmd's io engine sends only what it
  * received, so rx flushes them on every call: with nothing queued the
- * flush costs an empty-ring test (doc/guides/nics/ipoib.rst, "Control
+ * flush costs two loads and no locked instruction
+ * (rte_ipoib_if_tx0_pending(); doc/guides/nics/ipoib.rst, "Control
  * packets"). Another lcore may be sending on queue 0: then it flushes
  * them itself, and rx does not wait.
  */
 static inline void
 ctrl_flush(struct ipoib_priv *priv)
 {
+	if (!rte_ipoib_if_tx0_pending(priv->ifp))
+		return;
 	if (rte_spinlock_trylock(&priv->tx0_lock)) {
 		rte_ipoib_if_tx_burst(priv->ifp, 0, NULL, 0);
 		rte_spinlock_unlock(&priv->tx0_lock);

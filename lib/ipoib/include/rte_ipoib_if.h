@@ -197,6 +197,22 @@ uint16_t rte_ipoib_if_tx_burst(struct rte_ipoib_if *ifp, uint16_t qid,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Whether rte_ipoib_if_tx_burst() on tx queue 0 with no packet has work
+ * to do: control packets queued (ARP and ND answers, packets a resolved
+ * path releases) or packets the device refused. Read without the
+ * queue's lock, as a hint for a receive path that flushes queue 0 (a
+ * PMD whose application sends only what it receives): false may be
+ * stale by a packet queued meanwhile, which the next call sees.
+ *
+ * @return true when a flush would send something.
+ */
+__rte_experimental
+bool rte_ipoib_if_tx0_pending(const struct rte_ipoib_if *ifp);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * Fill @p info.
  *
  * @return 0, or -1 with rte_errno EINVAL.
