@@ -24,9 +24,10 @@ guide and the block's first line. The harness kills the session's
 process group at the end, with whatever a guide left running.
 
 In the sanitizer build, Debian's uninstrumented dpdk-testpmd and
-dpdk-proc-info load sanitized PMDs: the session defines them as shell
-functions that preload the runtimes (sanitizer_preload()), so the
-commands still read as in the guide. dpdk-ib-ns finds the build's
+dpdk-proc-info load sanitized PMDs: the session finds them first on its
+PATH as wrappers that preload the runtimes (sanitizer_preload()) and
+exec the program, so the commands still read as in the guide and a
+background one's $! is the program's. dpdk-ib-ns finds the build's
 libibumad_preload.so (built without sanitizers) through
 DPDK_IB_UMAD_PRELOAD.
 
@@ -36,6 +37,8 @@ usage: test_howto.py <source root> <build root> <librte_net_mthca.so> <guide.rst
 import os
 import re
 import shlex
+import shutil
+import subprocess
 import sys
 
 from simlib import Harness, eal_private_dir, sanitizer_preload
@@ -91,17 +94,38 @@ def tree(h, src, build):
     return top
 
 
+def fuse_mounts():
+    """Mount points of FUSE file systems (a user-MAD service's dev/)."""
+    with open('/proc/self/mounts') as f:
+        return {ln.split()[1] for ln in f if ln.split()[2].startswith('fuse')}
+
+
 def run_guide(h, src, build, plugin, guide):
     rel = os.path.relpath(guide, src)
     todo = [b for b in blocks(guide) if b[1] == 'sh']
     h.check(todo, '%s has no sh block' % rel)
     pre = ['set -e', 'cd %s' % shlex.quote(tree(h, src, build))]
+    path = os.environ['PATH']
     env = sanitizer_preload(h, plugin)
     if env:
+        # Wrappers that exec the program: a guide's "prog & pid=$!" then
+        # names the program itself, which its "kill $pid" stops (a shell
+        # function run in the background is a subshell: the kill missed
+        # the program, which died at teardown without unmounting).
+        bindir = h.path('sanitizer-bin')
+        os.makedirs(bindir, exist_ok=True)
         for prog in ('dpdk-testpmd', 'dpdk-proc-info'):
-            pre.append('%s() { LD_PRELOAD=%s command %s "$@"; }' %
-                       (prog, shlex.quote(env['LD_PRELOAD']), prog))
+            real = shutil.which(prog)
+            if real is None:
+                continue
+            w = os.path.join(bindir, prog)
+            with open(w, 'w') as f:
+                f.write('#!/bin/sh\nLD_PRELOAD=%s exec %s "$@"\n' %
+                        (shlex.quote(env['LD_PRELOAD']), shlex.quote(real)))
+            os.chmod(w, 0o755)
+        path = bindir + ':' + path
     script = pre[:]
+    mounts = fuse_mounts()
     ran = []
     for n, (line, _, text, skip, expects) in enumerate(todo):
         if skip:
@@ -115,7 +139,7 @@ def run_guide(h, src, build, plugin, guide):
                 name=os.path.basename(guide).replace('.rst', ''),
                 env={'DPDK_IB_UMAD_PRELOAD':
                      os.path.join(build, 'lib', 'ibumad', 'libibumad_preload.so'),
-                     'LD_LIBRARY_PATH': None, 'LD_PRELOAD': None})
+                     'LD_LIBRARY_PATH': None, 'LD_PRELOAD': None, 'PATH': path})
     h.wait_for(lambda: not p.alive(), timeout=240, what='%s to run' % rel, interval=0.2)
     log = p.log()
     parts = re.split(r'^@@howto (\d+|end)@@$', log, flags=re.M)
@@ -134,6 +158,10 @@ def run_guide(h, src, build, plugin, guide):
         h.fail('%s: exit status %s in the block at line %s:\n%s\noutput:\n%s' %
                (rel, p.popen.returncode, where[0][1] if where else '?',
                 where[0][2] if where else '', log[-4000:]))
+    left = fuse_mounts() - mounts
+    for m in left:
+        subprocess.run(['umount', '-l', m], check=False)
+    h.check(not left, '%s: its commands left FUSE mounts behind: %s' % (rel, sorted(left)))
     h.info('%s: %d blocks run, %d skipped' % (rel, len(ran), len(todo) - len(ran)))
 
 
