@@ -118,7 +118,8 @@ fuzz_ipoib_init(void)
 
 	if (fz.pool != NULL)
 		return;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_ipoib_%d", (int)getpid());
+	/* one runtime directory for all: --no-shconf writes nothing into it */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_ipoib");
 	FUZZ_CHECK(rte_eal_init(RTE_DIM(argv) - 1, argv) >= 0);
 	fz.pool = rte_pktmbuf_pool_create("fuzz_ipoib", 64, 0, 0,
 					  4096 + RTE_PKTMBUF_HEADROOM, SOCKET_ID_ANY);
