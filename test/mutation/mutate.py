@@ -116,6 +116,15 @@ def mutated(text, m):
     return text, None
 
 
+# ninja's jobs: the machine's CPUs (ninja's own default, CPUs + 2, makes
+# a 2-core machine's tests of the mutation before wait on four compilers)
+JOBS = os.cpu_count() or 1
+
+
+def ninja(build):
+    return ['ninja', '-j', str(JOBS), '-C', build]
+
+
 def sh(argv, cwd, timeout=None):
     return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
@@ -148,7 +157,7 @@ def copy_tree(dst):
 def setup_build(scratch, build):
     if os.path.isdir(os.path.join(build, 'meson-private')):
         # a --scratch copy built before: rebuild it (the copy above refreshed its sources)
-        r = sh(['ninja', '-C', build], scratch)
+        r = sh(ninja(build), scratch)
         if r.returncode != 0:
             sys.exit('the unmutated scratch copy does not build:\n' + r.stdout[-3000:])
         return
@@ -159,7 +168,7 @@ def setup_build(scratch, build):
     r = sh(args, scratch)
     if r.returncode != 0:
         sys.exit('meson setup of the scratch copy failed:\n' + r.stdout[-3000:])
-    r = sh(['ninja', '-C', build], scratch)
+    r = sh(ninja(build), scratch)
     if r.returncode != 0:
         sys.exit('the unmutated scratch copy does not build:\n' + r.stdout[-3000:])
 
@@ -192,6 +201,7 @@ def run_tests(build, tests, all_tests, lock=None):
 
 
 def main():
+    global JOBS
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--list', default=os.path.join(HERE, 'mutations.txt'))
     ap.add_argument('--only', action='append', default=[],
@@ -203,9 +213,12 @@ def main():
                     'earlier run is rebuilt, not configured again')
     ap.add_argument('--lock', help='run each mutation\'s tests under flock(1) of this file '
                     '(the fabric lock, for fabric and conformance tests), not its rebuild')
+    ap.add_argument('--jobs', type=int, default=JOBS,
+                    help='ninja jobs for each rebuild (default: the number of CPUs, %d here)' % JOBS)
     ap.add_argument('--check-list', action='store_true',
                     help='only check that the list parses and every find text occurs once')
     a = ap.parse_args()
+    JOBS = max(1, a.jobs)
 
     muts, errors = parse_list(a.list)
     for e in errors:
@@ -263,7 +276,7 @@ def main():
             with open(path, 'w') as f:
                 f.write(text)
             try:
-                r = sh(['ninja', '-C', build], scratch)
+                r = sh(ninja(build), scratch)
                 if r.returncode != 0:
                     verdict, detail = 'INVALID', 'does not build'
                 else:
@@ -281,7 +294,7 @@ def main():
         print('%-8s %-34s %s (%.0fs)' % (verdict, m['name'], detail, time.monotonic() - t1))
         sys.stdout.flush()
     # leave the scratch build matching its sources
-    sh(['ninja', '-C', build], scratch)
+    sh(ninja(build), scratch)
     for m in survivors:
         print('  not caught: %s (%s): %s' % (m['name'], m['file'], m['why']))
     print('planted %d, caught %d, survived %d, stale %d, invalid %d (%.0fs)' %
