@@ -186,7 +186,13 @@ def run_tests(build, tests, all_tests, lock=None):
         # the fabric lock (doc/guides/testing.rst), held for the tests only
         argv = ['flock', lock] + argv
     argv += test_args(tests, all_tests)
-    r = sh(argv, build, timeout=3600)
+    # A failing test keeps its scratch directory (test/lib/harness.py):
+    # here that is every caught mutation's, so they go under the build,
+    # the last mutation's only.
+    scratch = os.path.join(build, 'test-scratch')
+    shutil.rmtree(scratch, ignore_errors=True)
+    r = subprocess.run(argv, cwd=build, capture_output=True, text=True, timeout=3600,
+                       env=dict(os.environ, IPOIB_TEST_SCRATCH=scratch))
     failed = []
     log = os.path.join(build, 'meson-logs', 'testlog.json')
     if os.path.exists(log):
