@@ -51,23 +51,31 @@ def answer_of(mad, data):
     return bytes(r)
 
 
+def start_bed(h, ibfabric, netfile, sa_host, tag):
+    """The fabric of @netfile (test/data/trust.net), OpenSM on ca-sm under
+    libumad2sim, and the DPDK host (sa_host, lib.ibmad's debug log) on
+    hosta's HCA once READY: (fab, host)."""
+    lib = find_umad2sim(h)
+    root = h.path('pci')
+    fab = Fabric(h, ibfabric, netfile, tag=tag, extra=['--pci-root', root])
+    h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
+               timeout=10, what='the simulated PCI function')
+    start_opensm(h, fab, lib, 'ca-sm', sweep=1)
+    host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
+                    '%s%d' % (tag, os.getpid()), '-a', BDF,
+                    '--log-level=lib.ibmad:debug'],
+                   name='sa_host', stdin=True, env={'SYSFS_PCI_DEVICES': root})
+    h.wait_log(host, 'READY', timeout=120)
+    return fab, host
+
+
 def main():
     scenario = sys.argv[1]
     ibfabric, netfile, sa_host = (os.path.abspath(a) for a in sys.argv[2:5])
     if scenario not in ('guessed', 'observed'):
         raise SystemExit('scenario: guessed or observed, not %r' % scenario)
     with Harness('mad_trust_' + scenario, timeout=240) as h:
-        lib = find_umad2sim(h)
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='trust', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
-                   timeout=10, what='the simulated PCI function')
-        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
-        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                        'trust%d' % os.getpid(), '-a', BDF,
-                        '--log-level=lib.ibmad:debug'],
-                       name='sa_host', stdin=True, env={'SYSFS_PCI_DEVICES': root})
-        h.wait_log(host, 'READY', timeout=120)
+        fab, host = start_bed(h, ibfabric, netfile, sa_host, 'trust')
         host_lid = int(kv_line(host.log(), 'READY')['lid'])
 
         def lid_of(node):

@@ -52,9 +52,9 @@ import struct
 import sys
 
 from pcaplib import read_pcap
-from simlib import Fabric, Harness, find_umad2sim, sa_host_answer, start_opensm
+from simlib import Harness, sa_host_answer
+from test_mad_trust import FORGER, kv_line, start_bed
 
-BDF = '0000:10:00.0'       # hosta
 CLASS_SUBN_ADM = 0x03
 METHOD_REPORT, METHOD_REPORT_RESP = 0x06, 0x86
 ATTR_NOTICE = 0x0002
@@ -62,7 +62,6 @@ SA_DATA = 56               # MAD, RMPP and SA headers (IBA 15.2.1.1)
 TRAP_IN, TRAP_OUT = 64, 65
 OSM_FIRST_TID = 0x02dab001  # OpenSM osm_inform.c send_report()
 LOW48 = (1 << 48) - 1       # the TID bits a client of ibfabric chooses
-FORGER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'mad_forger.py')
 
 
 def kv(line):
@@ -110,18 +109,8 @@ def sa_mads(path, lid):
 def main():
     ibfabric, netfile, sa_host = (os.path.abspath(a) for a in sys.argv[1:4])
     with Harness('mad_trust_report', timeout=120) as h:
-        lib = find_umad2sim(h)
-        root = h.path('pci')
-        fab = Fabric(h, ibfabric, netfile, tag='trrep', extra=['--pci-root', root])
-        h.wait_for(lambda: os.path.exists(os.path.join(root, BDF, 'iommu.sock')),
-                   timeout=10, what='the simulated PCI function')
-        start_opensm(h, fab, lib, 'ca-sm', sweep=1)
-        host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
-                        'trrep%d' % os.getpid(), '-a', BDF,
-                        '--log-level=lib.ibmad:debug'],
-                       name='sa_host', stdin=True, env={'SYSFS_PCI_DEVICES': root})
-        h.wait_log(host, 'READY', timeout=120)
-        ready = kv(next(ln for ln in host.log().splitlines() if ln.startswith('READY')))
+        fab, host = start_bed(h, ibfabric, netfile, sa_host, 'trrep')
+        ready = kv_line(host.log(), 'READY')
         host_lid, sm_lid = int(ready['lid']), int(ready['sm_lid'])
 
         def port1(node):

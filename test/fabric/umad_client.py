@@ -198,6 +198,15 @@ def got_line(hdr, mad):
         mad[24:28].decode('ascii', 'replace'))
 
 
+def next_request(u):
+    """The next request read, printed as REQUEST: (header, TID, its SLID)."""
+    hdr, mad = u.recv(3600)
+    tid = struct.unpack('>Q', mad[8:16])[0]
+    lid = struct.unpack('>H', hdr[7])[0]
+    print('REQUEST tid=0x%016x lid=0x%x' % (tid, lid))
+    return hdr, tid, lid
+
+
 def print_reads(u, seconds, stop_after=None, line=got_line):
     """Print every MAD read (as @line makes it) for @seconds (or until
     @stop_after GOT lines and 1.5 s more); return how many."""
@@ -276,10 +285,7 @@ def main():
         delay = int(sys.argv[3]) / 1000.0
         print('SERVING agent=%d' % agent)
         while True:
-            hdr, mad = u.recv(3600)
-            tid = struct.unpack('>Q', mad[8:16])[0]
-            lid = struct.unpack('>H', hdr[7])[0]
-            print('REQUEST tid=0x%016x lid=0x%x' % (tid, lid))
+            hdr, tid, lid = next_request(u)
             time.sleep(delay)
             u.send_mad(answer, lid, vendor_mad(METHOD_GET_RESP, tid, b'REAL'),
                        qpn=struct.unpack('>I', hdr[5])[0])
@@ -327,10 +333,7 @@ def main():
         payload = pattern_bytes(int(sys.argv[3]))
         print('SERVING agent=%d' % agent)
         while True:
-            hdr, mad = u.recv(3600)
-            tid = struct.unpack('>Q', mad[8:16])[0]
-            lid = struct.unpack('>H', hdr[7])[0]
-            print('REQUEST tid=0x%016x lid=0x%x' % (tid, lid))
+            hdr, tid, lid = next_request(u)
             if sys.argv[4] == 'stdin':
                 sys.stdin.readline()
             else:
