@@ -54,7 +54,6 @@ usage: bench_ipoib_fabric.py pmd|fwd_io|lockstep <ibfabric> <netfile> <sa_host>
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -79,7 +78,6 @@ def start_sm(h, sa_host, root, bdf, ns_tool, preload, extra):
     h.on_teardown(lambda: subprocess.run(['umount', '-l', os.path.join(run, 'dev')],
                                          stderr=subprocess.DEVNULL))
     prefix = 'bsm%d' % os.getpid()
-    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
     sm_host = h.spawn([sa_host, '--no-huge', '-m', '256', '--file-prefix',
                        prefix, '-a', bdf, '--', 'idle'],
                       name='sm_host', stdin=True,
@@ -151,7 +149,6 @@ class Bench:
     def testpmd(self, host, lcores, vdevs, name):
         self.n += 1
         prefix = 'bif%s%d_%d' % (host, os.getpid(), self.n)
-        self.h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         argv = ['dpdk-testpmd', '-d', self.plugdir, '--no-huge', '-m', '384'] + lcores + [
             '--file-prefix', prefix, '-a', BDF[host]]
         argv += ['--vdev=' + v for v in vdevs]
@@ -261,7 +258,6 @@ def fwd_io(h, bench):
 def lockstep_run(h, exe, env, mode, n):
     """One ipoib_lockstep process on hostd in @mode: {(bytes, wait): RATE fields}."""
     prefix = 'bls%d_%d' % (os.getpid(), n)
-    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
     vdevs = []
     if mode == 'ipoib':
         vdevs = ['--vdev=net_ipoib0,dev=%s,mode=l3,mtu=2044,ipv4=10.0.0.1' % BDF['d'],

@@ -182,7 +182,6 @@ class Testpmd:
         self.port = None
         self.env = env or tb.env
         self.prefix = prefix = '%s%s%d' % (tb.tag, name, os.getpid())
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # One forwarding lcore each, on different cores (2-core machines).
         if main_lcore is None:
             main_lcore = idx % 2

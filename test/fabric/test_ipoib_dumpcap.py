@@ -27,7 +27,6 @@ usage: test_ipoib_dumpcap.py <ibfabric> <netfile> <sa_host>
 import os
 import platform
 import re
-import shutil
 import signal
 import struct
 import sys
@@ -60,7 +59,6 @@ class Primary:
         self.h, self.name, self.idx, self.mode = h, name, idx, mode
         self.ns = h.netns(name)
         self.prefix = prefix = 'ipdc%s%d' % (name, os.getpid())
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         ipoib = 'net_ipoib0,dev=%s,mode=%s' % (bdf, mode)
         if mode == 'l3':
             ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)

@@ -26,7 +26,6 @@ usage: test_ipoib_probe.py <ibfabric> <netfile> <librte_net_mthca.so>
 
 import os
 import re
-import shutil
 import sys
 
 from simlib import Fabric, Harness, pmd_plugin_dir, sanitizer_preload
@@ -47,7 +46,6 @@ def main():
         env = dict(sanitizer_preload(h, ipoib_so), SYSFS_PCI_DEVICES=root,
                    LD_LIBRARY_PATH=None)
         prefix = 'ipprobe%d' % os.getpid()
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # (vdev, the message its failed probe must print)
         bad = [
             ('net_ipoib1,dev=%s,colour=blue' % BDF,
@@ -133,7 +131,6 @@ def main():
         # 4. the flush's cost, on the other HCA
         other = '0000:10:00.0'
         fprefix = 'ipflush%d' % os.getpid()
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + fprefix, ignore_errors=True))
         r = h.run([flush_cost, '--no-huge', '-m', '256', '-l', '1', '--file-prefix', fprefix,
                    '-a', other, '--', 'dev=' + other], env=env, timeout=120, check=False)
         out = r.stdout + r.stderr

@@ -90,7 +90,6 @@ class Host:
         else:
             ipoib += ',mtu=2044'
         prefix = 'klf%s%d' % (name, os.getpid())
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # one data lcore each, on different cores (2-core machines)
         main = '0' if name == 'b' else '1'
         self.p = h.spawn([exe, '-d', plugdir, '--no-huge', '-m', '384', '-l', '0,1',

@@ -19,7 +19,6 @@ usage: test_proc_info.py <ibfabric> <netfile> <librte_net_mthca.so>
 import os
 import platform
 import re
-import shutil
 import sys
 import time
 
@@ -51,7 +50,6 @@ def main():
         fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'pinf', BDF)
         mnt = h.hugetlbfs(PAGES)
         prefix = 'ibpinf%d' % os.getpid()
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         # DPDK's memory at an address both processes leave free, also under
         # ASan: its default (4 GiB up) is ASan's shadow gap, 0x6000_0000_0000
         # its allocator's, and the primary's fallback (below the libraries)

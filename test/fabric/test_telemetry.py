@@ -15,7 +15,6 @@ usage: test_telemetry.py <ibfabric> <netfile> <librte_net_mthca.so>
 
 import json
 import os
-import shutil
 import sys
 
 from simlib import Harness, find_umad2sim, start_opensm, testpmd_fabric
@@ -44,7 +43,6 @@ def main():
             h.need_program(prog)
         fab, plugin, env = testpmd_fabric(h, ibfabric, netfile, so, 'tel', BDF)
         prefix = 'ibtel%d' % os.getpid()
-        h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
         tp = h.spawn(['stdbuf', '-oL', 'dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '128',
                       '--file-prefix', prefix, '-a', BDF + ',node_desc=telemetry-host',
                       '--', '-i', '--total-num-mbufs=4096'],

@@ -47,9 +47,7 @@ def testpmd_load(h, env, plugin, tag):
     device (--no-pci), its usage only, EAL's debug log on (it names each
     plugin it opens). Fails the test when a library is not found or
     testpmd exits non-zero; returns the output."""
-    import shutil
     prefix = '%s%d' % (tag, os.getpid())
-    h.on_teardown(lambda: shutil.rmtree('/var/run/dpdk/' + prefix, ignore_errors=True))
     r = h.run(['dpdk-testpmd', '-d', plugin, '--no-huge', '-m', '64', '--no-pci',
                '--file-prefix', prefix, '--log-level=lib.eal:debug', '--', '--help'],
               env=env, timeout=60, check=False)
