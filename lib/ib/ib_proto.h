@@ -71,6 +71,7 @@ ib_lid_in_lmc_range(uint16_t base, uint8_t lmc, uint16_t lid)
 #define IB_MGMT_CLASS_SMI	0x01	/**< LID-routed SMP */
 #define IB_MGMT_CLASS_SA	0x03	/**< SubnAdm */
 #define IB_MGMT_CLASS_PERF	0x04	/**< PerfMgt */
+#define IB_MGMT_CLASS_BM	0x05	/**< BaseBoard management */
 #define IB_MGMT_CLASS_SMI_DR	0x81	/**< directed-route SMP */
 
 /** Whether @p mgmt_class is a subnet management (SMP) class, QP0's. */
@@ -87,6 +88,19 @@ ib_mgmt_class_is_smp(uint8_t mgmt_class)
 #define IB_RMPP_TYPE_ACK	2	/**< RMPPType ACK; STOP 3, ABORT 4 */
 #define IB_RMPP_TYPE_ABORT	4
 #define IB_RMPP_FLAG_ACTIVE	0x01	/**< RMPPFlags.Active */
+
+/**
+ * Whether the MAD @p mad (at least its first 24 bytes) is a response
+ * (Linux ib_response_mad()): the Method's R bit (IBA 13.4.5), TrapRepress
+ * (which answers a Trap), or BM's response bit, bit 0 of the
+ * AttributeModifier (big-endian, bytes 20-23).
+ */
+static inline bool
+ib_mad_is_response(const uint8_t *mad)
+{
+	return (mad[3] & 0x80) != 0 || mad[3] == 0x07 ||
+		(mad[IB_MAD_OFF_MGMT_CLASS] == IB_MGMT_CLASS_BM && (mad[23] & 1) != 0);
+}
 
 /**
  * Whether @p mgmt_class may use RMPP: SubnAdm, DevMgt, DevAdm, BIS and the

@@ -291,7 +291,6 @@ void ibmad_mcast_event(struct rte_ib_device *dev, uint8_t port,
 #define IBMAD_LOCAL_REPLY     1    /* out holds the device's reply */
 #define IBMAD_LOCAL_CONSUMED  2    /* taken, no reply */
 void ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e);
-bool ibmad_mad_is_response(const uint8_t *mad);
 bool ibmad_class_is_smp(uint8_t mgmt_class);
 
 /* Vendor classes of range 2 (0x30-0x4F): dispatched by OUI (IBA 13.4.3). */

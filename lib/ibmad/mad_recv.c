@@ -29,6 +29,8 @@
 
 #include <rte_ib_attrs.h>
 
+#include <ib_proto.h>
+
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
 #include "smi.h"
@@ -42,20 +44,6 @@ ibmad_class_is_smp(uint8_t mgmt_class)
 {
 	return mgmt_class == RTE_IB_MGMT_CLASS_SUBN_LID_ROUTED ||
 		mgmt_class == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE;
-}
-
-bool
-ibmad_mad_is_response(const uint8_t *mad)
-{
-	const struct rte_ib_mad_hdr *hdr = (const struct rte_ib_mad_hdr *)mad;
-
-	/* Linux ib_response_mad(): the R bit, TrapRepress (which answers
-	 * a Trap), and BM's response bit in AttributeModifier.
-	 */
-	return (hdr->method & RTE_IB_METHOD_RESP) != 0 ||
-		hdr->method == RTE_IB_METHOD_TRAP_REPRESS ||
-		(hdr->mgmt_class == RTE_IB_MGMT_CLASS_BM &&
-		 (rte_be_to_cpu_32(hdr->attr_mod) & 1) != 0);
 }
 
 void
@@ -366,7 +354,7 @@ ibmad_recv_process(struct ibmad_dev *mdev, struct ibmad_rx_entry *e)
 		recv_forward_trap(mdev, e);
 		return;
 	}
-	response = ibmad_mad_is_response(e->mad);
+	response = ib_mad_is_response(e->mad);
 	if (!response)
 		self = recv_self_request(mdev, e);
 	if (!response || hdr->method == RTE_IB_METHOD_TRAP_REPRESS) {

@@ -32,6 +32,8 @@
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
+#include <ib_proto.h>
+
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
 
@@ -188,7 +190,7 @@ ibmad_rmpp_send_failed(struct rte_ibmad_agent *agent, const struct ibmad_send *s
 static void
 send_all_acked(struct rte_ibmad_agent *agent, struct ibmad_send *s)
 {
-	if (!ibmad_mad_is_response(s->rmpp_msg) && s->user_timeout_ms != 0) {
+	if (!ib_mad_is_response(s->rmpp_msg) && s->user_timeout_ms != 0) {
 		free(s->rmpp_tx);
 		s->rmpp_tx = NULL;
 		free(s->rmpp_msg);
@@ -233,7 +235,7 @@ find_send(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e, uint64_t tid,
 			    s->mad[1] != e->mad[1])
 				continue;
 			if (sender ? s->rmpp_tx == NULL :
-			    s->rmpp_tx != NULL || ibmad_mad_is_response(s->mad))
+			    s->rmpp_tx != NULL || ib_mad_is_response(s->mad))
 				continue;
 			/*
 			 * The receiver answers a segment with its R bit
@@ -246,8 +248,8 @@ find_send(struct ibmad_dev *mdev, const struct ibmad_rx_entry *e, uint64_t tid,
 			 * way out of a host (ib_umad_write() rewrites only
 			 * requests): not from this transfer's receiver.
 			 */
-			if (sender && ibmad_mad_is_response(e->mad) ==
-			    ibmad_mad_is_response(s->mad))
+			if (sender && ib_mad_is_response(e->mad) ==
+			    ib_mad_is_response(s->mad))
 				continue;
 			w = ibmad_send_source(mdev, s, &e->wc, e->mad);
 			if (w != IBMAD_SRC_SAME) {

@@ -23,6 +23,8 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 
+#include <ib_proto.h>
+
 #include "ibmad_private.h"
 #include "mad_rmpp.h"
 #include "smi.h"
@@ -340,12 +342,12 @@ send_locked(struct rte_ibmad_agent *agent, const struct rte_ibmad_send_params *p
 	s->self_ok = false;
 	s->server_hi = 0;
 	s->server_owner = 0;
-	if (ibmad_mad_is_response(s->mad)) {
+	if (ib_mad_is_response(s->mad)) {
 		ret = send_self_answer(agent, s->mad, p->ah_attr.dlid);
 		if (ret < 0)
 			return ret;
 	}
-	if (!ibmad_mad_is_response(s->mad)) {
+	if (!ib_mad_is_response(s->mad)) {
 		/*
 		 * Requests carry the agent's high part (Linux ib_umad_write():
 		 * hi_tid << 32) and keep the caller's low 32 bits, which
@@ -448,7 +450,7 @@ rte_ibmad_respond(struct rte_ibmad_agent *agent,
 	rq = (const struct rte_ib_mad_hdr *)req->mad;
 	memcpy(mad, resp, sizeof(mad));
 	hdr->tid = rq->tid;
-	if (!ibmad_mad_is_response(mad))
+	if (!ib_mad_is_response(mad))
 		hdr->method |= RTE_IB_METHOD_RESP;
 	if (hdr->mgmt_class == RTE_IB_MGMT_CLASS_SUBN_DIRECTED_ROUTE)
 		hdr->status |= rte_cpu_to_be_16(IBMAD_DR_STATUS_D);
@@ -533,7 +535,7 @@ ibmad_send_source(const struct ibmad_dev *mdev, const struct ibmad_send *s,
 	 * the agent that got it, not another local agent's (above). RMPP
 	 * ACKs, STOPs and ABORTs come from the MAD core's own reassembly.
 	 */
-	if (s->to_self && !s->self_ok && !ibmad_mad_is_response(s->mad) &&
+	if (s->to_self && !s->self_ok && !ib_mad_is_response(s->mad) &&
 	    (!ibmad_rmpp_class(mad[1]) || !ibmad_rmpp_active(mad) ||
 	     mad[RMPP_OFF_TYPE] == RMPP_TYPE_DATA))
 		return IBMAD_SRC_LOCAL;

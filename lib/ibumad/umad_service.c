@@ -134,13 +134,6 @@ recv_hdr(const struct rte_ib_mad_wc *wc, struct ib_user_mad_hdr *hdr)
 	}
 }
 
-/* Linux ib_response_mad() of the classes a client may use RMPP in. */
-static bool
-mad_is_response(const uint8_t *mad)
-{
-	return (mad[3] & 0x80) != 0 || mad[3] == 0x07;   /* R bit, TrapRepress */
-}
-
 static uint64_t
 mad_tid(const uint8_t *mad)
 {
@@ -185,7 +178,7 @@ rmpp_ctl_check(const struct umad_agent *ag, const struct ib_user_mad_hdr *hdr,
 		return 0;
 	if (ag->rmpp)
 		why = "its agent's RMPP is the MAD core's";
-	else if (!mad_is_response(mad))
+	else if (!ib_mad_is_response(mad))
 		return 0;
 	else if (umad_file_seen(ag->file, mad_tid(mad), mad[1],
 				rte_be_to_cpu_16(hdr->lid)))
@@ -218,7 +211,7 @@ agent_recv(struct rte_ibmad_agent *a, const struct rte_ibmad_recv *recv,
 	RTE_SET_USED(a);
 	recv_hdr(recv->wc, &hdr);
 	/* A request: the client is a party to its transfers. */
-	if (!mad_is_response(recv->mad))
+	if (!ib_mad_is_response(recv->mad))
 		umad_file_seen_add(ag->file, mad_tid(recv->mad), recv->mad[1],
 				   recv->wc->slid);
 	deliver(ag, &hdr, recv->mad, recv->len);
