@@ -10,6 +10,7 @@
  * KLINK_IDLE_POLLS empty polls in a row.
  */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 struct fwd_lcore {
 	struct klink_dir *dir[2];
 	unsigned int nb_dir;
+	bool takes_rx_signals;	/**< polls the kernel port */
 };
 
 static struct fwd_lcore fwd_lcores[RTE_MAX_LCORE];
@@ -58,6 +60,7 @@ fwd_lcore_main(void *arg)
 	const uint16_t burst = (uint16_t)klink_cfg.burst;
 	const unsigned int idle_us = klink_cfg.idle_us;
 	unsigned int i, idle = 0;
+	sigset_t rx_signals;
 	uint16_t got;
 
 	/*
@@ -66,6 +69,14 @@ fwd_lcore_main(void *arg)
 	 */
 	if (idle_us != 0)
 		(void)prctl(PR_SET_TIMERSLACK, KLINK_TIMER_SLACK_NS);
+	/*
+	 * The kernel port's rx signals come here: the handler runs on the
+	 * lcore that polls the port, and a nap ends when a packet comes.
+	 */
+	if (fl->takes_rx_signals) {
+		klink_rx_signals(&rx_signals);
+		pthread_sigmask(SIG_UNBLOCK, &rx_signals, NULL);
+	}
 	while (!__atomic_load_n(&klink_quit, __ATOMIC_RELAXED)) {
 		got = 0;
 		for (i = 0; i < fl->nb_dir; i++)
@@ -103,6 +114,10 @@ klink_fwd_start(struct klink_ports *p)
 			fwd_lcores[lcore].dir[0] = &p->dir[n];
 			fwd_lcores[lcore].nb_dir = 1;
 		}
+		fwd_lcores[lcore].takes_rx_signals =
+			fwd_lcores[lcore].dir[0]->rx_port == p->kernel ||
+			(fwd_lcores[lcore].nb_dir == 2 &&
+			 fwd_lcores[lcore].dir[1]->rx_port == p->kernel);
 		ret = rte_eal_remote_launch(fwd_lcore_main, &fwd_lcores[lcore], lcore);
 		if (ret != 0) {
 			KLINK_LOG(ERR, "lcore %u: launch: %s", lcore, rte_strerror(-ret));

@@ -12,6 +12,7 @@
  * virtio_user over vhost-net). State shared by the files of the app.
  */
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <net/if.h>
@@ -58,6 +59,14 @@ struct klink_config {
 };
 
 extern struct klink_config klink_cfg;
+
+/*
+ * The signals a kernel port may raise per packet: net_tap's rx trigger
+ * (F_SETOWN to the process; SIGIO or a real-time signal). main.c blocks
+ * them in every thread; the data lcore that polls the kernel port takes
+ * them (fwd.c).
+ */
+void klink_rx_signals(sigset_t *set);
 extern const char *const klink_kind_names[KLINK_KIND_COUNT];
 
 /*

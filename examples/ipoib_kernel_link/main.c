@@ -11,6 +11,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -51,6 +52,17 @@ on_signal(int sig)
 {
 	(void)sig;
 	__atomic_store_n(&klink_quit, true, __ATOMIC_RELAXED);
+}
+
+void
+klink_rx_signals(sigset_t *set)
+{
+	int sig;
+
+	sigemptyset(set);
+	sigaddset(set, SIGIO);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
 }
 
 static int
@@ -191,9 +203,20 @@ main(int argc, char **argv)
 	struct rte_mempool *mp = NULL;
 	struct rte_eth_dev_info info;
 	struct sigaction sa;
+	sigset_t rx_signals;
 	int ret, status = 1, kernel_up = -1;
 	bool lsc = false;
 
+	/*
+	 * The kernel gives a process-directed signal to the main thread
+	 * first: this one, asleep between statistics on the core of
+	 * another process's data lcore, woken once per packet the kernel
+	 * queued, and the data lcore saw the packet only when this thread
+	 * had run the handler. Every thread EAL and the libraries start
+	 * inherits the block; fwd.c lifts it on the data lcore.
+	 */
+	klink_rx_signals(&rx_signals);
+	pthread_sigmask(SIG_BLOCK, &rx_signals, NULL);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "kernel-link: EAL: %s\n", rte_strerror(rte_errno));

@@ -103,6 +103,11 @@ def main():
         h.wait_for(lambda: b.ping('10.0.0.3', count=1).returncode == 0, timeout=40,
                    interval=0.5, what='a first answer over the fabric')
         f = measure(h, b.ns, c.ns, '10.0.0.3', 'fabric (net_ipoib on net_mthca)')
+        # where the fabric lost datagrams: the models' own counters
+        for node in ('hostb', 'hostc'):
+            for line in fab.ctl.cmd('hca "%s" resources' % node, ok=False):
+                if line.startswith('hca_dp '):
+                    h.info(line)
         for t in hosts:
             h.stop(t.p, sig=signal.SIGINT, timeout=30)
             for line in re.findall(r'^(?:Final statistics|Port \d.*xstats).*$', t.p.log(),

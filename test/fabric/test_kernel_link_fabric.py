@@ -36,6 +36,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 from simlib import Fabric, Harness, eal_private_dir
 from test_ipoib_if import start_opensm
@@ -47,6 +48,8 @@ IFACE = 'ib0'
 FILE_SIZE = by_pass(100, 32) << 20
 TCP_S = by_pass(5, 3)
 UDP_S = by_pass(3, 2)
+# the main lcore wakes every 10 ms (KLINK_CTRL_US), and for LSC events
+MAIN_WAKEUPS_MAX = 300
 UDP_RATE = '20M'    # paced: a tenth of what TCP reaches here
 PORT = 5301
 
@@ -112,6 +115,12 @@ class Host:
     def ping(self, *args, count=3):
         return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
                           netns=self.ns, timeout=30, check=False)
+
+
+def main_wakeups(t):
+    """Times the kernel-link's main thread has slept and woken."""
+    with open('/proc/%d/task/%d/status' % (t.p.popen.pid, t.p.popen.pid)) as f:
+        return int(re.search(r'^voluntary_ctxt_switches:\s+(\d+)', f.read(), re.M).group(1))
 
 
 def link_local(t):
@@ -190,6 +199,7 @@ def main():
                     (neigh + neigh6).strip().splitlines())))
 
         # iperf3 TCP for TCP_S, b -> c
+        t0, wakes0 = time.monotonic(), [main_wakeups(t) for t in hosts]
         srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.3'], name='iperf3_s', netns=c.ns)
         h.wait_for(lambda: ':5201' in h.run(['ss', '-Hltn'], netns=c.ns).stdout,
                    timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
@@ -200,6 +210,15 @@ def main():
         h.check(bps > 0, 'iperf3 moved nothing')
         h.info('iperf3 TCP b -> c over the fabric, %d s: %.1f Mbit/s, %d retransmits' %
                (TCP_S, bps / 1e6, res['sum_sent'].get('retransmits', 0)))
+        # net_tap raises a signal per packet the kernel queues; the data
+        # lcore takes it, the main lcore sleeps through the traffic
+        secs = time.monotonic() - t0
+        for t, w0 in zip(hosts, wakes0):
+            rate = (main_wakeups(t) - w0) / secs
+            h.check(rate < MAIN_WAKEUPS_MAX, '%s: the main lcore woke %.0f times a second '
+                    'under traffic (at most %d): the tap\'s signals reach it' %
+                    (t.name, rate, MAIN_WAKEUPS_MAX))
+            h.info('%s: main lcore %.0f wake-ups a second under traffic' % (t.name, rate))
 
         # UDP paced well below the TCP rate, c -> b: nothing lost
         srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.2'], name='iperf3_su', netns=b.ns)
