@@ -55,6 +55,7 @@ enum {
 	OPT_TXONLY_IP_SRC,
 	OPT_TXONLY_IP_DST,
 	OPT_RECORD_CYCLES,
+	OPT_IDLE_YIELD,
 	OPT_LINK_TIMEOUT,
 	OPT_REPLY_QPN,
 	OPT_ROUTE,
@@ -77,6 +78,7 @@ static const struct option long_opts[] = {
 	{ "txonly-ip-src", required_argument, NULL, OPT_TXONLY_IP_SRC },
 	{ "txonly-ip-dst", required_argument, NULL, OPT_TXONLY_IP_DST },
 	{ "record-core-cycles", no_argument, NULL, OPT_RECORD_CYCLES },
+	{ "idle-yield", no_argument, NULL, OPT_IDLE_YIELD },
 	{ "link-timeout", required_argument, NULL, OPT_LINK_TIMEOUT },
 	{ "reply-qpn", required_argument, NULL, OPT_REPLY_QPN },
 	{ "route", required_argument, NULL, OPT_ROUTE },
@@ -108,6 +110,7 @@ fwd_config_usage(const char *prog)
 	       "                            with an IPv6 --txonly-dest-ip)\n"
 	       "  --reply-qpn=QPN           addrswap: reply to this QPN, not the source QPN\n"
 	       "  --record-core-cycles      count TSC cycles per packet\n"
+	       "  --idle-yield              yield the CPU after a pass that moved nothing\n"
 	       "  --link-timeout=SEC        wait this long for the links (default %d)\n"
 	       "  -i, --interactive         prompt (show port stats|xstats|info, show ib port,\n"
 	       "                            show ipoib neigh|path|mcast, start, stop, quit)\n",
@@ -403,6 +406,9 @@ parse_one(int c, const char *arg)
 		return parse_ipv4("txonly-ip-dst", arg, &fwd_cfg.ip_dst);
 	case OPT_RECORD_CYCLES:
 		fwd_cfg.record_cycles = true;
+		return 0;
+	case OPT_IDLE_YIELD:
+		fwd_cfg.idle_yield = true;
 		return 0;
 	case OPT_LINK_TIMEOUT:
 		if (parse_uint("link-timeout", arg, 0, 3600, &v) != 0)

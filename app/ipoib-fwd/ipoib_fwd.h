@@ -22,6 +22,7 @@
 #ifndef _IPOIB_FWD_H_
 #define _IPOIB_FWD_H_
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -110,6 +111,7 @@ struct fwd_config {
 	} routes[FWD_MAX_ROUTES];	/**< --route pairs. */
 	unsigned int nb_routes;
 	bool record_cycles;		/**< --record-core-cycles. */
+	bool idle_yield;		/**< --idle-yield. */
 	bool interactive;		/**< -i. */
 	unsigned int link_timeout;	/**< --link-timeout, seconds. */
 };
@@ -204,6 +206,13 @@ fwd_tx(struct fwd_stream *fs, struct rte_mbuf **pkts, uint16_t n)
 	}
 	return k;
 }
+
+/* main.c */
+/**
+ * The signals a kernel port (net_tap) raises per packet it gets: blocked
+ * in every thread but the forwarding lcores (main.c, lcore.c).
+ */
+void fwd_rx_signals(sigset_t *set);
 
 /* config.c */
 /** Parse the app's arguments (after EAL's): 0, or -1 with the option named in the log. */

@@ -9,6 +9,9 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,9 +148,14 @@ worker_main(void *arg __rte_unused)
 {
 	const struct fwd_engine *e = fwd_engines[fwd_cfg.mode];
 	unsigned int lcore = rte_lcore_id(), n = 0, i;
-	bool record = fwd_cfg.record_cycles;
+	bool record = fwd_cfg.record_cycles, idle_yield = fwd_cfg.idle_yield;
 	struct fwd_stream **mine;
+	sigset_t rx_signals;
+	uint16_t moved;
 
+	/* a kernel port's rx signals run their handler here (main.c) */
+	fwd_rx_signals(&rx_signals);
+	pthread_sigmask(SIG_UNBLOCK, &rx_signals, NULL);
 	mine = calloc(fwd_nb_streams, sizeof(*mine));
 	if (mine == NULL)
 		return -ENOMEM;
@@ -155,11 +163,13 @@ worker_main(void *arg __rte_unused)
 		if (fwd_streams[i].lcore == lcore)
 			mine[n++] = &fwd_streams[i];
 	while (!__atomic_load_n(&stop_flag, __ATOMIC_RELAXED)) {
+		moved = 0;
 		for (i = 0; i < n; i++) {
 			struct fwd_stream *fs = mine[i];
 			uint64_t t0 = record ? rte_rdtsc() : 0;
 			uint16_t k = e->run(fs);
 
+			moved |= k;
 			if (record && k != 0) {
 				__atomic_store_n(&fs->busy_cycles,
 						 fs->busy_cycles + rte_rdtsc() - t0,
@@ -168,6 +178,13 @@ worker_main(void *arg __rte_unused)
 						 __ATOMIC_RELAXED);
 			}
 		}
+		/*
+		 * --idle-yield: nothing to move, so the processes sharing
+		 * this core (the peers, a simulated HCA) run now rather than
+		 * when the scheduler takes the core from a busy poll.
+		 */
+		if (idle_yield && moved == 0)
+			sched_yield();
 	}
 	free(mine);
 	return 0;

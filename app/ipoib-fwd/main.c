@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,17 @@ signals_install(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+void
+fwd_rx_signals(sigset_t *set)
+{
+	int sig;
+
+	sigemptyset(set);
+	sigaddset(set, SIGIO);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
+
 /* Forward until a signal, a statistics line every --stats-period seconds. */
 static void
 run_batch(void)
@@ -68,8 +80,19 @@ run_batch(void)
 int
 main(int argc, char **argv)
 {
+	sigset_t rx_signals;
 	int ret, status = 0;
 
+	/*
+	 * net_tap asks for a signal per packet the kernel queues to a TAP,
+	 * directed at the process: the kernel gives it to the main thread
+	 * first, asleep or at the prompt, and the lcore polling the TAP saw
+	 * the packet only once this thread had run the handler. Every
+	 * thread EAL starts inherits the block; lcore.c lifts it on the
+	 * forwarding lcores.
+	 */
+	fwd_rx_signals(&rx_signals);
+	pthread_sigmask(SIG_BLOCK, &rx_signals, NULL);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ipoib-fwd: EAL: %s\n", rte_strerror(rte_errno));

@@ -100,7 +100,8 @@ def main():
 
         # a good run: txonly on two Ethernet ports, 1000 frames per stream
         p = h.spawn(eal(exe, 'run') + ['--forward-mode=txonly', '--txonly-count=1000',
-                                       '--stats-period=1', '--record-core-cycles'],
+                                       '--stats-period=1', '--record-core-cycles',
+                                       '--idle-yield'],
                     name='fwd')
         h.wait_log(p, 'Statistics at', timeout=30)
         rc = h.stop(p, sig=signal.SIGINT, timeout=20)
