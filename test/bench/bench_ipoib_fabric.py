@@ -7,7 +7,10 @@ between its two IB ports, hostd receives on both of its ports.
 
 Every figure is a ratio against a peer measured in the same run on the
 same fabric, the pairs in ABBA order (the machine is shared: absolute
-rates move with the load, ratios much less). A rate is what the receiver
+rates move with the load, ratios much less). Every dpdk-ipoib-fwd runs
+with --idle-yield: the hosts and the models' thread share the vCPUs, and
+a process whose pass moved nothing gives its vCPU away rather than spin
+until the scheduler takes it. A rate is what the receiver
 counts over RATE_S seconds after WARM_S seconds of an unpaced txonly.
 
 pmd (bench_ipoib_pmd): dpdk-ipoib-fwd txonly -> rxonly through net_ipoib
@@ -142,7 +145,9 @@ class Bench:
         argv = [self.exe, '-d', self.plugin, '--no-huge', '-m', '384'] + lcores + [
             '--file-prefix', 'bif%s%d_%d' % (host, os.getpid(), self.n), '-a', BDF[host]]
         argv += ['--vdev=' + v for v in vdevs]
-        argv += ['--log-level=pmd.net.ipoib:warning', '--', '-i'] + args
+        # every dpdk-ipoib-fwd yields its core when a pass moved nothing:
+        # the hosts and the model share two vCPUs (module docstring)
+        argv += ['--log-level=pmd.net.ipoib:warning', '--', '-i', '--idle-yield'] + args
         app = App(self.h, argv, name, self.env, 'Links up after')
         return app
 
