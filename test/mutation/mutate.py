@@ -118,6 +118,8 @@ def mutated(text, m):
 
 # ninja's jobs: the machine's CPUs (ninja's own default, CPUs + 2, makes
 # a 2-core machine's tests of the mutation before wait on four compilers)
+# The tests' scratch root (IPOIB_TEST_SCRATCH), made by the first run_tests().
+TEST_SCRATCH = None
 JOBS = os.cpu_count() or 1
 
 
@@ -181,18 +183,23 @@ def test_args(tests, all_tests):
 
 def run_tests(build, tests, all_tests, lock=None):
     """(passed, [names of failed tests])."""
+    global TEST_SCRATCH
     argv = ['meson', 'test', '-C', build, '--no-rebuild', '--num-processes', '2']
     if lock:
         # the fabric lock (doc/guides/testing.rst), held for the tests only
         argv = ['flock', lock] + argv
     argv += test_args(tests, all_tests)
     # A failing test keeps its scratch directory (test/lib/harness.py):
-    # here that is every caught mutation's, so they go under the build,
-    # the last mutation's only.
-    scratch = os.path.join(build, 'test-scratch')
-    shutil.rmtree(scratch, ignore_errors=True)
+    # here that is every caught mutation's, so they go to one directory
+    # that holds the last mutation's only. It is short: a test's UNIX
+    # socket paths live under it (sun_path holds 107 bytes), and under
+    # the scratch copy's build they did not fit.
+    if TEST_SCRATCH is None:
+        TEST_SCRATCH = tempfile.mkdtemp(prefix='dim.')
+    shutil.rmtree(TEST_SCRATCH, ignore_errors=True)
+    os.makedirs(TEST_SCRATCH)
     r = subprocess.run(argv, cwd=build, capture_output=True, text=True, timeout=3600,
-                       env=dict(os.environ, IPOIB_TEST_SCRATCH=scratch))
+                       env=dict(os.environ, IPOIB_TEST_SCRATCH=TEST_SCRATCH))
     failed = []
     log = os.path.join(build, 'meson-logs', 'testlog.json')
     if os.path.exists(log):
@@ -264,7 +271,8 @@ def main():
     for tests in sorted(base):
         ok, failed = run_tests(build, tests, False, a.lock)
         if not ok:
-            print('error: unmutated copy fails %s: %s' % (tests, ', '.join(failed)))
+            print('error: unmutated copy fails %s: %s (their scratch directories: %s)' %
+                  (tests, ', '.join(failed), TEST_SCRATCH))
             return 2
     print('baseline: %d test set(s) pass unmutated (%.0fs)' % (len(base), time.monotonic() - t0))
 
@@ -308,6 +316,8 @@ def main():
            counts['INVALID'], time.monotonic() - t0))
     if not a.keep and not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
+    if not a.keep and TEST_SCRATCH is not None:
+        shutil.rmtree(TEST_SCRATCH, ignore_errors=True)
     return 0 if len(survivors) == 0 else 1
 
 
