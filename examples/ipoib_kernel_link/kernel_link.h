@@ -59,6 +59,7 @@ struct klink_config {
 };
 
 extern struct klink_config klink_cfg;
+extern const char *const klink_kind_names[KLINK_KIND_COUNT];
 
 /*
  * The signals a kernel port may raise per packet: net_tap's rx trigger
@@ -67,7 +68,6 @@ extern struct klink_config klink_cfg;
  * them (fwd.c).
  */
 void klink_rx_signals(sigset_t *set);
-extern const char *const klink_kind_names[KLINK_KIND_COUNT];
 
 /*
  * One direction, rx on one port, tx on the other. The counters are written

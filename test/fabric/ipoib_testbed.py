@@ -308,6 +308,13 @@ def eth_hosts(tb, hosts, envs=None):
     return out
 
 
+def main_wakeups(pid):
+    """Times the main thread of process @pid has slept and woken
+    (voluntary context switches)."""
+    with open('/proc/%d/task/%d/status' % (pid, pid)) as f:
+        return int(re.search(r'^voluntary_ctxt_switches:\s+(\d+)', f.read(), re.M).group(1))
+
+
 def wait_ping(h, host, args, what, timeout=40):
     """Pings until one answer (the first packets may wait for ARP/ND and a
     PathRecord), then 3 of 3 must come back. The first answer is waited

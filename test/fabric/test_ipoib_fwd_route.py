@@ -43,6 +43,7 @@ import subprocess
 import sys
 
 from simlib import Fabric, Harness, eal_safe_plugin, sanitizer_preload
+from ipoib_testbed import main_wakeups
 from test_ipoib_if import start_opensm
 
 SM_BDF = '0000:10:00.0'
@@ -136,13 +137,6 @@ class Router(Fwd):
                           netns=self.ns, timeout=30, check=False)
 
 
-def main_wakeups(fwd):
-    """Times dpdk-ipoib-fwd's main thread has slept and woken."""
-    pid = fwd.p.popen.pid
-    with open('/proc/%d/task/%d/status' % (pid, pid)) as f:
-        return int(re.search(r'^voluntary_ctxt_switches:\s+(\d+)', f.read(), re.M).group(1))
-
-
 def wait_ping(h, host, args, ttl, what):
     """Pings until one answer (the first wait for ARP/ND and a PathRecord
     on the fabric), then 3 of 3 with the TTL of two routers crossed."""
@@ -167,12 +161,12 @@ def route(h, exe, plugin, env):
 
     # net_tap raises a signal per packet the kernel queues to the TAP; the
     # forwarding lcores take it, the main lcore at its prompt sleeps on
-    w0 = [main_wakeups(r) for r in (a, b)]
+    w0 = [main_wakeups(r.p.popen.pid) for r in (a, b)]
     r = h.run(['ping', '-c', str(BURST_PINGS), '-i', '0.002', '-W', '2', '10.72.2.1'],
               netns=a.ns, timeout=60, check=False)
     h.check(r.returncode == 0, 'A -> B: %d pings 2 ms apart:\n%s' % (BURST_PINGS, r.stdout))
     for rt, w in zip((a, b), w0):
-        woke = main_wakeups(rt) - w
+        woke = main_wakeups(rt.p.popen.pid) - w
         h.check(woke < BURST_PINGS // 4, '%s: the main lcore woke %d times for %d pings through '
                 'its TAP: the tap\'s signals reach it' % (rt.name, woke, BURST_PINGS))
         h.info('%s: main lcore woke %d times for %d pings' % (rt.name, woke, BURST_PINGS))

@@ -40,7 +40,7 @@ import time
 
 from simlib import Fabric, Harness, eal_private_dir
 from test_ipoib_if import start_opensm
-from ipoib_testbed import by_pass, wait_ping
+from ipoib_testbed import by_pass, main_wakeups, wait_ping
 
 SM_BDF = '0000:10:00.0'
 HOSTS = (('b', '0000:11:00.0', 2), ('c', '0000:12:00.0', 3))
@@ -115,12 +115,6 @@ class Host:
     def ping(self, *args, count=3):
         return self.h.run(['ping'] + list(args) + ['-c', str(count), '-W', '2', '-i', '0.3'],
                           netns=self.ns, timeout=30, check=False)
-
-
-def main_wakeups(t):
-    """Times the kernel-link's main thread has slept and woken."""
-    with open('/proc/%d/task/%d/status' % (t.p.popen.pid, t.p.popen.pid)) as f:
-        return int(re.search(r'^voluntary_ctxt_switches:\s+(\d+)', f.read(), re.M).group(1))
 
 
 def link_local(t):
@@ -199,7 +193,7 @@ def main():
                     (neigh + neigh6).strip().splitlines())))
 
         # iperf3 TCP for TCP_S, b -> c
-        t0, wakes0 = time.monotonic(), [main_wakeups(t) for t in hosts]
+        t0, wakes0 = time.monotonic(), [main_wakeups(t.p.popen.pid) for t in hosts]
         srv = h.spawn(['iperf3', '-s', '-1', '-B', '10.0.0.3'], name='iperf3_s', netns=c.ns)
         h.wait_for(lambda: ':5201' in h.run(['ss', '-Hltn'], netns=c.ns).stdout,
                    timeout=10, interval=0.1, what='iperf3 server listening: %s' % srv.log())
@@ -214,7 +208,7 @@ def main():
         # lcore takes it, the main lcore sleeps through the traffic
         secs = time.monotonic() - t0
         for t, w0 in zip(hosts, wakes0):
-            rate = (main_wakeups(t) - w0) / secs
+            rate = (main_wakeups(t.p.popen.pid) - w0) / secs
             h.check(rate < MAIN_WAKEUPS_MAX, '%s: the main lcore woke %.0f times a second '
                     'under traffic (at most %d): the tap\'s signals reach it' %
                     (t.name, rate, MAIN_WAKEUPS_MAX))

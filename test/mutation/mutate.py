@@ -118,8 +118,6 @@ def mutated(text, m):
 
 # ninja's jobs: the machine's CPUs (ninja's own default, CPUs + 2, makes
 # a 2-core machine's tests of the mutation before wait on four compilers)
-# The tests' scratch root (IPOIB_TEST_SCRATCH), made by the first run_tests().
-TEST_SCRATCH = None
 JOBS = os.cpu_count() or 1
 
 
@@ -181,9 +179,8 @@ def test_args(tests, all_tests):
     return tests.split()
 
 
-def run_tests(build, tests, all_tests, lock=None):
-    """(passed, [names of failed tests])."""
-    global TEST_SCRATCH
+def run_tests(build, tests, all_tests, lock, test_scratch):
+    """(passed, [names of failed tests]); the tests' scratch under @test_scratch."""
     argv = ['meson', 'test', '-C', build, '--no-rebuild', '--num-processes', '2']
     if lock:
         # the fabric lock (doc/guides/testing.rst), held for the tests only
@@ -194,12 +191,10 @@ def run_tests(build, tests, all_tests, lock=None):
     # that holds the last mutation's only. It is short: a test's UNIX
     # socket paths live under it (sun_path holds 107 bytes), and under
     # the scratch copy's build they did not fit.
-    if TEST_SCRATCH is None:
-        TEST_SCRATCH = tempfile.mkdtemp(prefix='dim.')
-    shutil.rmtree(TEST_SCRATCH, ignore_errors=True)
-    os.makedirs(TEST_SCRATCH)
+    shutil.rmtree(test_scratch, ignore_errors=True)
+    os.makedirs(test_scratch)
     r = subprocess.run(argv, cwd=build, capture_output=True, text=True, timeout=3600,
-                       env=dict(os.environ, IPOIB_TEST_SCRATCH=TEST_SCRATCH))
+                       env=dict(os.environ, IPOIB_TEST_SCRATCH=test_scratch))
     failed = []
     log = os.path.join(build, 'meson-logs', 'testlog.json')
     if os.path.exists(log):
@@ -261,6 +256,7 @@ def main():
     build = os.path.join(scratch, 'build')
     t0 = time.monotonic()
     print('scratch copy: %s' % scratch)
+    test_scratch = tempfile.mkdtemp(prefix='dim.')
     copy_tree(scratch)
     setup_build(scratch, build)
 
@@ -269,10 +265,10 @@ def main():
     for m in muts:
         base.add(' '.join(test_args(m['tests'], a.all_tests)))
     for tests in sorted(base):
-        ok, failed = run_tests(build, tests, False, a.lock)
+        ok, failed = run_tests(build, tests, False, a.lock, test_scratch)
         if not ok:
             print('error: unmutated copy fails %s: %s (their scratch directories: %s)' %
-                  (tests, ', '.join(failed), TEST_SCRATCH))
+                  (tests, ', '.join(failed), test_scratch))
             return 2
     print('baseline: %d test set(s) pass unmutated (%.0fs)' % (len(base), time.monotonic() - t0))
 
@@ -294,7 +290,8 @@ def main():
                 if r.returncode != 0:
                     verdict, detail = 'INVALID', 'does not build'
                 else:
-                    ok, failed = run_tests(build, m['tests'], a.all_tests, a.lock)
+                    ok, failed = run_tests(build, m['tests'], a.all_tests, a.lock,
+                                           test_scratch)
                     if ok:
                         verdict, detail = 'SURVIVED', 'tests %s pass' % m['tests']
                     else:
@@ -316,8 +313,8 @@ def main():
            counts['INVALID'], time.monotonic() - t0))
     if not a.keep and not a.scratch:
         shutil.rmtree(scratch, ignore_errors=True)
-    if not a.keep and TEST_SCRATCH is not None:
-        shutil.rmtree(TEST_SCRATCH, ignore_errors=True)
+    if not a.keep:
+        shutil.rmtree(test_scratch, ignore_errors=True)
     return 0 if len(survivors) == 0 else 1
 
 
