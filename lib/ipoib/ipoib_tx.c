@@ -391,19 +391,118 @@ encap_one(struct rte_ipoib_dp *dp, struct rte_mbuf *m, struct rte_ipoib_neigh *h
 	return IPOIB_ENCAP_QUEUED;
 }
 
-/* The general transmit of every packet of a burst (the L3 view). */
-static uint16_t
-encap_burst_general(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts)
+/*
+ * The key of the L3 view's fast path for a packet @p p (of lengths
+ * @p lens, ipoib_lens_get()) that is not ARP: the destination as the
+ * IP index keys it (IPv4 mapped into IPv6, RFC 4291 2.5.5.2) in @p k,
+ * and the type as it is on the wire; 0 for a packet the general path
+ * takes: IPv4 with options or whose header is not in the first segment,
+ * a group or broadcast destination, IPv6 ND, anything else, and every
+ * bad header (which the general path drops with its reason).
+ */
+static __rte_always_inline uint16_t
+encap_l3_key(const uint8_t *p, uint64_t lens, uint64_t k[2])
 {
+	uint32_t data_len = IPOIB_LENS_DATA(lens), pkt_len = IPOIB_LENS_PKT(lens);
+	uint16_t be_tot;
+	uint32_t dst;
+
+	if (unlikely(data_len < 20))
+		return 0;
+	if (likely(p[0] == 0x45)) {
+		memcpy(&be_tot, p + 2, 2);
+		memcpy(&dst, p + IPOIB_IP4_DST_OFF, 4);
+		/* 20 <= total length <= pkt_len; 224/4 and up are groups or the broadcast */
+		if ((uint32_t)rte_be_to_cpu_16(be_tot) - 20 > pkt_len - 20 ||
+		    p[IPOIB_IP4_DST_OFF] >= 0xe0)
+			return 0;
+		/* bytes 8 to 15 of the key: 0, 0, 0xff, 0xff, the address */
+		k[0] = 0;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		k[1] = UINT64_C(0xffff) << 16 | (uint64_t)dst << 32;
+#else
+		k[1] = UINT64_C(0xffff) << 32 | dst;
+#endif
+		return RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	}
+	if ((p[0] >> 4) == 6 && data_len >= IPOIB_IP6_HDR_LEN &&
+	    p[IPOIB_IP6_DST_OFF] != 0xff && ipoib_fast_ip6_ok(p, data_len, pkt_len)) {
+		memcpy(k, p + IPOIB_IP6_DST_OFF, 16);
+		return RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	}
+	return 0;
+}
+
+/*
+ * The L3 view's transmit: a unicast IP packet (encap_l3_key()) to a
+ * neighbour whose path has its handle is sent here; the neighbour found
+ * for one packet serves the packets after it to the same destination (a
+ * burst's packets mostly go to a few), and it and its handle stay
+ * readable until the burst's end (the caller's quiescent state). The
+ * handle is the neighbour's mirror of its path's (struct
+ * rte_ipoib_neigh), on the line that also holds the QPN and the stamp.
+ * Anything else, and a packet that would not fit the MTU or the
+ * headroom, goes the general way (encap_one()), which makes every check
+ * again and drops with the reason or holds the packet for its path.
+ */
+static uint16_t
+encap_burst_l3(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t nb_pkts,
+	       const struct encap_ctx *c)
+{
+	const struct ipoib_htab *by_ip = &dp->conf.tbl->by_ip;
 	struct rte_mbuf *dropped[IPOIB_STAGE_MAX];
-	const int off = rte_ib_mbuf_dynfield_offset;
 	unsigned int nb_ok = 0, nb_drop = 0;
+	struct rte_ipoib_neigh *n = NULL;
+	struct rte_ib_ah *ah = NULL;
+	uint64_t last[2] = { 0, 0 };
+	uint32_t mtu = dp->conf.mtu;
 	uint16_t i;
 
 	for (i = 0; i < nb_pkts; i++) {
-		unsigned int r = encap_one(dp, pkts[i], NULL, off);
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		uint64_t lens = ipoib_lens_get(m), k[2], dw;
+		unsigned int r = RTE_IPOIB_DROP_NONE;
+		uint8_t *dyn = (uint8_t *)m + c->off;
+		uint32_t hdr;
+		uint16_t type;
 
-		IPOIB_BURST_KEEP(r, pkts[i], pkts, nb_ok, dropped, nb_drop, dp);
+		type = (m->packet_type & RTE_PTYPE_L2_MASK) == RTE_PTYPE_L2_ETHER_ARP ? 0 :
+			encap_l3_key(p, lens, k);
+		if (unlikely(type == 0))
+			goto general;
+		if (n == NULL || k[0] != last[0] || k[1] != last[1]) {
+			const struct ipoib_bind *b = ipoib_htab_lookup(by_ip, k,
+				ipoib_hash_16(by_ip, (const uint8_t *)k), ipoib_bind_match);
+
+			n = b != NULL ? b->neigh : NULL;
+			if (n == NULL)
+				goto general;
+			ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE);
+			last[0] = k[0];
+			last[1] = k[1];
+			if (__atomic_load_n(&n->last_used, __ATOMIC_RELAXED) < c->stale)
+				__atomic_store_n(&n->last_used, c->now, __ATOMIC_RELAXED);
+		}
+		if (unlikely(ah == NULL || IPOIB_LENS_PKT(lens) > mtu ||
+			     m->data_off < RTE_IPOIB_ENCAP_LEN))
+			goto general;
+		m->data_off -= RTE_IPOIB_ENCAP_LEN;
+		ipoib_lens_set(m, lens + IPOIB_LENS_BY(RTE_IPOIB_ENCAP_LEN));
+		hdr = TYPE_HDR(type);
+		memcpy(p - RTE_IPOIB_ENCAP_LEN, &hdr, 4);
+		memcpy(dyn, &ah, sizeof(ah));
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		dw = n->qpn | c->qkey_hi;
+#else
+		dw = (uint64_t)n->qpn << 32 | c->qkey_hi;
+#endif
+		memcpy(dyn + 8, &dw, 8);
+		pkts[nb_ok++] = m;
+		continue;
+general:
+		r = encap_one(dp, m, NULL, c->off);
+		IPOIB_BURST_KEEP(r, m, pkts, nb_ok, dropped, nb_drop, dp);
 	}
 	return ipoib_burst_done(dropped, nb_drop, nb_ok, &dp->st.encap_pkts);
 }
@@ -475,8 +574,6 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 		return ipoib_burst_in_chunks(dp, pkts, nb_pkts, rte_ipoib_encap_burst);
 	c.now = rte_rdtsc();
 	dp->now = c.now;
-	if (dp->conf.mode != RTE_IPOIB_MODE_ETH)
-		return encap_burst_general(dp, pkts, nb_pkts);
 	c.stale = c.now - dp->age_tick;
 	c.max_pkt_len = dp->conf.mtu + RTE_ETHER_HDR_LEN;
 	c.off = rte_ib_mbuf_dynfield_offset;
@@ -485,6 +582,8 @@ rte_ipoib_encap_burst(struct rte_ipoib_dp *dp, struct rte_mbuf **pkts, uint16_t 
 #else
 	c.qkey_hi = dp->conf.qkey;
 #endif
+	if (dp->conf.mode != RTE_IPOIB_MODE_ETH)
+		return encap_burst_l3(dp, pkts, nb_pkts, &c);
 	if (mask < IPOIB_FRONT_SMALL_SLOTS) {
 		/*
 		 * A table that the caches hold: one pass, the copy read as

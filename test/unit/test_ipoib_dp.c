@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ib_dev.h>
@@ -1268,6 +1269,158 @@ test_l3_mode(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The L3 view's transmit burst (ipoib_tx.c encap_burst_l3()): unicast IP
+ * to a neighbour with a handle is sent by the fast path, the neighbour
+ * found for one packet serving the next ones to the same address; every
+ * other packet of the same burst takes the general path and comes out as
+ * it would alone: sent, queued or dropped with its reason, the sent ones
+ * in order.
+ */
+static struct rte_ib_ah ah_to_c;
+
+static int
+test_l3_fast_path(void)
+{
+	static const uint8_t ip_c[4] = { 10, 0, 0, 4 }, nine[4] = { 10, 0, 0, 9 };
+	static const uint8_t ip6_c[16] = { 0xfd, 0x00, [15] = 4 };
+	uint8_t key[16] = { [10] = 0xff, [11] = 0xff }, ip[2100], ip6[100];
+	struct rte_ipoib_hwaddr c_hw;
+	struct rte_ipoib_neigh *nb, *nc;
+	struct rte_ipoib_path *pb;
+	struct rte_ib_mbuf_addr *a;
+	struct rte_mbuf *m[12], *sent[12];
+	struct rte_ib_gid g;
+	uint64_t t0;
+	size_t il4, il6;
+	int before[RTE_IPOIB_DROP_MAX];
+	unsigned int i, n;
+
+	/* C: 10.0.0.4 here; a second neighbour whose IPv6 address is bound. */
+	peer_hw(&c_hw, 0x0002c90300000004, 0x4a);
+	memset(&ah_to_c, 0, sizeof(ah_to_c));
+	ah_to_c.attr.dlid = 4;
+	nc = add_neigh(&A, &c_hw, &ah_to_c, true);
+	TEST_ASSERT(nc != NULL, "C added");
+	memcpy(key + 12, ip_c, 4);
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(A.tbl, nc, key), "10.0.0.4 bound");
+	nb = rte_ipoib_neigh_lookup(A.tbl, &B.hw);
+	TEST_ASSERT(nb != NULL, "B known");
+	for (i = 0; i < RTE_IPOIB_DROP_MAX; i++)
+		before[i] = drops(&A, i);
+
+	il4 = ipv4_udp(ip, ip_a, ip_b, 32);
+	il6 = 40 + 8 + 16;
+	ip6_hdr(ip6, ip6_a, ip6_c, 24, 17, 64);
+	udp_dgram(ip6 + 40, 16);
+	n = 0;
+	m[n++] = mk(ip, il4);                           /* 0: B, fast */
+	m[n++] = mk(ip, il4);                           /* 1: B again */
+	ipv4_udp(ip, ip_a, ip_c, 32);
+	m[n++] = mk(ip, il4);                           /* 2: C */
+	ipv4_udp(ip, ip_a, ip_b, 32);
+	m[n++] = mk(ip, il4);                           /* 3: B after C */
+	ipv4_udp(ip, ip_a, nine, 32);
+	m[n++] = mk(ip, il4);                           /* 4: unbound: no_neigh */
+	ipv4_udp(ip, ip_a, group4, 32);
+	m[n++] = mk(ip, il4);                           /* 5: group: general, sent */
+	ipv4_udp(ip, ip_a, ip_b, 32);
+	ip[3] += 1;
+	m[n++] = mk(ip, il4);                           /* 6: total length past the end */
+	ip[3] -= 1;
+	m[n] = rte_pktmbuf_alloc(pool);                 /* 7: 2 bytes of headroom */
+	if (m[n] != NULL) {
+		m[n]->data_off = 2;
+		memcpy(rte_pktmbuf_append(m[n], il4), ip, il4);
+	}
+	n++;
+	ipv4_udp(ip, ip_a, ip_b, 2100 - 28);
+	m[n++] = mk(ip, 2100);                          /* 8: over the MTU */
+	ipv4_udp(ip, ip_a, ip_b, 32);
+	m[n++] = mk(ip, il4);                           /* 9: ARP by ptype: general */
+	m[n++] = mk(ip6, il6);                          /* 10: IPv6 to C: no binding */
+	m[n++] = mk(ip, il4);                           /* 11: B, fast */
+	for (i = 0; i < n; i++)
+		TEST_ASSERT(m[i] != NULL, "alloc %u", i);
+	m[9]->packet_type = RTE_PTYPE_L2_ETHER_ARP;
+	memcpy(sent, m, sizeof(m));
+	/* B and C older than an age tick, so that the burst stamps them. */
+	rte_delay_us_block(US_PER_S / RTE_IPOIB_NEIGH_STAMP_HZ + 2000);
+	t0 = rte_rdtsc();
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, m, n), 6, "six of twelve sent");
+	/* Sent, in order: 0, 1, 2, 3, 5, 11. */
+	TEST_ASSERT(m[0] == sent[0] && m[1] == sent[1] && m[2] == sent[2] && m[3] == sent[3] &&
+		    m[4] == sent[5] && m[5] == sent[11], "the sent ones in order");
+	for (i = 0; i < 6; i++) {
+		const uint8_t *w = rte_pktmbuf_mtod(m[i], const uint8_t *);
+		const struct rte_ib_ah *want = i == 2 ? &ah_to_c : i == 4 ? &ah_mc4 : &ah_to_b;
+
+		a = rte_ib_mbuf_addr(m[i]);
+		TEST_ASSERT(a->tx.ah == want, "packet %u: its handle", i);
+		TEST_ASSERT_EQUAL(a->tx.dest_qpn, i == 2 ? 0x4a : i == 4 ? 0xffffff : 0x49,
+				  "packet %u: QPN", i);
+		TEST_ASSERT_EQUAL(a->tx.qkey, QKEY, "packet %u: Q_Key", i);
+		TEST_ASSERT_EQUAL(rte_pktmbuf_pkt_len(m[i]), il4 + 4, "packet %u: length", i);
+		TEST_ASSERT_EQUAL(m[i]->data_len, il4 + 4, "packet %u: data_len", i);
+		TEST_ASSERT(w[0] == 0x08 && w[1] == 0 && w[2] == 0 && w[3] == 0 && w[4] == 0x45,
+			    "packet %u: RFC 4391 header before the IP one", i);
+	}
+	rte_pktmbuf_free_bulk(m, 6);
+	TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_NO_NEIGH), before[RTE_IPOIB_DROP_NO_NEIGH] + 2,
+			  "10.0.0.9 and the IPv6 packet: no_neigh");
+	TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_BAD_LENGTH),
+			  before[RTE_IPOIB_DROP_BAD_LENGTH] + 1, "bad_length");
+	TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_NO_ROOM), before[RTE_IPOIB_DROP_NO_ROOM] + 1,
+			  "no_room");
+	TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_OVERSIZE), before[RTE_IPOIB_DROP_OVERSIZE] + 1,
+			  "oversize");
+	TEST_ASSERT(drops(&A, RTE_IPOIB_DROP_BAD_ARP) == before[RTE_IPOIB_DROP_BAD_ARP] + 1,
+		    "an IPv4 packet flagged ARP: bad_arp, as the general path has it");
+	TEST_ASSERT(rte_ipoib_neigh_last_used(nb) >= t0 && rte_ipoib_neigh_last_used(nc) >= t0,
+		    "B and C stamped as used");
+
+	/* IPv6 to C once C's IPv6 address is bound: the fast path, C's handle. */
+	memcpy(key, ip6_c, 16);
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(A.tbl, nc, key), "fd00::4 bound");
+	m[0] = mk(ip6, il6);
+	/* then fe80::4, bound to nobody: the same low 8 bytes, another address */
+	ip6[24] = 0xfe;
+	ip6[25] = 0x80;
+	m[1] = mk(ip6, il6);
+	TEST_ASSERT(m[0] != NULL && m[1] != NULL, "alloc");
+	before[RTE_IPOIB_DROP_NO_NEIGH] = drops(&A, RTE_IPOIB_DROP_NO_NEIGH);
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, m, 2), 1, "IPv6 to fd00::4 sent");
+	TEST_ASSERT(rte_ib_mbuf_addr(m[0])->tx.ah == &ah_to_c, "C's handle");
+	TEST_ASSERT_BUFFERS_EQUAL(rte_pktmbuf_mtod(m[0], uint8_t *), "\x86\xdd\x00\x00", 4,
+				  "IPv6 header type");
+	TEST_ASSERT_EQUAL(drops(&A, RTE_IPOIB_DROP_NO_NEIGH), before[RTE_IPOIB_DROP_NO_NEIGH] + 1,
+			  "fe80::4: no_neigh, not C");
+	rte_pktmbuf_free(m[0]);
+	ip6[24] = 0xfd;
+	ip6[25] = 0x00;
+
+	/* B's handle withdrawn: B's packets are queued on its path, C's still sent. */
+	rte_ipoib_hwaddr_gid(&B.hw, &g);
+	pb = rte_ipoib_path_lookup(A.tbl, &g, 0xffff);
+	TEST_ASSERT(pb != NULL, "B's path");
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(A.tbl, pb, NULL, 0), "withdraw");
+	ipv4_udp(ip, ip_a, ip_b, 32);
+	m[0] = mk(ip, il4);
+	m[1] = mk(ip6, il6);
+	m[2] = mk(ip, il4);
+	TEST_ASSERT(m[0] != NULL && m[1] != NULL && m[2] != NULL, "alloc");
+	sent[1] = m[1];
+	TEST_ASSERT_EQUAL(rte_ipoib_encap_burst(A.dp, m, 3), 1, "only C's sent");
+	TEST_ASSERT(m[0] == sent[1], "C's packet");
+	rte_pktmbuf_free(m[0]);
+	TEST_ASSERT_SUCCESS(rte_ipoib_path_set_ah(A.tbl, pb, &ah_to_b, LID_B), "back");
+	TEST_ASSERT_EQUAL(rte_ipoib_path_drain(A.tbl, pb, m, 4), 2, "B's two queued");
+	TEST_ASSERT(rte_ib_mbuf_addr(m[0])->tx.ah == &ah_to_b &&
+		    rte_ib_mbuf_addr(m[1])->tx.ah == &ah_to_b, "sent with the new handle");
+	rte_pktmbuf_free_bulk(m, 2);
+	return TEST_SUCCESS;
+}
+
 static int
 test_dp_conf_errors(void)
 {
@@ -1341,6 +1494,7 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_mcast_high_bits),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_nd_option_lengths),
 		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_mode),
+		TEST_CASE_ST(hosts_setup_l3, hosts_teardown, test_l3_fast_path),
 		TEST_CASE_ST(hosts_setup_eth, hosts_teardown, test_dp_conf_errors),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_ipv4_unicast),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_ipv4_mcast),
@@ -1354,6 +1508,7 @@ static struct unit_test_suite ipoib_dp_suite = {
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_mcast_high_bits),
 		TEST_CASE_ST(hosts_setup_eth_big, hosts_teardown, test_nd_option_lengths),
 		TEST_CASE_ST(hosts_setup_l3_big, hosts_teardown, test_l3_mode),
+		TEST_CASE_ST(hosts_setup_l3_big, hosts_teardown, test_l3_fast_path),
 		TEST_CASES_END()
 	}
 };
