@@ -13,7 +13,7 @@
  * scheduler gives a sender and a receiver (test/fabric/mthca_host.c
  * bench_full() does the same for net_mthca).
  *
- * usage: ipoib_lockstep <EAL args> -- raw|ipoib <rounds> <bytes>...
+ * usage: ipoib_lockstep <EAL args> -- raw|rawread|ipoib <rounds> <bytes>...
  *
  *   ipoib  net_ipoib0 (mode=l3) sends IPv4/UDP datagrams of <bytes> - 4
  *          to 10.0.0.2, which net_ipoib1 (mode=l3, the other port of the
@@ -22,7 +22,11 @@
  *          resolved);
  *   raw    the HCA's two net_mthca ethdevs (no vdev): port 1's sends the
  *          same datagram behind the 4-byte IPoIB header (<bytes> in all)
- *          to port 2's LID and receive QPN through an address handle.
+ *          to port 2's LID and receive QPN through an address handle;
+ *   rawread raw, and each received datagram's IPoIB header is read (its
+ *          type checked) before it is freed: what any receiver that looks
+ *          at the packet pays, the line the model's core has just written
+ *          (bench_ipoib_fabric.py reports it beside, not as the peer).
  *
  * <bytes> is what crosses the fabric per datagram (the IPoIB payload: 68
  * for a 64-byte IP datagram, 2048 at a 2044-byte IP MTU). Per size and
@@ -90,6 +94,8 @@ static uint16_t tx_port, rx_port;
 /* the net_mthca ethdev whose receive ring rx_port's datagrams land in */
 static uint16_t ring_port;
 static bool raw;
+static bool read_hdr;	/* rawread */
+static uint64_t bad_type;	/* rawread: datagrams whose type was not IPv4 */
 static bool ports_found;	/* tx_port and rx_port are set */
 /* raw: where port 1's datagrams go */
 static struct rte_ib_ah *dest_ah;
@@ -280,6 +286,20 @@ thread_cpu_ns(void)
 	return run;
 }
 
+/* rawread: each datagram's IPoIB type (RFC 4391 6), as a receiver reads it. */
+static void
+hdr_check(struct rte_mbuf **m, uint16_t k)
+{
+	uint16_t i;
+
+	for (i = 0; i < k; i++) {
+		const uint8_t *p = rte_pktmbuf_mtod(m[i], const uint8_t *);
+
+		bad_type += m[i]->data_len < IPOIB_HDR_LEN ||
+			(p[0] << 8 | p[1]) != RTE_ETHER_TYPE_IPV4;
+	}
+}
+
 struct lockstep_stats {
 	uint64_t sent, rcvd, stalls, empty_polls;
 	uint64_t want;	/* received once the round is complete */
@@ -348,6 +368,8 @@ lockstep(uint16_t len, unsigned int rounds, bool full, struct lockstep_stats *st
 			st->rx_cyc += t1 - t0;
 			st->rx_calls++;
 			st->rcvd += k;
+			if (read_hdr)
+				hdr_check(m, k);
 			rte_pktmbuf_free_bulk(m, k);
 		}
 	}
@@ -376,7 +398,7 @@ run_wait(uint16_t len, unsigned int rounds, bool full)
 	s = (double)(t1 - t0) / rte_get_tsc_hz();
 	printf("RATE mode=%s wait=%s len=%u pps=%.0f lost=%" PRIu64 " stalls=%" PRIu64
 	       " tx_cyc=%.1f rx_cyc=%.1f rx_per_burst=%.1f empty_polls=%.1f cpu=%.2f\n",
-	       raw ? "raw" : "ipoib", full ? "full" : "poll", len, st.rcvd / s,
+	       read_hdr ? "rawread" : raw ? "raw" : "ipoib", full ? "full" : "poll", len, st.rcvd / s,
 	       st.sent - RTE_MIN(st.sent, st.rcvd + late), st.stalls,
 	       (double)st.tx_cyc / st.sent, st.rcvd ? (double)st.rx_cyc / st.rcvd : 0.0,
 	       st.rx_calls ? (double)st.rcvd / st.rx_calls : 0.0,
@@ -536,11 +558,13 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	argc -= ret;
 	argv += ret;
-	if (argc < 4 || (strcmp(argv[1], "raw") != 0 && strcmp(argv[1], "ipoib") != 0)) {
-		printf("ERR usage: ipoib_lockstep <EAL args> -- raw|ipoib <rounds> <bytes>...\n");
+	if (argc < 4 || (strcmp(argv[1], "raw") != 0 && strcmp(argv[1], "rawread") != 0 &&
+			 strcmp(argv[1], "ipoib") != 0)) {
+		printf("ERR usage: ipoib_lockstep <EAL args> -- raw|rawread|ipoib <rounds> <bytes>...\n");
 		return 1;
 	}
-	raw = strcmp(argv[1], "raw") == 0;
+	read_hdr = strcmp(argv[1], "rawread") == 0;
+	raw = read_hdr || strcmp(argv[1], "raw") == 0;
 	rounds = (unsigned int)strtoul(argv[2], &end, 0);
 	if (*end != '\0' || rounds == 0) {
 		printf("ERR rounds %s\n", argv[2]);
@@ -564,6 +588,10 @@ main(int argc, char **argv)
 		} else if (run_size((uint16_t)len, rounds) != 0) {
 			rc = 1;
 		}
+	}
+	if (rc == 0 && bad_type != 0) {
+		printf("ERR rawread: %" PRIu64 " datagrams whose IPoIB type was not IPv4\n", bad_type);
+		rc = 1;
 	}
 	if (ports_found) {
 		drain(50);
