@@ -57,12 +57,17 @@ static int
 neigh_print(const struct rte_ipoib_neigh_info *n, void *arg)
 {
 	char hw[RTE_IPOIB_HWADDR_FMT_SIZE], ip[INET6_ADDRSTRLEN] = "-";
+	unsigned int i = 0;
 
 	rte_ipoib_hwaddr_format(&n->hw, hw, sizeof(hw));
-	if (n->has_ip)
-		ip_str(n->ip, ip, sizeof(ip));
-	printf("  %-39s %s %s idle_ms=%" PRIu64 "\n", ip, hw,
-	       n->has_ah ? "resolved" : n->has_path ? "path_pending" : "no_path", n->idle_ms);
+	/* one line per bound address, as ip neigh; one with "-" when none */
+	do {
+		if (i < n->nb_ip)
+			ip_str(n->ip[i], ip, sizeof(ip));
+		printf("  %-39s %s %s idle_ms=%" PRIu64 "\n", ip, hw,
+		       n->has_ah ? "resolved" : n->has_path ? "path_pending" : "no_path",
+		       n->idle_ms);
+	} while (++i < n->nb_ip);
 	(*(unsigned int *)arg)++;
 	return 0;
 }

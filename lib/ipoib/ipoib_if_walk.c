@@ -34,9 +34,9 @@ neigh_one(struct rte_ipoib_neigh *n, void *arg)
 
 	memset(&ni, 0, sizeof(ni));
 	ni.hw = n->hw;
-	if (n->ip != NULL) {
-		ni.has_ip = true;
-		memcpy(ni.ip, n->ip->key, sizeof(ni.ip));
+	while (ni.nb_ip < RTE_IPOIB_NEIGH_MAX_IP && n->ip[ni.nb_ip] != NULL) {
+		memcpy(ni.ip[ni.nb_ip], n->ip[ni.nb_ip]->key, sizeof(ni.ip[0]));
+		ni.nb_ip++;
 	}
 	ni.has_path = rte_ipoib_neigh_path(n) != NULL;
 	ni.has_ah = __atomic_load_n(&n->ah, __ATOMIC_ACQUIRE) != NULL;

@@ -171,7 +171,7 @@ struct rte_ipoib_neigh {
 	struct rte_ipoib_hwaddr hw;          /**< As added (flags kept). */
 	/* control side */
 	bool mac_indexed;
-	struct ipoib_bind *ip;               /**< Bound IP, or NULL. */
+	struct ipoib_bind *ip[RTE_IPOIB_NEIGH_MAX_IP]; /**< Bound IPs, oldest first, then NULL. */
 	struct ipoib_bind *src;              /**< (DLID, QPN) binding, or NULL. */
 	struct ipoib_front_link front;       /**< In by_mac_front (unicast only). */
 	/*
@@ -362,7 +362,9 @@ struct rte_ipoib_tbl {
 	struct rte_ipoib_tbl_conf conf;
 	rte_spinlock_t lock;
 	struct ipoib_pool neigh_pool;
-	struct ipoib_pool bind_pool;
+	struct ipoib_pool bind_pool;         /**< IP and source bindings. */
+	uint32_t nb_ip;                      /**< IP bindings... */
+	uint32_t max_ip;                     /**< ...and how many there may be. */
 	uint32_t nb_neigh;
 	uint32_t nb_path;
 	uint32_t nb_deferred;

@@ -428,6 +428,8 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 	if (tbl == NULL)
 		return ipoib_null(ENOMEM);
 	tbl->conf = *conf;
+	/* a source binding per neighbour, IP ones twice as many (RTE_IPOIB_NEIGH_MAX_IP) */
+	tbl->max_ip = 2 * conf->max_neigh;
 	if (tbl->conf.queue_len == 0)
 		tbl->conf.queue_len = IPOIB_QUEUE_LEN_DEFAULT;
 	rte_spinlock_init(&tbl->lock);
@@ -438,13 +440,13 @@ rte_ipoib_tbl_create(const struct rte_ipoib_tbl_conf *conf)
 		       alignof(struct rte_ipoib_neigh), conf->max_neigh);
 	if (rc == 0)
 		rc = pool_init(&tbl->bind_pool, sizeof(struct ipoib_bind),
-			       alignof(struct ipoib_bind), 2 * conf->max_neigh);
+			       alignof(struct ipoib_bind), 3 * conf->max_neigh);
 	if (rc == 0)
 		rc = ipoib_htab_init(&tbl->by_hw, conf->max_neigh);
 	if (rc == 0)
 		rc = ipoib_htab_init(&tbl->by_mac, conf->max_neigh);
 	if (rc == 0)
-		rc = ipoib_htab_init(&tbl->by_ip, conf->max_neigh);
+		rc = ipoib_htab_init(&tbl->by_ip, 2 * conf->max_neigh);
 	if (rc == 0)
 		rc = ipoib_htab_init(&tbl->by_src, conf->max_neigh);
 	if (rc == 0)
@@ -478,6 +480,7 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	struct rte_ipoib_neigh *n;
 	struct rte_ipoib_path *p;
 	struct ipoib_defer *d;
+	unsigned int i;
 
 	if (tbl == NULL)
 		return;
@@ -487,7 +490,8 @@ rte_ipoib_tbl_free(struct rte_ipoib_tbl *tbl)
 	}
 	while ((n = TAILQ_FIRST(&tbl->neighs)) != NULL) {
 		TAILQ_REMOVE(&tbl->neighs, n, all_link);
-		pool_put(&tbl->bind_pool, n->ip);
+		for (i = 0; i < RTE_IPOIB_NEIGH_MAX_IP; i++)
+			pool_put(&tbl->bind_pool, n->ip[i]);
 		pool_put(&tbl->bind_pool, n->src);
 		pool_put(&tbl->neigh_pool, n);
 	}
@@ -753,9 +757,7 @@ bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bi
 	memcpy(b->mac, n->mackey, sizeof(b->mac));
 	if (other != NULL) {
 		/* The key moves to @p n: unlink it from its old neighbour. */
-		struct rte_ipoib_neigh *on = other->neigh;
-
-		bind_drop_locked(tbl, t, t == &tbl->by_ip ? &on->ip : &on->src);
+		bind_drop_locked(tbl, t, &other->neigh->src);
 	}
 	bind_drop_locked(tbl, t, bp);
 	rc = ipoib_htab_insert(t, sig, b);
@@ -901,6 +903,70 @@ rte_ipoib_neigh_set_path(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neig
 	return ipoib_ret(rc);
 }
 
+/* Unbind IP @p i of @p n; the later ones move down. */
+static void
+ip_unbind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, unsigned int i)
+{
+	bind_drop_locked(tbl, &tbl->by_ip, &n->ip[i]);
+	memmove(&n->ip[i], &n->ip[i + 1], (RTE_IPOIB_NEIGH_MAX_IP - 1 - i) * sizeof(n->ip[0]));
+	n->ip[RTE_IPOIB_NEIGH_MAX_IP - 1] = NULL;
+	tbl->nb_ip--;
+}
+
+static unsigned int
+ip_count(const struct rte_ipoib_neigh *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_IPOIB_NEIGH_MAX_IP && n->ip[i] != NULL; i++)
+		;
+	return i;
+}
+
+static int
+ip_bind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, const uint8_t key[16])
+{
+	struct ipoib_htab *t = &tbl->by_ip;
+	uint32_t sig = ipoib_hash_16(t, key);
+	struct ipoib_bind *b, *other;
+	unsigned int i, k;
+	int rc;
+
+	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
+	if (other != NULL) {
+		struct rte_ipoib_neigh *on = other->neigh;
+
+		if (on == n)
+			return 0;
+		/* The address moves to @p n: unbound from its old neighbour. */
+		for (i = 0; on->ip[i] != other; i++)
+			;
+		ip_unbind_locked(tbl, on, i);
+	}
+	k = ip_count(n);
+	/* No room for one more, in the neighbour or in the table: its oldest goes. */
+	if (k == RTE_IPOIB_NEIGH_MAX_IP || (tbl->nb_ip >= tbl->max_ip && k != 0)) {
+		ip_unbind_locked(tbl, n, 0);
+		k--;
+	}
+	if (tbl->nb_ip >= tbl->max_ip)
+		return -ENOSPC;
+	b = pool_get(&tbl->bind_pool);
+	if (b == NULL)
+		return -ENOMEM;
+	memcpy(b->key, key, 16);
+	b->neigh = n;
+	memcpy(b->mac, n->mackey, sizeof(b->mac));
+	rc = ipoib_htab_insert(t, sig, b);
+	if (rc != 0) {
+		pool_put(&tbl->bind_pool, b);
+		return rc;
+	}
+	n->ip[k] = b;
+	tbl->nb_ip++;
+	return 0;
+}
+
 int
 rte_ipoib_neigh_bind_ip(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh,
 			const uint8_t ip[16])
@@ -910,7 +976,7 @@ rte_ipoib_neigh_bind_ip(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh
 	if (tbl == NULL || neigh == NULL || ip == NULL)
 		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
-	rc = bind_set_locked(tbl, &tbl->by_ip, &neigh->ip, neigh, ip);
+	rc = ip_bind_locked(tbl, neigh, ip);
 	rte_spinlock_unlock(&tbl->lock);
 	return ipoib_ret(rc);
 }
@@ -921,7 +987,8 @@ rte_ipoib_neigh_del(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh)
 	if (tbl == NULL || neigh == NULL)
 		return ipoib_err(EINVAL);
 	rte_spinlock_lock(&tbl->lock);
-	bind_drop_locked(tbl, &tbl->by_ip, &neigh->ip);
+	while (neigh->ip[0] != NULL)
+		ip_unbind_locked(tbl, neigh, 0);
 	bind_drop_locked(tbl, &tbl->by_src, &neigh->src);
 	if (neigh->mac_indexed) {
 		ipoib_htab_remove(&tbl->by_mac, ipoib_hash_8(&tbl->by_mac, neigh->mackey), neigh);

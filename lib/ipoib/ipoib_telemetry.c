@@ -10,6 +10,7 @@
  * lock) after finding it by name (the registry's lock).
  */
 
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +33,18 @@ gid_key(const uint8_t *g, char *s, size_t n)
 
 	for (i = 0; i < 16 && off < n; i++)
 		off += snprintf(s + off, n - off, "%02x", g[i]);
+}
+
+/* An address as ip(8) prints it: IPv4 for ::ffff:a.b.c.d, else IPv6. */
+static void
+ip_str(const uint8_t ip[16], char *s, size_t n)
+{
+	static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (memcmp(ip, v4_prefix, sizeof(v4_prefix)) == 0)
+		inet_ntop(AF_INET, ip + 12, s, n);
+	else
+		inet_ntop(AF_INET6, ip, s, n);
 }
 
 static void
@@ -59,17 +72,30 @@ struct tel_ctx {
 /* Telemetry's reply is bounded: stop a walk after this many entries. */
 #define TEL_MAX_ENTRIES 1000
 
+/*
+ * One entry per bound address, as ip neigh lists them ("ip=-" for a
+ * neighbour with none): ip, hw, path, age in seconds. The widest, an
+ * IPv6 address of 39 characters and six digits of age, takes 127, what
+ * a telemetry string holds (RTE_TEL_MAX_STRING_LEN); the age is capped
+ * there.
+ */
 static int
 neigh_one(const struct rte_ipoib_neigh_info *ni, void *arg)
 {
 	struct tel_ctx *c = arg;
-	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], val[160];
+	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], ip[INET6_ADDRSTRLEN] = "-";
+	char val[RTE_TEL_MAX_STRING_LEN];
+	unsigned int i = 0;
 
 	rte_ipoib_hwaddr_format(&ni->hw, hw, sizeof(hw));
-	snprintf(key, sizeof(key), "%u", c->n++);
-	snprintf(val, sizeof(val), "hw=%s path=%s age_ms=%" PRIu64, hw,
-		 ni->has_path ? "yes" : "none", ni->idle_ms);
-	rte_tel_data_add_dict_string(c->d, key, val);
+	do {
+		if (i < ni->nb_ip)
+			ip_str(ni->ip[i], ip, sizeof(ip));
+		snprintf(key, sizeof(key), "%u", c->n++);
+		snprintf(val, sizeof(val), "ip=%s hw=%s path=%s age_s=%" PRIu64, ip, hw,
+			 ni->has_path ? "yes" : "no", RTE_MIN(ni->idle_ms / 1000, UINT64_C(999999)));
+		rte_tel_data_add_dict_string(c->d, key, val);
+	} while (++i < ni->nb_ip && c->n < TEL_MAX_ENTRIES);
 	return c->n >= TEL_MAX_ENTRIES;
 }
 

@@ -219,7 +219,7 @@ def peers(neigh):
     """Unicast neighbours with a path in a /ipoib/neigh answer (a group's
     address starts 00:ff:ff:ff:ff)."""
     return [v for v in neigh['/ipoib/neigh'].values()
-            if not v.startswith('hw=00:ff:ff:ff:ff') and 'path=yes' in v]
+            if ' hw=00:ff:ff:ff:ff' not in v and 'path=yes' in v]
 
 
 def silent_peer_answers(h, b, c, macs):

@@ -38,7 +38,7 @@ import subprocess
 import sys
 import time
 
-from simlib import Fabric, Harness, eal_private_dir
+from simlib import Fabric, Harness, eal_private_dir, telemetry
 from test_ipoib_if import start_opensm
 from ipoib_testbed import by_pass, main_wakeups, wait_ping
 
@@ -92,7 +92,7 @@ class Host:
             ipoib += ',ipv4=10.0.0.%d,ipv6=2001:db8::%d' % (idx, idx)
         else:
             ipoib += ',mtu=2044'
-        prefix = 'klf%s%d' % (name, os.getpid())
+        prefix = self.prefix = 'klf%s%d' % (name, os.getpid())
         # one data lcore each, on different cores (2-core machines)
         main = '0' if name == 'b' else '1'
         self.p = h.spawn([exe, '-d', plugdir, '--no-huge', '-m', '384', '-l', '0,1',
@@ -191,6 +191,22 @@ def main():
                         '%s: ip -6 neigh shows %s:\n%s' % (me.name, other.name, neigh6))
                 h.info('%s: ip neigh: %s' % (me.name, ' | '.join(
                     (neigh + neigh6).strip().splitlines())))
+        else:
+            # lib/ipoib's own neighbour binds both families' addresses of
+            # the peer side by side: ARP for one must not unbind the other
+            for me, other in ((b, c), (c, b)):
+                ifname = telemetry(me.prefix, '/ipoib/interfaces')['/ipoib/interfaces'][0]
+                neigh = telemetry(me.prefix, '/ipoib/neigh,' + ifname)['/ipoib/neigh']
+                lines = [v for v in neigh.values() if 'path=yes' in v]
+                hws = {v.split(' hw=')[1].split()[0] for v in lines
+                       if v.startswith('ip=10.0.0.%d ' % other.idx) or
+                       v.startswith('ip=2001:db8::%d ' % other.idx)}
+                h.check(len(hws) == 1 and all(
+                    any(v.startswith('ip=%s ' % a) for v in lines)
+                    for a in ('10.0.0.%d' % other.idx, '2001:db8::%d' % other.idx)),
+                    '%s: /ipoib/neigh,%s lists %s\'s IPv4 and IPv6 addresses on one '
+                    'neighbour: %r' % (me.name, ifname, other.name, neigh))
+                h.info('%s: /ipoib/neigh,%s: %s' % (me.name, ifname, ' | '.join(lines)))
 
         # iperf3 TCP for TCP_S, b -> c
         t0, wakes0 = time.monotonic(), [main_wakeups(t.p.popen.pid) for t in hosts]

@@ -172,6 +172,97 @@ test_neigh_path(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * A neighbour keeps its IPv4 and IPv6 addresses side by side (a
+ * dual-stack peer in the L3 view: binding one must not unbind the
+ * other), up to RTE_IPOIB_NEIGH_MAX_IP; one more replaces its oldest;
+ * an address moves between neighbours; a table holds twice max_neigh
+ * addresses; deleting a neighbour unbinds them all.
+ */
+static int
+test_neigh_ips(void)
+{
+	struct rte_ipoib_tbl_conf c = { .max_neigh = 2, .max_path = 2, .queue_len = 4 };
+	uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 3 };
+	uint8_t ll[16] = { 0xfe, 0x80, [15] = 3 }, gl[16] = { 0xfd, 0x00, [15] = 3 };
+	uint8_t v4b[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 0, 4 };
+	struct rte_ipoib_neigh *na, *nb, *nc;
+	struct rte_ipoib_tbl_stats st;
+	struct rte_ipoib_hwaddr a, b;
+	struct rte_ipoib_tbl *t;
+	unsigned int i;
+
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	peer(&a, 0x0002c90300000003, 0x49);
+	peer(&b, 0x0002c90300000004, 0x4a);
+	na = rte_ipoib_neigh_add(t, &a, NULL);
+	nb = rte_ipoib_neigh_add(t, &b, NULL);
+	TEST_ASSERT(na != NULL && nb != NULL, "neighbours");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, v4), "IPv4");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, ll), "IPv6 link-local");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, gl), "IPv6 global");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, v4) == na && rte_ipoib_neigh_lookup_ip(t, ll) == na &&
+		    rte_ipoib_neigh_lookup_ip(t, gl) == na, "all three at once");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, v4), "bound again");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, v4) == na && rte_ipoib_neigh_lookup_ip(t, gl) == na,
+		    "binding one already bound changes nothing");
+	/* A fourth: the oldest (10.0.0.3) goes. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, na, v4b), "a fourth");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, v4) == NULL && rte_ipoib_neigh_lookup_ip(t, ll) == na &&
+		    rte_ipoib_neigh_lookup_ip(t, v4b) == na, "the oldest replaced");
+	/* An address moves: off A, onto B; A keeps its others. */
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, nb, ll), "move fe80::3");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ll) == nb && rte_ipoib_neigh_lookup_ip(t, gl) == na &&
+		    rte_ipoib_neigh_lookup_ip(t, v4b) == na, "moved, the rest kept");
+	/*
+	 * The table's 4 (twice max_neigh) are taken: A with 2, B with 2.
+	 * One more for B replaces B's oldest, A's stay.
+	 */
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, nb, v4), "B: 10.0.0.3");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, nb, (const uint8_t[16]){ 0xfd, [15] = 5 }),
+			    "B: a third, the table full");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ll) == NULL && rte_ipoib_neigh_lookup_ip(t, v4) == nb &&
+		    rte_ipoib_neigh_lookup_ip(t, gl) == na && rte_ipoib_neigh_lookup_ip(t, v4b) == na,
+		    "B's oldest replaced, A's kept");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_del(t, na), "del A");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, gl) == NULL && rte_ipoib_neigh_lookup_ip(t, v4b) == NULL,
+		    "A's addresses gone with it");
+	TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, v4) == nb, "B's kept");
+	TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, nb, gl), "room again");
+	TEST_ASSERT_SUCCESS(rte_ipoib_tbl_stats_get(t, &st), "stats");
+	TEST_ASSERT_EQUAL(st.nb_neigh, 1, "one neighbour");
+	rte_ipoib_tbl_free(t);
+
+	/*
+	 * Three neighbours: A and B take the table's 6 addresses, three
+	 * each; C, with none of its own to replace, is refused (ENOSPC) and
+	 * takes none of theirs.
+	 */
+	c.max_neigh = 3;
+	t = rte_ipoib_tbl_create(&c);
+	TEST_ASSERT(t != NULL, "create");
+	na = rte_ipoib_neigh_add(t, &a, NULL);
+	nb = rte_ipoib_neigh_add(t, &b, NULL);
+	peer(&a, 0x0002c90300000005, 0x4b);
+	nc = rte_ipoib_neigh_add(t, &a, NULL);
+	TEST_ASSERT(na != NULL && nb != NULL && nc != NULL, "neighbours");
+	for (i = 0; i < 6; i++) {
+		uint8_t ip[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 1, (uint8_t)i };
+
+		TEST_ASSERT_SUCCESS(rte_ipoib_neigh_bind_ip(t, i < 3 ? na : nb, ip), "ip %u", i);
+	}
+	TEST_ASSERT_EQUAL(rte_ipoib_neigh_bind_ip(t, nc, v4), -1, "C refused");
+	TEST_ASSERT_EQUAL(rte_errno, ENOSPC, "ENOSPC");
+	for (i = 0; i < 6; i++) {
+		uint8_t ip[16] = { [10] = 0xff, [11] = 0xff, 10, 0, 1, (uint8_t)i };
+
+		TEST_ASSERT(rte_ipoib_neigh_lookup_ip(t, ip) == (i < 3 ? na : nb), "ip %u kept", i);
+	}
+	rte_ipoib_tbl_free(t);
+	return TEST_SUCCESS;
+}
+
 static int
 test_capacity(void)
 {
@@ -620,6 +711,7 @@ static struct unit_test_suite ipoib_tbl_suite = {
 		TEST_CASE(test_conf_errors),
 		TEST_CASE(test_mac_derivation),
 		TEST_CASE(test_neigh_path),
+		TEST_CASE(test_neigh_ips),
 		TEST_CASE(test_capacity),
 		TEST_CASE(test_front_clash),
 		TEST_CASE(test_grace_period),

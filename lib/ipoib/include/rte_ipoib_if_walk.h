@@ -28,6 +28,7 @@
 #include <rte_ib_types.h>
 
 #include "rte_ipoib.h"
+#include "rte_ipoib_table.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,8 +39,9 @@ struct rte_ipoib_if;
 /** A neighbour, as rte_ipoib_if_neigh_walk() sees it. */
 struct rte_ipoib_neigh_info {
 	struct rte_ipoib_hwaddr hw;   /**< Its IPoIB address (QPN, GID). */
-	bool has_ip;                  /**< @c ip is valid. */
-	uint8_t ip[16];               /**< Bound IP address (IPv4 as ::ffff:a.b.c.d). */
+	uint8_t nb_ip;                /**< Bound IP addresses in @c ip, oldest first. */
+	/** Bound IP addresses (IPv4 as ::ffff:a.b.c.d). */
+	uint8_t ip[RTE_IPOIB_NEIGH_MAX_IP][16];
 	bool has_path;                /**< A path is attached. */
 	bool has_ah;                  /**< The path is resolved: packets go out. */
 	uint64_t idle_ms;             /**< Since a burst last used it. */

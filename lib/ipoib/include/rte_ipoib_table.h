@@ -86,14 +86,20 @@ struct rte_ipoib_path;
  * RTE_IPOIB_TBL_MEM_PATH bytes per path, the count rounded up to a power
  * of two, plus 4 KiB, plus up to 2 MiB for each of its arrays of 2 MiB
  * or more (rounded up to whole huge pages; 11 at most). At the limits:
- * 1 GiB + 64 MiB + 22 MiB. Each path added takes its own memory besides:
+ * 1.25 GiB + 64 MiB + 22 MiB. Each path added takes its own memory besides:
  * 128 bytes and its queue (rte_ring_get_memsize() of queue_len).
  */
 #define RTE_IPOIB_TBL_MAX_NEIGH (UINT32_C(1) << 20)
 /** See RTE_IPOIB_TBL_MAX_NEIGH. */
 #define RTE_IPOIB_TBL_MAX_PATH (UINT32_C(1) << 20)
+/**
+ * The IP addresses one neighbour has bound at most (an IPv4 address, an
+ * IPv6 link-local and a global one: a dual-stack peer's); a table holds
+ * up to twice max_neigh of them in all (rte_ipoib_neigh_bind_ip()).
+ */
+#define RTE_IPOIB_NEIGH_MAX_IP 3
 /** Bytes per neighbour of max_neigh, rounded (RTE_IPOIB_TBL_MAX_NEIGH). */
-#define RTE_IPOIB_TBL_MEM_NEIGH 1024
+#define RTE_IPOIB_TBL_MEM_NEIGH 1280
 /** Bytes per path of max_path, rounded (RTE_IPOIB_TBL_MAX_NEIGH). */
 #define RTE_IPOIB_TBL_MEM_PATH 64
 
@@ -309,13 +315,17 @@ int rte_ipoib_neigh_set_path(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Bind an IP address to a neighbour (the result of ARP or ND), for the L3
- * view; a neighbour has at most one, a new one replaces the old, and an
- * address bound to another neighbour moves here. Control side.
+ * view. A neighbour keeps up to RTE_IPOIB_NEIGH_MAX_IP addresses (a
+ * dual-stack peer's IPv4 and IPv6 ones side by side); one more replaces
+ * its oldest, as does one more when the table holds twice max_neigh
+ * addresses. An address bound to another neighbour moves here; binding
+ * one already bound here changes nothing. Control side.
  *
  * @param ip
  *   16 bytes: an IPv6 address, or an IPv4 one as ::ffff:a.b.c.d.
  * @return
- *   0, or -1 with rte_errno ENOSPC, ENOMEM or EINVAL.
+ *   0, or -1 with rte_errno ENOSPC (the table's addresses all taken and
+ *   none of this neighbour's to replace), ENOMEM or EINVAL.
  */
 __rte_experimental
 int rte_ipoib_neigh_bind_ip(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *neigh,
