@@ -35,18 +35,6 @@ static const char *const mcast_state[] = {
 	[RTE_IPOIB_MCAST_JOINED] = "joined",
 };
 
-/* @p ip (IPv4 as ::ffff:a.b.c.d) in its usual text form. */
-static void
-ip_str(const uint8_t ip[16], char *buf, size_t len)
-{
-	static const uint8_t v4[12] = { [10] = 0xff, [11] = 0xff };
-
-	if (memcmp(ip, v4, sizeof(v4)) == 0)
-		inet_ntop(AF_INET, ip + 12, buf, len);
-	else
-		inet_ntop(AF_INET6, ip, buf, len);
-}
-
 static void
 gid_str(const struct rte_ib_gid *g, char *buf, size_t len)
 {
@@ -63,7 +51,7 @@ neigh_print(const struct rte_ipoib_neigh_info *n, void *arg)
 	/* one line per bound address, as ip neigh; one with "-" when none */
 	do {
 		if (i < n->nb_ip)
-			ip_str(n->ip[i], ip, sizeof(ip));
+			rte_ipoib_ip_format(n->ip[i], ip, sizeof(ip));
 		printf("  %-39s %s %s idle_ms=%" PRIu64 "\n", ip, hw,
 		       n->has_ah ? "resolved" : n->has_path ? "path_pending" : "no_path",
 		       n->idle_ms);
@@ -94,7 +82,7 @@ mcast_print(const struct rte_ipoib_mcast_info *m, void *arg)
 	if (m->bcast)
 		snprintf(ip, sizeof(ip), "broadcast");
 	else
-		ip_str(m->ip, ip, sizeof(ip));
+		rte_ipoib_ip_format(m->ip, ip, sizeof(ip));
 	printf("  %-39s %s mlid=0x%04x %s join_state=0x%x refs=%u%s\n", g, ip, m->mlid,
 	       mcast_state[m->state], m->join_state, m->refs, m->sendonly ? " sendonly" : "");
 	(*(unsigned int *)arg)++;
@@ -176,7 +164,7 @@ resolve_one(struct fwd_port *fp)
 	struct rte_mbuf *pkts[32];
 	uint16_t n;
 
-	ip_str(fwd_cfg.dest_ip, ip, sizeof(ip));
+	rte_ipoib_ip_format(fwd_cfg.dest_ip, ip, sizeof(ip));
 	for (;;) {
 		uint64_t now = rte_get_timer_cycles();
 		int rc = rte_ipoib_if_resolve(fp->ipoib, fwd_cfg.dest_ip);

@@ -8,8 +8,10 @@
  * UD MTU (RFC 4391 7).
  */
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +33,22 @@ rte_ipoib_hwaddr_format(const struct rte_ipoib_hwaddr *hw, char *buf, size_t siz
 	for (i = 0; i < RTE_IPOIB_ALEN; i++)
 		off += snprintf(buf + off, size - off, i == 0 ? "%02x" : ":%02x", p[i]);
 	return (int)off;
+}
+
+int
+rte_ipoib_ip_format(const uint8_t ip[16], char *buf, size_t size)
+{
+	static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
+	bool v4;
+
+	if (ip == NULL || buf == NULL)
+		return ipoib_err(EINVAL);
+	if (size < RTE_IPOIB_IP_FMT_SIZE)
+		return ipoib_err(ENOSPC);
+	v4 = memcmp(ip, v4_prefix, sizeof(v4_prefix)) == 0;
+	if (inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? ip + 12 : ip, buf, (socklen_t)size) == NULL)
+		return ipoib_err(ENOSPC);
+	return (int)strlen(buf);
 }
 
 static int

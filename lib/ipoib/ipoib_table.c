@@ -738,41 +738,58 @@ bind_drop_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_b
 	defer(tbl, &b->defer, IPOIB_DEFER_BIND, b);
 }
 
-static int
-bind_set_locked(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, struct ipoib_bind **bp,
-		struct rte_ipoib_neigh *n, const uint8_t key[16])
+/* A binding of @p key to @p n from the pool, not indexed yet; NULL when none is left. */
+static struct ipoib_bind *
+bind_alloc(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, const uint8_t key[16])
 {
-	struct ipoib_bind *b, *other;
-	uint32_t sig = ipoib_hash_16(t, key);
-	int rc;
+	struct ipoib_bind *b = pool_get(&tbl->bind_pool);
 
-	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
-	if (other != NULL && other->neigh == n && *bp == other)
-		return 0;
-	b = pool_get(&tbl->bind_pool);
 	if (b == NULL)
-		return -ENOMEM;
+		return NULL;
 	memcpy(b->key, key, 16);
 	b->neigh = n;
 	memcpy(b->mac, n->mackey, sizeof(b->mac));
+	return b;
+}
+
+/* Index @p b (signature @p sig) in @p t: 0, or the error with @p b back in the pool. */
+static int
+bind_insert(struct rte_ipoib_tbl *tbl, struct ipoib_htab *t, uint32_t sig, struct ipoib_bind *b)
+{
+	int rc = ipoib_htab_insert(t, sig, b);
+
+	if (rc != 0)
+		pool_put(&tbl->bind_pool, b);
+	return rc;
+}
+
+/* @p n's source binding (DLID, QPN) set to @p key, taken from another neighbour if it had it. */
+static int
+src_bind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, const uint8_t key[16])
+{
+	struct ipoib_htab *t = &tbl->by_src;
+	uint32_t sig = ipoib_hash_16(t, key);
+	struct ipoib_bind *b, *other;
+	uint64_t w;
+	int rc;
+
+	other = ipoib_htab_lookup(t, key, sig, ipoib_bind_match);
+	if (other != NULL && other->neigh == n && n->src == other)
+		return 0;
+	b = bind_alloc(tbl, n, key);
+	if (b == NULL)
+		return -ENOMEM;
 	if (other != NULL) {
 		/* The key moves to @p n: unlink it from its old neighbour. */
 		bind_drop_locked(tbl, t, &other->neigh->src);
 	}
-	bind_drop_locked(tbl, t, bp);
-	rc = ipoib_htab_insert(t, sig, b);
-	if (rc != 0) {
-		pool_put(&tbl->bind_pool, b);
+	bind_drop_locked(tbl, t, &n->src);
+	rc = bind_insert(tbl, t, sig, b);
+	if (rc != 0)
 		return rc;
-	}
-	if (t == &tbl->by_src) {
-		uint64_t w;
-
-		memcpy(&w, key, 8);
-		front_add(&tbl->src_front, &b->front, b,
-			  ipoib_src_front_idx(w, tbl->src_front.mask));
-	}
-	*bp = b;
+	memcpy(&w, key, 8);
+	front_add(&tbl->src_front, &b->front, b, ipoib_src_front_idx(w, tbl->src_front.mask));
+	n->src = b;
 	return 0;
 }
 
@@ -787,7 +804,7 @@ src_rebind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n)
 		return 0;
 	}
 	ipoib_src_key(p->dlid, rte_ipoib_hwaddr_qpn(&n->hw), key);
-	return bind_set_locked(tbl, &tbl->by_src, &n->src, n, key);
+	return src_bind_locked(tbl, n, key);
 }
 
 static void
@@ -951,17 +968,12 @@ ip_bind_locked(struct rte_ipoib_tbl *tbl, struct rte_ipoib_neigh *n, const uint8
 	}
 	if (tbl->nb_ip >= tbl->max_ip)
 		return -ENOSPC;
-	b = pool_get(&tbl->bind_pool);
+	b = bind_alloc(tbl, n, key);
 	if (b == NULL)
 		return -ENOMEM;
-	memcpy(b->key, key, 16);
-	b->neigh = n;
-	memcpy(b->mac, n->mackey, sizeof(b->mac));
-	rc = ipoib_htab_insert(t, sig, b);
-	if (rc != 0) {
-		pool_put(&tbl->bind_pool, b);
+	rc = bind_insert(tbl, t, sig, b);
+	if (rc != 0)
 		return rc;
-	}
 	n->ip[k] = b;
 	tbl->nb_ip++;
 	return 0;

@@ -10,7 +10,6 @@
  * lock) after finding it by name (the registry's lock).
  */
 
-#include <arpa/inet.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,18 +32,6 @@ gid_key(const uint8_t *g, char *s, size_t n)
 
 	for (i = 0; i < 16 && off < n; i++)
 		off += snprintf(s + off, n - off, "%02x", g[i]);
-}
-
-/* An address as ip(8) prints it: IPv4 for ::ffff:a.b.c.d, else IPv6. */
-static void
-ip_str(const uint8_t ip[16], char *s, size_t n)
-{
-	static const uint8_t v4_prefix[12] = { [10] = 0xff, [11] = 0xff };
-
-	if (memcmp(ip, v4_prefix, sizeof(v4_prefix)) == 0)
-		inet_ntop(AF_INET, ip + 12, s, n);
-	else
-		inet_ntop(AF_INET6, ip, s, n);
 }
 
 static void
@@ -83,14 +70,14 @@ static int
 neigh_one(const struct rte_ipoib_neigh_info *ni, void *arg)
 {
 	struct tel_ctx *c = arg;
-	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], ip[INET6_ADDRSTRLEN] = "-";
+	char key[24], hw[RTE_IPOIB_HWADDR_FMT_SIZE], ip[RTE_IPOIB_IP_FMT_SIZE] = "-";
 	char val[RTE_TEL_MAX_STRING_LEN];
 	unsigned int i = 0;
 
 	rte_ipoib_hwaddr_format(&ni->hw, hw, sizeof(hw));
 	do {
 		if (i < ni->nb_ip)
-			ip_str(ni->ip[i], ip, sizeof(ip));
+			rte_ipoib_ip_format(ni->ip[i], ip, sizeof(ip));
 		snprintf(key, sizeof(key), "%u", c->n++);
 		snprintf(val, sizeof(val), "ip=%s hw=%s path=%s age_s=%" PRIu64, ip, hw,
 			 ni->has_path ? "yes" : "no", RTE_MIN(ni->idle_ms / 1000, UINT64_C(999999)));

@@ -412,7 +412,10 @@ encap_l3_key(const uint8_t *p, uint64_t lens, uint64_t k[2])
 	if (likely(p[0] == 0x45)) {
 		memcpy(&be_tot, p + 2, 2);
 		memcpy(&dst, p + IPOIB_IP4_DST_OFF, 4);
-		/* 20 <= total length <= pkt_len; 224/4 and up are groups or the broadcast */
+		/*
+		 * 20 <= total length <= pkt_len; 224/4 (groups) and 240/4
+		 * (the broadcast) go the general way
+		 */
 		if ((uint32_t)rte_be_to_cpu_16(be_tot) - 20 > pkt_len - 20 ||
 		    p[IPOIB_IP4_DST_OFF] >= 0xe0)
 			return 0;

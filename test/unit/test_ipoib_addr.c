@@ -72,6 +72,35 @@ test_hwaddr_layout(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The tables' IP key in text: IPv4 mapped (RFC 4291 2.5.5.2) as dotted
+ * decimal, the rest as RFC 5952 writes them (zeros compressed, lower
+ * case); a key of IPv6 whose 12 first bytes are not the mapped prefix
+ * is IPv6 even when it looks close.
+ */
+static int
+test_ip_format(void)
+{
+	static const uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, 192, 0, 2, 1 };
+	static const uint8_t ll[16] = { 0xfe, 0x80, [8] = 0x02, 0x02, 0xc9, 0x03, 0, 0, 0x12, 0x34 };
+	static const uint8_t compat[16] = { [11] = 0xff, 192, 0, 2, 1 };
+	char buf[RTE_IPOIB_IP_FMT_SIZE];
+
+	TEST_ASSERT_EQUAL(rte_ipoib_ip_format(v4, buf, sizeof(buf)), 9, "IPv4 length");
+	TEST_ASSERT(strcmp(buf, "192.0.2.1") == 0, "IPv4: %s", buf);
+	TEST_ASSERT_EQUAL(rte_ipoib_ip_format(ll, buf, sizeof(buf)), 21, "IPv6 length");
+	TEST_ASSERT(strcmp(buf, "fe80::202:c903:0:1234") == 0, "IPv6: %s", buf);
+	TEST_ASSERT(rte_ipoib_ip_format(compat, buf, sizeof(buf)) > 0 && strchr(buf, ':') != NULL,
+		    "not the mapped prefix: IPv6 (%s)", buf);
+	TEST_ASSERT_EQUAL(rte_ipoib_ip_format(v4, buf, RTE_IPOIB_IP_FMT_SIZE - 1), -1, "short");
+	TEST_ASSERT_EQUAL(rte_errno, ENOSPC, "errno");
+	TEST_ASSERT_EQUAL(rte_ipoib_ip_format(NULL, buf, sizeof(buf)), -1, "NULL ip");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_EQUAL(rte_ipoib_ip_format(v4, NULL, sizeof(buf)), -1, "NULL buf");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	return TEST_SUCCESS;
+}
+
 static int
 test_hwaddr_parse_errors(void)
 {
@@ -479,6 +508,7 @@ static struct unit_test_suite ipoib_addr_suite = {
 	.unit_test_cases = {
 		TEST_CASE(test_hwaddr_layout),
 		TEST_CASE(test_hwaddr_parse_errors),
+		TEST_CASE(test_ip_format),
 		TEST_CASE(test_bcast_mgid),
 		TEST_CASE(test_ipv4_mc_mgid),
 		TEST_CASE(test_ipv6_mc_mgid),

@@ -299,6 +299,30 @@ int rte_ipoib_hwaddr_format(const struct rte_ipoib_hwaddr *hw, char *buf,
 __rte_experimental
 int rte_ipoib_hwaddr_parse(const char *str, struct rte_ipoib_hwaddr *hw);
 
+/** Buffer size for rte_ipoib_ip_format(): the longest IPv6 text and a NUL (INET6_ADDRSTRLEN). */
+#define RTE_IPOIB_IP_FMT_SIZE 46
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Format an IP address as the tables key it (16 bytes, IPv4 as
+ * ::ffff:a.b.c.d, RFC 4291 2.5.5.2) in its usual text form: dotted
+ * decimal for an IPv4 one, RFC 5952 for the others (inet_ntop(3)).
+ *
+ * @param ip
+ *   16 bytes.
+ * @param buf
+ *   Output, at least RTE_IPOIB_IP_FMT_SIZE bytes.
+ * @param size
+ *   Size of @p buf.
+ * @return
+ *   Characters written without the NUL, or -1 with rte_errno EINVAL
+ *   (NULL argument) or ENOSPC (@p size too small).
+ */
+__rte_experimental
+int rte_ipoib_ip_format(const uint8_t ip[16], char *buf, size_t size);
+
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
