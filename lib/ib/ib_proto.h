@@ -83,6 +83,10 @@ ib_mgmt_class_is_smp(uint8_t mgmt_class)
 
 /* RMPP (IBA 13.6): the header's place in a MAD (IBA 13.6.2.1, figure 179). */
 #define IB_MAD_OFF_MGMT_CLASS	1	/**< MgmtClass, byte 1 of the MAD */
+#define IB_MAD_OFF_METHOD	3	/**< R bit and Method (IBA 13.4.2) */
+#define IB_MAD_OFF_ATTR_MOD_LSB	23	/**< last byte of the big-endian AttributeModifier */
+#define IB_MAD_METHOD_RESP	0x80	/**< the R bit of Method (IBA 13.4.5) */
+#define IB_MAD_METHOD_TRAP_REPRESS 0x07	/**< TrapRepress, which answers a Trap */
 #define IB_RMPP_OFF_TYPE	25	/**< RMPPType */
 #define IB_RMPP_OFF_FLAGS	26	/**< [7:3] RRespTime, [2:0] RMPPFlags */
 #define IB_RMPP_TYPE_ACK	2	/**< RMPPType ACK; STOP 3, ABORT 4 */
@@ -98,8 +102,10 @@ ib_mgmt_class_is_smp(uint8_t mgmt_class)
 static inline bool
 ib_mad_is_response(const uint8_t *mad)
 {
-	return (mad[3] & 0x80) != 0 || mad[3] == 0x07 ||
-		(mad[IB_MAD_OFF_MGMT_CLASS] == IB_MGMT_CLASS_BM && (mad[23] & 1) != 0);
+	return (mad[IB_MAD_OFF_METHOD] & IB_MAD_METHOD_RESP) != 0 ||
+		mad[IB_MAD_OFF_METHOD] == IB_MAD_METHOD_TRAP_REPRESS ||
+		(mad[IB_MAD_OFF_MGMT_CLASS] == IB_MGMT_CLASS_BM &&
+		 (mad[IB_MAD_OFF_ATTR_MOD_LSB] & 1) != 0);
 }
 
 /**

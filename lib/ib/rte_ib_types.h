@@ -442,13 +442,13 @@ static_assert(sizeof(struct rte_ib_grh) == RTE_IB_GRH_LEN,
 #define RTE_IB_SA_CLASS_VERSION  2
 
 /** Methods (IBA 13.4.5); the R bit marks a response. */
-#define RTE_IB_METHOD_RESP            0x80
+#define RTE_IB_METHOD_RESP            IB_MAD_METHOD_RESP
 #define RTE_IB_METHOD_GET             0x01
 #define RTE_IB_METHOD_SET             0x02
 #define RTE_IB_METHOD_SEND            0x03
 #define RTE_IB_METHOD_TRAP            0x05
 #define RTE_IB_METHOD_REPORT          0x06
-#define RTE_IB_METHOD_TRAP_REPRESS    0x07
+#define RTE_IB_METHOD_TRAP_REPRESS    IB_MAD_METHOD_TRAP_REPRESS
 #define RTE_IB_METHOD_GET_RESP        0x81
 #define RTE_IB_METHOD_REPORT_RESP     0x86
 /** SA methods (IBA 15.2.2, table "SA methods"). */
