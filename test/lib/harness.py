@@ -43,13 +43,23 @@ class TestSkip(Exception):
     """The test cannot run here, for a reason it states (see skip())."""
 
 
-def _scratch_root():
+# A socket's path holds 107 bytes (sun_path). The longest the tests make
+# below a test's scratch directory, <root>/<name>.XXXXXXXX, is a simulated
+# function's IOMMU socket, /pci/<BDF>/iommu.sock; a root that leaves no
+# room for it (a deep checkout) is not used.
+SUN_PATH_MAX = 107
+SOCKET_TAIL = '/pci/0000:00:00.0/iommu.sock'
+
+
+def _scratch_root(name):
     root = os.environ.get('IPOIB_TEST_SCRATCH')
     if root:
         return root
     build = os.environ.get('MESON_BUILD_ROOT')
     if build:
-        return os.path.join(build, 'test-scratch')
+        root = os.path.join(os.path.abspath(build), 'test-scratch')
+        if len('%s/%s.XXXXXXXX%s' % (root, name, SOCKET_TAIL)) <= SUN_PATH_MAX:
+            return root
     return os.path.join(tempfile.gettempdir(), 'dpdk-ipoib-tests')
 
 
@@ -99,7 +109,7 @@ class Harness:
     # -- lifetime ---------------------------------------------------------
 
     def __enter__(self):
-        root = _scratch_root()
+        root = _scratch_root(self.name)
         os.makedirs(root, exist_ok=True)
         self.dir = tempfile.mkdtemp(prefix=self.name + '.', dir=root)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
