@@ -137,9 +137,13 @@ class Driver:
         with open(self.log, 'ab') as log:
             # replies through a pipe (the bench blocks on them instead of polling
             # a file); EAL's and the PMD's logs go straight to the log file
+            argv = [host, '--no-huge', '-m', '512', '-l', str(cpu), '--file-prefix',
+                    'mthcabench%d' % os.getpid(), '-a', a, '-a', b]
+            # started here for its pipes: its EAL runtime directory is the
+            # harness's to remove all the same
+            h.note_runtime_dir(argv)
             self.host = subprocess.Popen(
-                [host, '--no-huge', '-m', '512', '-l', str(cpu), '--file-prefix',
-                 'mthcabench%d' % os.getpid(), '-a', a, '-a', b], cwd=h.dir,
+                argv, cwd=h.dir,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
                 env=dict(os.environ, SYSFS_PCI_DEVICES=root), start_new_session=True)
         h.procs.append(Proc('mthca_host', self.host, self.log))

@@ -240,7 +240,7 @@ class Harness:
             except OSError:
                 pass
 
-    def _note_runtime_dir(self, argv):
+    def note_runtime_dir(self, argv):
         """The DPDK runtime directory (/var/run/dpdk/<prefix>) of an EAL
         command line with --file-prefix, removed at teardown once every
         process has stopped."""
@@ -311,7 +311,7 @@ class Harness:
     def spawn(self, argv, name=None, env=None, cwd=None, stdin=False, netns=None):
         """Start @argv in its own process group, output to <dir>/<name>.log."""
         name = name or os.path.basename(argv[0])
-        self._note_runtime_dir(argv)
+        self.note_runtime_dir(argv)
         n = sum(1 for p in self.procs if p.name.split('#')[0] == name)
         if n:
             name = '%s#%d' % (name, n)
@@ -345,7 +345,7 @@ class Harness:
         if netns:
             argv = ['ip', 'netns', 'exec', netns] + list(argv)
         argv = [str(a) for a in argv]
-        self._note_runtime_dir(argv)
+        self.note_runtime_dir(argv)
         try:
             r = subprocess.run(argv, env=self._env(env), cwd=cwd or self.dir,
                                timeout=timeout, capture_output=True, text=True,
