@@ -105,7 +105,7 @@ class App:
     def __init__(self, h, argv, name, env, prompt):
         self.h, self.name = h, name
         self.p = h.spawn(['stdbuf', '-oL'] + argv, name=name, env=env, stdin=True)
-        h.wait_log(self.p, prompt, timeout=150)
+        h.wait_log(self.p, prompt, timeout=150, line=False)
 
     def cmd(self, text, until, timeout=30):
         start = len(self.p.log())

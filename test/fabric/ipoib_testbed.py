@@ -193,7 +193,7 @@ class Testpmd:
                  '--total-num-mbufs=4096']
         self.p = h.spawn(argv, name='testpmd_' + name, stdin=True, env=self.env,
                          netns=self.ns)
-        h.wait_log(self.p, 'testpmd>', timeout=90)
+        h.wait_log(self.p, 'testpmd>', timeout=90, line=False)
 
     def cmd(self, line, until, timeout=15):
         """Send @line; return the output after it once regex @until matches."""

@@ -67,7 +67,7 @@ def main():
                       '-l', '0,1', '--file-prefix', prefix, '-a', BDF] + vdevs +
                      ['--log-level=pmd.net.ipoib:info', '--', '-i', '--total-num-mbufs=2048'],
                      name='testpmd', stdin=True, env=env)
-        h.wait_log(tp, 'testpmd>', timeout=90)
+        h.wait_log(tp, 'testpmd>', timeout=90, line=False)
 
         def cmd(line, until=r'testpmd> $'):
             start = len(tp.log())

@@ -91,7 +91,7 @@ def main():
                       '-a', BDF + ',node_desc=dpdk-testpmd-hosta',
                       '--log-level=pmd.net.mthca:info', '--', '-i', '--total-num-mbufs=4096'],
                      name='testpmd', stdin=True, env=env)
-        h.wait_log(tp, 'testpmd>', timeout=60)
+        h.wait_log(tp, 'testpmd>', timeout=60, line=False)
         start_opensm(h, fab, lib, 'ca-sm')
         h.wait_log(tp, 'Port 0: link state change event', timeout=60)
         tp.write('show port info 0\n')

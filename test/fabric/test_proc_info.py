@@ -64,7 +64,7 @@ def main():
         # cleanups run before the harness stops its processes, newest
         # first: testpmd goes before its hugetlbfs is unmounted
         h.on_teardown(lambda: tp.alive() and h.stop(tp, timeout=10))
-        h.wait_log(tp, 'testpmd>', timeout=60)
+        h.wait_log(tp, 'testpmd>', timeout=60, line=False)
         start_opensm(h, fab, find_umad2sim(h), 'ca-sm')
         h.wait_log(tp, 'Port 0: link state change event', timeout=60)
 

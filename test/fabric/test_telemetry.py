@@ -47,7 +47,7 @@ def main():
                       '--file-prefix', prefix, '-a', BDF + ',node_desc=telemetry-host',
                       '--', '-i', '--total-num-mbufs=4096'],
                      name='testpmd', stdin=True, env=env)
-        h.wait_log(tp, 'testpmd>', timeout=60)
+        h.wait_log(tp, 'testpmd>', timeout=60, line=False)
         start_opensm(h, fab, find_umad2sim(h), 'ca-sm')
         h.wait_log(tp, 'Port 0: link state change event', timeout=60)
 

@@ -134,7 +134,8 @@ class Harness:
             code = exc.code if isinstance(exc.code, int) else 1
         else:
             import traceback
-            traceback.print_exception(etype, exc, tb)
+            # on stdout, beside the test's other lines: CI shows stdout
+            traceback.print_exception(etype, exc, tb, file=sys.stdout)
             print('FAIL: unexpected %s' % etype.__name__)
             code = 1
         if code not in (0, SKIP):
@@ -375,10 +376,16 @@ class Harness:
                 raise TestFailure('timed out after %ss waiting for %s' % (timeout, what))
             time.sleep(interval)
 
-    def wait_log(self, p, text, timeout=10):
-        """Wait until @text appears in @p's output; fail if @p exits first."""
+    def wait_log(self, p, text, timeout=10, line=True):
+        """Wait until @text appears in @p's output; fail if @p exits first.
+        With @line (the default) the line holding @text must be complete
+        (a newline after it), so that a caller parsing that line never
+        reads half of it while @p is still writing; a prompt, which no
+        newline follows, is waited for with line=False."""
         def seen():
-            if text in p.log():
+            out = p.log()
+            at = out.find(text)
+            if at >= 0 and (not line or '\n' in out[at + len(text):]):
                 return True
             if not p.alive():
                 raise TestFailure('%s exited (rc %s) before printing %r' %

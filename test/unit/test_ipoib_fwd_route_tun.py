@@ -110,7 +110,7 @@ def txonly(h, exe, v6):
                 ['--forward-mode=txonly', '--txonly-dest-ip=' + dest,
                  '--txonly-count=%d' % COUNT, '--txonly-len=100', '-i'],
                 name='txonly6' if v6 else 'txonly4', netns=c, stdin=True)
-    h.wait_log(p, 'ipoib-fwd>', timeout=30)
+    h.wait_log(p, 'ipoib-fwd>', timeout=30, line=False)
     ip(h, c, 'addr', 'add', dest + ('/64' if v6 else '/24'), 'dev', tun, *(['nodad'] if v6 else []))
     ip(h, c, 'link', 'set', tun, 'up')
     table, field = ('Udp6', 'Udp6NoPorts') if v6 else ('Udp', 'NoPorts')
