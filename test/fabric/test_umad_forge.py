@@ -50,8 +50,7 @@ def main():
         h.wait_log(server, 'SERVING', timeout=20)
         asker = u.spawn_client('asker-A', 'ask', str(lid), '10000')
         h.wait_log(asker, 'ASKED', timeout=20)
-        h.wait_for(lambda: 'REQUEST tid=' in server.log(), timeout=10,
-                   what="C got A's request")
+        h.wait_log(server, 'REQUEST tid=', timeout=10)
         tid = re.search(r'REQUEST tid=(0x[0-9a-f]+)', server.log()).group(1)
         h.info("A's request, as C saw it: TID %s" % tid)
 

@@ -56,8 +56,7 @@ def phase(h, u, what, umad_s, lid):
     st0 = u.stats()
     asker = u.spawn_client('asker-R-' + what, 'rmpp-ask', str(lid), '8000')
     h.wait_log(asker, 'ASKED', timeout=20)
-    h.wait_for(lambda: 'REQUEST tid=' in server.log(), timeout=10,
-               what="S got R's request")
+    h.wait_log(server, 'REQUEST tid=', timeout=10)
     tid = re.search(r'REQUEST tid=(0x[0-9a-f]+)', server.log()).group(1)
     h.info("%s: R's request, as S saw it: TID %s" % (what, tid))
     forger = u.spawn_client('forger-B-' + what, 'rmpp-forge', str(lid), tid,
