@@ -835,6 +835,47 @@ test_local_length(void)
 }
 
 /*
+ * After a delivery the model asks for the first payload line of the QP's
+ * next posted receive (prefetch_next_recv(), a hint): a next WQE whose
+ * buffer is outside every DMA window must not count a DMA fault then;
+ * the delivery into it does, as LOCAL_ACCESS_ERR with the DMA fault
+ * vendor syndrome on that WQE.
+ */
+static int
+test_next_recv_hint(void)
+{
+	struct hh_ud_dest dst = { .dlid = LID_B, .qkey = HH_HOST_UD_QKEY, .port = 1 };
+	static struct hh_qp qp;
+	uint64_t faults;
+	uint8_t cqe[32];
+
+	TEST_ASSERT_SUCCESS(hh_qp_create(&B.h.d, &qp, hh_host_qpn(&B.h, 10), HH_QPST_UD, 1,
+					 &B.h.scq, &B.h.rcq, 16), "QP");
+	qp.qkey = HH_HOST_UD_QKEY;
+	TEST_ASSERT_SUCCESS(hh_qp_up(&B.h.d, &qp, 0), "QP to RTS");
+	hh_post_recv_sge(&B.h.d, &qp, B.h.d.ntmr.lkey, qp.data.iova, HH_RECV_SLOT);
+	/* the bus address test_errors() gathers from: in no window */
+	hh_post_recv_sge(&B.h.d, &qp, B.h.d.ntmr.lkey, 0x100000, HH_RECV_SLOT);
+	dst.dqpn = qp.qpn;
+	faults = B.dev->stats.dma_faults;
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 256, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "send CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "receive CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0x64, "first receive completes");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&qp, 0), "into WQE 0");
+	TEST_ASSERT_EQUAL(B.dev->stats.dma_faults, faults, "no fault for the next WQE's hint");
+	hh_post_ud_send(&A.h.d, &A.h.ud, &dst, A.h.payload_mr.lkey, 0, 256, true);
+	TEST_ASSERT(hh_host_wait_cqe(&A.h, &A.h.scq, cqe, 2000), "second send CQE");
+	TEST_ASSERT(hh_host_wait_cqe(&B.h, &B.h.rcq, cqe, 2000), "second receive CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_OPCODE), 0xfe, "receive error CQE");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_SYNDROME), 0x11, "LOCAL_ACCESS_ERR");
+	TEST_ASSERT_EQUAL(hh_get8(cqe, HH_CQE_VENDOR_ERR), MT_VENDOR_ERR_DMA_FAULT, "vendor_err");
+	TEST_ASSERT_EQUAL(hh_get32(cqe, HH_CQE_WQE), hh_rq_addr(&qp, 1), "on WQE 1");
+	TEST_ASSERT_EQUAL(B.dev->stats.dma_faults, faults + 1, "one fault, the delivery's");
+	return TEST_SUCCESS;
+}
+
+/*
  * mthca_hw.rst: WQE n's predecessor names it in nda_op[31:6]; a chain that does
  * not (here WQE 0's predecessor, WQE 15, pointing at WQE 3) is a local QP
  * operation error (0x02) on WQE 0, the QP goes to ERR.
@@ -1451,6 +1492,7 @@ static struct unit_test_suite suite = {
 		TEST_CASE(test_multicast),
 		TEST_CASE(test_qp0_smp),
 		TEST_CASE(test_local_length),
+		TEST_CASE(test_next_recv_hint),
 		TEST_CASE(test_bad_chain),
 		TEST_CASE(test_garbage_wqes),
 		TEST_CASE(test_garbage_packets),

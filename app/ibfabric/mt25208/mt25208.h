@@ -454,6 +454,13 @@ void *mt25208_db_rec(struct mt25208 *dev, uint32_t uar, uint32_t index);
 void *mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
 			   uint32_t len, bool write);
 /**
+ * As mt25208_mr_translate(), for a hint (a prefetch) only: NULL also when
+ * the range is not DMA-reachable, without counting or logging a DMA fault,
+ * so that only the access that uses the range reports it.
+ */
+void *mt25208_mr_peek(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
+		      uint32_t len, bool write);
+/**
  * Copy @p len bytes between @p buf and region @p lkey at @p va (@p write:
  * buf -> memory), page by page. @p pd: the QP's PD, or MT25208_PD_ANY.
  * Returns 0, -EACCES (key, PD, access or bounds: a local protection error)

@@ -138,6 +138,21 @@ mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t v
 	       mt25208_dma_ptr(dev, pa, len, write) : NULL;
 }
 
+void *
+mt25208_mr_peek(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
+		uint32_t len, bool write)
+{
+	struct mt25208_tc *t = mr_lookup(dev, lkey, pd, va, len, write);
+	uint64_t pa = UINT64_MAX, room;
+	uint8_t *h;
+
+	if (t == NULL)
+		return NULL;
+	/* mr_host() looks the page up without counting a fault */
+	h = mr_host(dev, t, va, &room, &pa);
+	return h != NULL && room >= len ? h : NULL;
+}
+
 int
 mt25208_mr_access(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
 		  void *buf, uint32_t len, bool write)
