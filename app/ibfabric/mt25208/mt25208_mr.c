@@ -120,9 +120,15 @@ mr_host(struct mt25208 *dev, struct mt25208_tc *t, uint64_t va, uint64_t *room, 
 	return h + off;
 }
 
-void *
-mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
-		     uint32_t len, bool write)
+/*
+ * [va, va+len) of region @p lkey: its host address when the checks pass
+ * and the range lies in one reachable page, else NULL. @p fault: look a
+ * page that is not reachable up once more, exactly, so that a DMA fault
+ * is counted and logged (mt25208_dma_ptr()); without it nothing is.
+ */
+static inline __attribute__((always_inline)) void *
+mr_range(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va, uint32_t len,
+	 bool write, bool fault)
 {
 	struct mt25208_tc *t = mr_lookup(dev, lkey, pd, va, len, write);
 	uint64_t pa = UINT64_MAX, room;
@@ -133,24 +139,24 @@ mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t v
 	h = mr_host(dev, t, va, &room, &pa);
 	if (h != NULL)
 		return room >= len ? h : NULL;
-	/* not cached: the exact access, counted as a DMA fault when it is one */
-	return pa != UINT64_MAX && (pa & ((1ull << t->log_page) - 1)) + len <= (1ull << t->log_page) ?
+	if (!fault || pa == UINT64_MAX)
+		return NULL;
+	return (pa & ((1ull << t->log_page) - 1)) + len <= (1ull << t->log_page) ?
 	       mt25208_dma_ptr(dev, pa, len, write) : NULL;
+}
+
+void *
+mt25208_mr_translate(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
+		     uint32_t len, bool write)
+{
+	return mr_range(dev, lkey, pd, va, len, write, true);
 }
 
 void *
 mt25208_mr_peek(struct mt25208 *dev, uint32_t lkey, uint32_t pd, uint64_t va,
 		uint32_t len, bool write)
 {
-	struct mt25208_tc *t = mr_lookup(dev, lkey, pd, va, len, write);
-	uint64_t pa = UINT64_MAX, room;
-	uint8_t *h;
-
-	if (t == NULL)
-		return NULL;
-	/* mr_host() looks the page up without counting a fault */
-	h = mr_host(dev, t, va, &room, &pa);
-	return h != NULL && room >= len ? h : NULL;
+	return mr_range(dev, lkey, pd, va, len, write, false);
 }
 
 int
